@@ -1,0 +1,164 @@
+//! Puts a report together: features → scorecard → reason codes, insights, integrity, overview.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+use sha2::{Digest, Sha256};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::report::{Band, MonthlyCashflow, Report, ReportStatus, StatementOverview};
+use crate::statement::{Period, Statement};
+use crate::{check, features, insights, scorecard};
+
+/// The lowest score; `score = BASE_SCORE + Σ factor points`.
+pub const BASE_SCORE: u16 = 300;
+
+pub(crate) fn report(statement: &Statement) -> Result<Report> {
+    if !statement.transactions.iter().any(|t| t.is_completed()) {
+        return Err(Error::new(
+            ErrorKind::EmptyStatement,
+            "the statement has no completed transactions to score",
+        ));
+    }
+    let features = features::compute(statement);
+    let factors = scorecard::evaluate(&features);
+    let points: u16 = factors.iter().map(|f| f.score).sum();
+    let score = BASE_SCORE + points;
+    let period = covered_period(statement);
+    Ok(Report {
+        report_id: report_id(statement),
+        status: ReportStatus::Completed,
+        score,
+        band: Band::of(score),
+        statement_period: format_period(period),
+        reason_codes: scorecard::reason_codes(&factors),
+        insights: insights::insights(&features),
+        factors,
+        scorecard_version: scorecard::VERSION.to_owned(),
+        integrity: check::check(statement),
+        statement: overview(statement, period),
+    })
+}
+
+/// The header period, or the first and last transaction dates.
+pub(crate) fn covered_period(statement: &Statement) -> Period {
+    statement.period.unwrap_or_else(|| {
+        let dates = statement.transactions.iter().map(|t| t.completed_at.date());
+        let start = dates.clone().min().unwrap_or(NaiveDate::MIN);
+        let end = dates.max().unwrap_or(NaiveDate::MIN);
+        Period { start, end }
+    })
+}
+
+/// `"May 2023 - May 2024"`: the seed's `<Mon YYYY> - <Mon YYYY>`, English month abbreviations.
+pub fn format_period(period: Period) -> String {
+    format!(
+        "{} - {}",
+        period.start.format("%b %Y"),
+        period.end.format("%b %Y")
+    )
+}
+
+/// A stable id: `rpt_` + 24 hex digits of SHA-256 over the scorecard version and the canonical
+/// JSON of the statement with its transactions in a fixed order (so row order does not matter).
+fn report_id(statement: &Statement) -> String {
+    let mut sorted = statement.clone();
+    sorted.transactions.sort_by(|a, b| {
+        (a.completed_at, &a.receipt_no, &a.details, a.paid_in, a.withdrawn, a.balance)
+            .cmp(&(b.completed_at, &b.receipt_no, &b.details, b.paid_in, b.withdrawn, b.balance))
+    });
+    let mut hasher = Sha256::new();
+    hasher.update(scorecard::VERSION.as_bytes());
+    hasher.update([0]);
+    hasher.update(sorted.to_json().as_bytes());
+    let digest = hasher.finalize();
+    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    format!("rpt_{hex}")
+}
+
+/// Masks all but the last three digits of a phone number, keeping a leading `+`/`0`/`254`
+/// prefix readable: `0712345678` → `07*****678`.
+pub fn mask_phone(number: &str) -> String {
+    let chars: Vec<char> = number.chars().filter(|c| !c.is_whitespace()).collect();
+    let n = chars.len();
+    let keep_head = if number.starts_with("254") || number.starts_with("+254") {
+        chars.iter().take_while(|c| **c == '+').count() + 3
+    } else {
+        2.min(n)
+    };
+    chars
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            if i < keep_head || i + 3 >= n || !c.is_ascii_digit() {
+                *c
+            } else {
+                '*'
+            }
+        })
+        .collect()
+}
+
+fn overview(statement: &Statement, period: Period) -> StatementOverview {
+    let mut monthly: BTreeMap<String, (Decimal, Decimal)> = BTreeMap::new();
+    for t in statement.transactions.iter().filter(|t| t.is_completed()) {
+        let m = monthly
+            .entry(t.completed_at.format("%Y-%m").to_string())
+            .or_default();
+        m.0 += t.paid_in;
+        m.1 += t.withdrawn;
+    }
+    let (total_paid_in, total_withdrawn) = check::completed_totals(statement);
+    let provider = serde_json::to_value(statement.provider)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    StatementOverview {
+        provider,
+        currency: statement.currency.clone(),
+        holder_name: statement.holder.name.clone(),
+        mobile_number_masked: statement.holder.mobile_number.as_deref().map(mask_phone),
+        period_start: period.start.to_string(),
+        period_end: period.end.to_string(),
+        transaction_count: u32::try_from(statement.transactions.len()).unwrap_or(u32::MAX),
+        completed_count: u32::try_from(
+            statement
+                .transactions
+                .iter()
+                .filter(|t| t.is_completed())
+                .count(),
+        )
+        .unwrap_or(u32::MAX),
+        total_paid_in,
+        total_withdrawn,
+        monthly: monthly
+            .into_iter()
+            .map(|(month, (paid_in, withdrawn))| MonthlyCashflow {
+                month,
+                paid_in,
+                withdrawn,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_phone_numbers() {
+        assert_eq!(mask_phone("0712345678"), "07*****678");
+        assert_eq!(mask_phone("254712345678"), "254******678");
+    }
+
+    #[test]
+    fn formats_period_as_the_seed_does() {
+        let p = Period {
+            start: NaiveDate::from_ymd_opt(2023, 5, 23).unwrap_or_default(),
+            end: NaiveDate::from_ymd_opt(2024, 5, 23).unwrap_or_default(),
+        };
+        assert_eq!(format_period(p), "May 2023 - May 2024");
+    }
+}

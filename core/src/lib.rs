@@ -1,0 +1,70 @@
+//! # alama-core
+//!
+//! The Alama engine: parse a mobile-money statement (Safaricom M-Pesa PDF, CSV exports, the
+//! canonical JSON), categorise every transaction, derive features, and score it with a
+//! documented, versioned scorecard into a [`Report`].
+//!
+//! ```no_run
+//! let bytes = std::fs::read("statement.pdf")?;
+//! let statement = alama_core::parse(&bytes, &alama_core::ParseOptions::with_password("123456"))?;
+//! let report = alama_core::score(&statement)?;
+//! println!("{} {}", report.score, report.band.as_str());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Money is [`rust_decimal::Decimal`] in major units of the statement currency (KES), never a
+//! float. The same statement always yields the same report, byte for byte ([`Report::to_json`]).
+
+pub mod categorise;
+pub mod check;
+pub mod error;
+pub mod features;
+pub mod insights;
+pub mod money;
+pub mod parse;
+pub mod report;
+pub mod scorecard;
+pub mod statement;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+mod assemble;
+
+pub use categorise::Category;
+pub use error::{Error, ErrorKind, Result};
+pub use parse::{Format, Limits, ParseOptions, parse};
+pub use report::{Band, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity};
+pub use statement::{Statement, Transaction, TransactionStatus};
+
+/// Version of the engine crate.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Scores a parsed statement.
+///
+/// Order-invariant: shuffling `statement.transactions` gives the same report.
+///
+/// # Errors
+/// `ErrorKind::EmptyStatement` when the statement has no completed transactions.
+pub fn score(statement: &Statement) -> Result<Report> {
+    assemble::report(statement)
+}
+
+/// Parses and scores in one call.
+///
+/// # Errors
+/// Those of [`parse`] and [`score`].
+pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
+    score(&parse(bytes, options)?)
+}
+
+impl Statement {
+    /// The canonical JSON of this statement (compact; see [`parse::json`]).
+    pub fn to_json(&self) -> String {
+        parse::json::write(self)
+    }
+
+    /// The canonical CSV of this statement's transactions (see [`parse::csv`]).
+    pub fn to_csv(&self) -> String {
+        parse::csv::write(self)
+    }
+}

@@ -1,0 +1,132 @@
+//! Money helpers: exact decimal amounts in major units, and their serde form.
+//!
+//! On the wire (canonical JSON, CSV) an amount is a decimal string such as `"1201133.99"`.
+//! Integers are accepted on input; JSON floats are refused, because a float has already lost
+//! the cents that the statement printed.
+
+use rust_decimal::Decimal;
+
+/// Parses an amount as printed on a statement or in an export: optional sign, thousands
+/// separators (`1,201,133.99`), optional `KES`/`Ksh` prefix. Returns `None` for anything else.
+/// An empty cell or a lone `-` is `Some(0)`.
+pub fn parse_amount(text: &str) -> Option<Decimal> {
+    let mut t = text.trim();
+    for prefix in ["KES", "Ksh", "KSh", "KSH", "Kshs"] {
+        if let Some(rest) = t.strip_prefix(prefix) {
+            t = rest.trim_start_matches('.').trim();
+        }
+    }
+    if t.is_empty() || t == "-" {
+        return Some(Decimal::ZERO);
+    }
+    let cleaned: String = t.chars().filter(|c| *c != ',' && *c != ' ').collect();
+    if !cleaned
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))
+    {
+        return None;
+    }
+    cleaned.parse::<Decimal>().ok()
+}
+
+/// Rounds to two decimal places (cents), half away from zero, and pads the scale to 2,
+/// so `425` serialises as `"425.00"`.
+pub fn cents(value: Decimal) -> Decimal {
+    let mut v = value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    v.rescale(2);
+    v
+}
+
+/// serde for required amounts: serialise as a decimal string, deserialise from a string or an
+/// integer, refuse floats.
+pub mod serde_str {
+    use rust_decimal::Decimal;
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Serialises as a decimal string.
+    pub fn serialize<S: Serializer>(value: &Decimal, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(value)
+    }
+
+    /// Deserialises from a decimal string or an integer; floats are an error.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decimal, D::Error> {
+        d.deserialize_any(MoneyVisitor)
+    }
+
+    pub(super) struct MoneyVisitor;
+
+    impl Visitor<'_> for MoneyVisitor {
+        type Value = Decimal;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an amount as a decimal string such as \"425.00\"")
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
+            super::parse_amount(v)
+                .ok_or_else(|| E::custom(format!("{v:?} is not an amount")))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
+            Ok(Decimal::from(v))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
+            Ok(Decimal::from(v))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
+            Err(E::custom(format!(
+                "amount {v} is a JSON float; give money as a decimal string such as \"425.00\""
+            )))
+        }
+    }
+}
+
+/// serde for optional amounts (`null` or absent is `None`).
+pub mod serde_str_opt {
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Serialises `Some` as a decimal string and `None` as `null`.
+    pub fn serialize<S: Serializer>(value: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Deserialises `null`, a decimal string or an integer; floats are an error.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+        #[derive(Deserialize)]
+        struct Wrap(#[serde(with = "super::serde_str")] Decimal);
+        Ok(Option::<Wrap>::deserialize(d)?.map(|w| w.0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn parses_statement_amounts() {
+        assert_eq!(parse_amount("1,201,133.99"), Some(dec!(1201133.99)));
+        assert_eq!(parse_amount("-425.00"), Some(dec!(-425.00)));
+        assert_eq!(parse_amount(""), Some(Decimal::ZERO));
+        assert_eq!(parse_amount("KES 50"), Some(dec!(50)));
+        assert_eq!(parse_amount("12a"), None);
+    }
+
+    #[test]
+    fn cents_pads_and_rounds() {
+        assert_eq!(cents(dec!(425)).to_string(), "425.00");
+        assert_eq!(cents(dec!(0.125)).to_string(), "0.13");
+    }
+
+    #[test]
+    fn json_floats_are_refused() {
+        #[derive(serde::Deserialize)]
+        struct T(#[serde(with = "serde_str")] Decimal);
+        assert!(serde_json::from_str::<T>("\"12.50\"").is_ok());
+        assert!(serde_json::from_str::<T>("12").is_ok());
+        assert!(serde_json::from_str::<T>("12.5").is_err());
+    }
+}

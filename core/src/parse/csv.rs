@@ -1,0 +1,289 @@
+//! CSV statements: M-Pesa exports and the canonical CSV the engine writes.
+//!
+//! Columns are found by header name, case-insensitively, with the usual aliases:
+//!
+//! | field | header names accepted |
+//! |---|---|
+//! | receipt number | Receipt No, Receipt No., Receipt, Receipt Number, Code, Transaction Code, Transaction ID |
+//! | completion time | Completion Time, Time, Date, Transaction Date, Completed At |
+//! | details | Details, Description, Narrative |
+//! | status | Transaction Status, Status (optional: `Completed` when absent) |
+//! | paid in | Paid In, Money In, Credit, Amount In |
+//! | withdrawn | Withdrawn, Money Out, Debit, Paid Out, Amount Out (sign ignored) |
+//! | balance | Balance (optional) |
+//! | category | Category (optional; values that are not an Alama category are ignored) |
+//!
+//! The canonical CSV ([`write`]) uses the first name of each row, amounts as plain decimals with
+//! two places (Withdrawn positive), times as `YYYY-MM-DD HH:MM:SS` local time.
+
+use chrono::NaiveDateTime;
+use rust_decimal::Decimal;
+
+use crate::categorise::Category;
+use crate::error::{Error, ErrorKind, Result};
+use crate::money::{cents, parse_amount};
+use crate::parse::ParseOptions;
+use crate::statement::{Statement, Transaction, TransactionStatus, UnparsedLine};
+
+/// The canonical CSV header.
+pub const CANONICAL_HEADER: [&str; 8] = [
+    "Receipt No",
+    "Completion Time",
+    "Details",
+    "Transaction Status",
+    "Paid In",
+    "Withdrawn",
+    "Balance",
+    "Category",
+];
+
+const RECEIPT: &[&str] = &[
+    "receipt no",
+    "receipt no.",
+    "receipt",
+    "receipt number",
+    "code",
+    "transaction code",
+    "transaction id",
+];
+const TIME: &[&str] = &[
+    "completion time",
+    "time",
+    "date",
+    "transaction date",
+    "completed at",
+];
+const DETAILS: &[&str] = &["details", "description", "narrative"];
+const STATUS: &[&str] = &["transaction status", "status"];
+const PAID_IN: &[&str] = &["paid in", "money in", "credit", "amount in"];
+const WITHDRAWN: &[&str] = &["withdrawn", "money out", "debit", "paid out", "amount out"];
+const BALANCE: &[&str] = &["balance"];
+const CATEGORY: &[&str] = &["category"];
+
+/// Time layouts accepted in the completion-time column.
+const TIME_FORMATS: &[&str] = &[
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M",
+    "%d-%m-%Y %H:%M:%S",
+];
+
+struct Columns {
+    receipt: usize,
+    time: usize,
+    details: usize,
+    status: Option<usize>,
+    paid_in: usize,
+    withdrawn: usize,
+    balance: Option<usize>,
+    category: Option<usize>,
+}
+
+fn find(headers: &[String], names: &[&str]) -> Option<usize> {
+    headers.iter().position(|h| names.contains(&h.as_str()))
+}
+
+fn columns(headers: &[String]) -> Result<Columns> {
+    let required = [
+        ("Receipt No", find(headers, RECEIPT)),
+        ("Completion Time", find(headers, TIME)),
+        ("Details", find(headers, DETAILS)),
+        ("Paid In", find(headers, PAID_IN)),
+        ("Withdrawn", find(headers, WITHDRAWN)),
+    ];
+    let missing: Vec<&str> = required
+        .iter()
+        .filter(|(_, i)| i.is_none())
+        .map(|(n, _)| *n)
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::new(
+            ErrorKind::UnsupportedWallet,
+            format!(
+                "CSV from an unknown wallet: no column for {} (header names: {})",
+                missing.join(", "),
+                headers.join(", ")
+            ),
+        ));
+    }
+    let [r, t, d, p, w] = required.map(|(_, i)| i.unwrap_or_default());
+    Ok(Columns {
+        receipt: r,
+        time: t,
+        details: d,
+        status: find(headers, STATUS),
+        paid_in: p,
+        withdrawn: w,
+        balance: find(headers, BALANCE),
+        category: find(headers, CATEGORY),
+    })
+}
+
+fn parse_time(text: &str) -> Option<NaiveDateTime> {
+    let t = text.trim();
+    TIME_FORMATS
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
+}
+
+fn parse_row(record: &csv::StringRecord, c: &Columns) -> std::result::Result<Transaction, String> {
+    let cell = |i: usize| record.get(i).unwrap_or("").trim();
+    let receipt_no = cell(c.receipt).to_owned();
+    if receipt_no.is_empty() {
+        return Err("empty receipt number".to_owned());
+    }
+    let completed_at = parse_time(cell(c.time))
+        .ok_or_else(|| format!("completion time {:?} is not a date and time", cell(c.time)))?;
+    let amount = |i: usize, name: &str| {
+        parse_amount(cell(i)).ok_or_else(|| format!("{name} {:?} is not an amount", cell(i)))
+    };
+    let paid_in = cents(amount(c.paid_in, "Paid In")?.abs());
+    let withdrawn = cents(amount(c.withdrawn, "Withdrawn")?.abs());
+    let balance = match c.balance.map(cell) {
+        None | Some("") => None,
+        Some(b) => Some(cents(
+            parse_amount(b).ok_or_else(|| format!("Balance {b:?} is not an amount"))?,
+        )),
+    };
+    let status = c.status.map_or(TransactionStatus::Completed, |i| {
+        TransactionStatus::from_word(cell(i))
+    });
+    let category = c
+        .category
+        .and_then(|i| serde_json::from_value::<Category>(cell(i).into()).ok())
+        .unwrap_or_default();
+    Ok(Transaction {
+        receipt_no,
+        completed_at,
+        details: cell(c.details).to_owned(),
+        status,
+        paid_in,
+        withdrawn,
+        balance,
+        category,
+    })
+}
+
+fn delimiter(bytes: &[u8]) -> u8 {
+    let first = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
+    [b',', b';', b'\t']
+        .into_iter()
+        .max_by_key(|d| first.iter().filter(|b| *b == d).count())
+        .unwrap_or(b',')
+}
+
+/// Parses a CSV statement.
+///
+/// # Errors
+/// - `ErrorKind::UnsupportedWallet` when the header lacks a receipt, time, details, paid-in or
+///   withdrawn column (the message lists the header names it saw).
+/// - `ErrorKind::Malformed` when the file is not valid UTF-8 CSV.
+///
+/// Rows whose cells cannot be read go to [`Statement::unparsed`] with their line number.
+pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter(bytes))
+        .flexible(true)
+        .from_reader(bytes);
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| Error::malformed(0, 1, format!("unreadable CSV header: {e}")))?
+        .iter()
+        .map(|h| h.trim().to_ascii_lowercase())
+        .collect();
+    let cols = columns(&headers)?;
+    let mut statement = Statement {
+        currency: "KES".to_owned(),
+        ..Statement::default()
+    };
+    for (i, record) in reader.records().enumerate() {
+        let line = u32::try_from(i + 2).unwrap_or(u32::MAX);
+        let record = record.map_err(|e| Error::malformed(0, line, format!("bad CSV record: {e}")))?;
+        if record.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        match parse_row(&record, &cols) {
+            Ok(t) => statement.transactions.push(t),
+            Err(reason) => statement.unparsed.push(UnparsedLine {
+                page: 0,
+                line,
+                text: record.iter().collect::<Vec<_>>().join(","),
+                reason,
+            }),
+        }
+    }
+    Ok(statement)
+}
+
+fn amount_cell(value: Decimal) -> String {
+    cents(value).to_string()
+}
+
+/// Writes the canonical CSV of a statement's transactions (header fields are not part of CSV).
+pub fn write(statement: &Statement) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let rows = std::iter::once(CANONICAL_HEADER.map(str::to_owned)).chain(
+        statement.transactions.iter().map(|t| {
+            [
+                t.receipt_no.clone(),
+                t.completed_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+                t.details.clone(),
+                t.status.as_word().to_owned(),
+                amount_cell(t.paid_in),
+                amount_cell(t.withdrawn),
+                t.balance.map(amount_cell).unwrap_or_default(),
+                serde_json::to_value(t.category)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            ]
+        }),
+    );
+    for row in rows {
+        // Writing to a Vec cannot fail.
+        let _ = w.write_record(&row);
+    }
+    w.into_inner()
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn reads_aliases_and_signed_withdrawals() {
+        let csv = ",CODE,TIME,DETAILS,STATUS,MONEY IN,MONEY OUT,BALANCE\n\
+                   0,QAB1CD2EF3,2021-03-28 10:00:01,Pay Bill to 888880 - KPLC,Completed,0.0,-1530.0,251.27\n";
+        let s = parse(csv.as_bytes(), &ParseOptions::default()).unwrap();
+        assert_eq!(s.transactions.len(), 1);
+        let t = &s.transactions[0];
+        assert_eq!(t.withdrawn, dec!(1530.00));
+        assert_eq!(t.balance, Some(dec!(251.27)));
+        assert_eq!(t.status, TransactionStatus::Completed);
+    }
+
+    #[test]
+    fn unknown_wallet_names_missing_columns() {
+        let err = parse(b"id,amount\n1,2\n", &ParseOptions::default()).unwrap_err();
+        assert_eq!(err.code(), "unsupported_wallet");
+        assert!(err.message().contains("Receipt No"));
+    }
+
+    #[test]
+    fn bad_rows_are_kept_as_unparsed() {
+        let csv = "Receipt No,Completion Time,Details,Paid In,Withdrawn\n\
+                   A1,2024-01-01 10:00:00,x,10,0\n\
+                   A2,yesterday,x,10,0\n";
+        let s = parse(csv.as_bytes(), &ParseOptions::default()).unwrap();
+        assert_eq!(s.transactions.len(), 1);
+        assert_eq!(s.unparsed.len(), 1);
+        assert_eq!(s.unparsed[0].line, 3);
+    }
+}

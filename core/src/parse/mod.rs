@@ -1,0 +1,204 @@
+//! Reading statements: format detection from content, one module per source format.
+//!
+//! Every parser returns a [`Statement`] whose transactions are categorised; lines that look like
+//! transactions but cannot be read are kept in [`Statement::unparsed`], never dropped.
+
+pub mod csv;
+pub mod json;
+pub mod mpesa_pdf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::statement::Statement;
+
+/// A source format the engine reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// Safaricom M-Pesa full statement PDF (2021 iText and 2023+ OpenPDF layouts), encrypted or not.
+    MpesaPdf,
+    /// CSV with M-Pesa's columns (Receipt No, Completion Time, Details, Transaction Status,
+    /// Paid In, Withdrawn, Balance) or their usual aliases; includes the canonical CSV.
+    Csv,
+    /// The canonical JSON statement (see [`crate::statement`]).
+    Json,
+}
+
+impl Format {
+    /// Parses `"pdf"`, `"csv"` or `"json"` (case-insensitive).
+    ///
+    /// # Errors
+    /// `ErrorKind::UnsupportedFormat` for any other name.
+    pub fn from_name(name: &str) -> Result<Self> {
+        match name.to_ascii_lowercase().as_str() {
+            "pdf" | "mpesa_pdf" => Ok(Self::MpesaPdf),
+            "csv" => Ok(Self::Csv),
+            "json" => Ok(Self::Json),
+            other => Err(Error::new(
+                ErrorKind::UnsupportedFormat,
+                format!("unknown format name {other:?}: expected pdf, csv or json"),
+            )),
+        }
+    }
+}
+
+/// Safety limits for untrusted input. The defaults suit a partner upload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest input, bytes. Default 32 MiB (a 117-page M-Pesa PDF is about 0.5 MiB).
+    pub max_bytes: u64,
+    /// Most PDF pages. Default 2,000.
+    pub max_pages: u32,
+    /// Most transaction rows. Default 500,000.
+    pub max_rows: u32,
+    /// Most bytes one PDF content stream may decompress to. Default 64 MiB.
+    pub max_decompressed: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_bytes: 32 * 1024 * 1024,
+            max_pages: 2_000,
+            max_rows: 500_000,
+            max_decompressed: 64 * 1024 * 1024,
+        }
+    }
+}
+
+/// Options of [`parse`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The PDF password (Safaricom: normally the customer's ID number). Ignored for CSV/JSON.
+    pub password: Option<String>,
+    /// Force a format instead of detecting it from the content.
+    pub format: Option<Format>,
+    /// Safety limits.
+    pub limits: Limits,
+}
+
+impl ParseOptions {
+    /// Options with a password.
+    pub fn with_password(password: impl Into<String>) -> Self {
+        Self {
+            password: Some(password.into()),
+            ..Self::default()
+        }
+    }
+}
+
+/// Detects the format from the first bytes: `%PDF-` → PDF, `{` → JSON, otherwise text with a
+/// comma-, semicolon- or tab-separated header → CSV.
+///
+/// # Errors
+/// `ErrorKind::UnsupportedFormat` for binary data that is none of these.
+pub fn detect(bytes: &[u8]) -> Result<Format> {
+    let head = &bytes[..bytes.len().min(1024)];
+    let trimmed = trim_bom_and_space(head);
+    if trimmed.starts_with(b"%PDF-") || find(head, b"%PDF-").is_some() {
+        return Ok(Format::MpesaPdf);
+    }
+    if trimmed.first() == Some(&b'{') {
+        return Ok(Format::Json);
+    }
+    let text_like = !head.is_empty()
+        && std::str::from_utf8(trimmed).is_ok_and(|s| {
+            s.chars()
+                .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
+        });
+    let first_line = trimmed.split(|b| *b == b'\n').next().unwrap_or_default();
+    if text_like && first_line.iter().any(|b| matches!(b, b',' | b';' | b'\t')) {
+        return Ok(Format::Csv);
+    }
+    Err(Error::new(
+        ErrorKind::UnsupportedFormat,
+        "not a statement: expected an M-Pesa PDF, a CSV export or the canonical JSON",
+    ))
+}
+
+/// Parses a statement from bytes.
+///
+/// # Errors
+/// - `ErrorKind::TooLarge` when `bytes` exceeds `options.limits.max_bytes`.
+/// - `ErrorKind::UnsupportedFormat` when the content is not PDF, CSV or JSON.
+/// - `ErrorKind::PasswordRequired` / `WrongPassword` for encrypted PDFs.
+/// - `ErrorKind::UnsupportedWallet` for a readable file of an unknown layout.
+/// - `ErrorKind::Malformed` for a broken file.
+///
+/// A statement with no transactions parses (it is an error only when scored).
+pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+    let limit = options.limits.max_bytes;
+    if bytes.len() as u64 > limit {
+        return Err(Error::new(
+            ErrorKind::TooLarge { limit },
+            format!(
+                "the statement is {} bytes; the limit is {limit} bytes",
+                bytes.len()
+            ),
+        ));
+    }
+    let format = match options.format {
+        Some(f) => f,
+        None => detect(bytes)?,
+    };
+    let mut statement = match format {
+        Format::MpesaPdf => mpesa_pdf::parse(bytes, options)?,
+        Format::Csv => csv::parse(bytes, options)?,
+        Format::Json => json::parse(bytes)?,
+    };
+    if statement.transactions.len() as u64 > u64::from(options.limits.max_rows) {
+        let limit = u64::from(options.limits.max_rows);
+        return Err(Error::new(
+            ErrorKind::TooLarge { limit },
+            format!(
+                "the statement has {} rows; the limit is {limit} rows",
+                statement.transactions.len()
+            ),
+        ));
+    }
+    crate::categorise::categorise_all(&mut statement.transactions);
+    Ok(statement)
+}
+
+fn trim_bom_and_space(bytes: &[u8]) -> &[u8] {
+    let b = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    &b[start..]
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_by_content() {
+        assert_eq!(detect(b"%PDF-1.4\n...").ok(), Some(Format::MpesaPdf));
+        assert_eq!(
+            detect(b"\xEF\xBB\xBF {\"transactions\":[]}").ok(),
+            Some(Format::Json)
+        );
+        assert_eq!(
+            detect(b"Receipt No,Completion Time,Details\n").ok(),
+            Some(Format::Csv)
+        );
+        let err = detect(b"\x89PNG\r\n\x1a\n\0\0\0").unwrap_err();
+        assert_eq!(err.code(), "unsupported_format");
+        assert_eq!(detect(b"").unwrap_err().code(), "unsupported_format");
+    }
+
+    #[test]
+    fn too_large_is_rejected_before_parsing() {
+        let mut options = ParseOptions::default();
+        options.limits.max_bytes = 4;
+        let err = parse(b"%PDF-1.7 and more", &options).unwrap_err();
+        assert_eq!(err.kind(), &ErrorKind::TooLarge { limit: 4 });
+    }
+}

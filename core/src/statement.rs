@@ -1,0 +1,250 @@
+//! The canonical statement model: what every parser produces and every scorer reads.
+//!
+//! Money is [`Decimal`] in the statement's currency, **major units** (KES shillings with two
+//! decimal places, e.g. `425.00`), never a float. Times are the wallet's local time *as printed*
+//! on the statement: for Safaricom M-Pesa that is Africa/Nairobi (East Africa Time, UTC+03:00,
+//! no daylight saving), stored as a [`NaiveDateTime`] without an offset.
+//!
+//! The JSON form of these types (camelCase keys, amounts as decimal strings such as `"425.00"`,
+//! times as ISO 8601 `"2024-05-23T14:02:11"`) is the canonical statement format that the
+//! bindings and other wallets hand in (see [`crate::parse::json`]).
+
+use chrono::{NaiveDate, NaiveDateTime};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use crate::categorise::Category;
+
+/// The wallet that issued a statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Provider {
+    /// Safaricom M-Pesa (Kenya). Source: Safaricom "M-PESA full statement" PDF and its exports.
+    #[default]
+    Mpesa,
+    /// MTN Mobile Money, handed in through the canonical JSON form.
+    MtnMomo,
+    /// Airtel Money, handed in through the canonical JSON form.
+    AirtelMoney,
+    /// Any other wallet, handed in through the canonical JSON form.
+    Other,
+}
+
+/// A full mobile-money statement in canonical form.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Statement {
+    /// The wallet that issued the statement.
+    #[serde(default)]
+    pub provider: Provider,
+    /// The account holder as printed in the statement header. Personal data: mask before display.
+    #[serde(default)]
+    pub holder: AccountHolder,
+    /// ISO 4217 currency of every amount in the statement (`"KES"` for M-Pesa).
+    #[serde(default = "default_currency")]
+    pub currency: String,
+    /// The period the statement covers, from its header (inclusive dates, local time).
+    /// `None` when the source does not say; the report then uses the transactions' dates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period: Option<Period>,
+    /// When the statement was requested ("Date of Statement" / "Request Date" in the header).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested_at: Option<NaiveDate>,
+    /// The statement's own SUMMARY table, when the source has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<Summary>,
+    /// Every transaction row, in the order the source lists them (M-Pesa: newest first).
+    pub transactions: Vec<Transaction>,
+    /// Facts about the source document that tamper checks look at (PDF only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document: Option<DocumentInfo>,
+    /// Lines of the source that looked like transactions but could not be read.
+    /// Never silently dropped: each becomes an integrity finding in the report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unparsed: Vec<UnparsedLine>,
+}
+
+fn default_currency() -> String {
+    "KES".to_owned()
+}
+
+/// The account holder fields of a statement header. Every field is optional because exports
+/// (CSV) usually carry none of them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountHolder {
+    /// "Customer Name" as printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// "Mobile Number" as printed, e.g. `0712345678` or `254712345678`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile_number: Option<String>,
+    /// "Email Address" as printed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+}
+
+/// An inclusive range of calendar dates (statement local time).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Period {
+    /// First day covered.
+    pub start: NaiveDate,
+    /// Last day covered.
+    pub end: NaiveDate,
+}
+
+/// The SUMMARY table of an M-Pesa statement: one row per transaction type plus the TOTAL.
+///
+/// Source: Safaricom M-PESA full statement, "SUMMARY" block on page 1 (columns TRANSACTION
+/// TYPE, PAID IN, PAID OUT). Amounts are KES, major units, both positive.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// One row per transaction type (e.g. "SEND MONEY", "PAY BILL", "OTHERS").
+    pub rows: Vec<SummaryRow>,
+    /// The TOTAL row.
+    pub total: SummaryRow,
+}
+
+/// One row of the SUMMARY table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryRow {
+    /// Transaction type as printed, upper case (e.g. `"CASH OUT"`), or `"TOTAL"`.
+    pub transaction_type: String,
+    /// Sum of Paid In, KES major units.
+    #[serde(with = "crate::money::serde_str")]
+    pub paid_in: Decimal,
+    /// Sum of Withdrawn as a positive number, KES major units.
+    #[serde(with = "crate::money::serde_str")]
+    pub paid_out: Decimal,
+}
+
+/// The completion status of a transaction row ("Transaction Status" column).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum TransactionStatus {
+    /// `Completed`: the money moved. Only these rows count in features and in the SUMMARY.
+    Completed,
+    /// `Cancelled`.
+    Cancelled,
+    /// `Failed`.
+    Failed,
+    /// `Pending` or any other status word the source printed.
+    Other,
+}
+
+impl TransactionStatus {
+    /// Reads a status word as printed (case-insensitive). Unknown words map to [`Self::Other`].
+    pub fn from_word(word: &str) -> Self {
+        match word.trim().to_ascii_lowercase().as_str() {
+            "completed" | "success" | "successful" => Self::Completed,
+            "cancelled" | "canceled" => Self::Cancelled,
+            "failed" => Self::Failed,
+            _ => Self::Other,
+        }
+    }
+
+    /// The word M-Pesa prints for this status (`"Completed"`, …).
+    pub fn as_word(self) -> &'static str {
+        match self {
+            Self::Completed => "Completed",
+            Self::Cancelled => "Cancelled",
+            Self::Failed => "Failed",
+            Self::Other => "Other",
+        }
+    }
+}
+
+/// One row of a statement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transaction {
+    /// M-Pesa receipt number (10 upper-case letters and digits, e.g. `SEN4AB12CD`). Several rows
+    /// can share one (a payment and its charge; a Fuliza draw and the payment it funds).
+    pub receipt_no: String,
+    /// Completion time, local time as printed (Africa/Nairobi for M-Pesa).
+    pub completed_at: NaiveDateTime,
+    /// The Details text, with wrapped lines joined by single spaces. May be empty.
+    pub details: String,
+    /// Transaction status.
+    pub status: TransactionStatus,
+    /// Paid In, KES major units, `>= 0`.
+    #[serde(with = "crate::money::serde_str")]
+    pub paid_in: Decimal,
+    /// Withdrawn, KES major units, as a positive number (`>= 0`; the statement prints it with a
+    /// leading `-`).
+    #[serde(with = "crate::money::serde_str")]
+    pub withdrawn: Decimal,
+    /// Balance after the row, KES major units, when the source prints one.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::money::serde_str_opt"
+    )]
+    pub balance: Option<Decimal>,
+    /// Category derived from `details` by [`crate::categorise`]. Input that omits it (or says
+    /// `"uncategorised"`) is categorised by the engine.
+    #[serde(default)]
+    pub category: Category,
+}
+
+impl Transaction {
+    /// Net effect on the wallet: `paid_in - withdrawn`, KES major units.
+    pub fn net(&self) -> Decimal {
+        self.paid_in - self.withdrawn
+    }
+
+    /// Whether the row moved money (status `Completed`).
+    pub fn is_completed(&self) -> bool {
+        self.status == TransactionStatus::Completed
+    }
+}
+
+/// Facts about a source PDF that tamper checks read (producer, creator, dates, encryption).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentInfo {
+    /// Number of pages.
+    pub pages: u32,
+    /// Whether the file was password-protected (as Safaricom sends statements).
+    pub encrypted: bool,
+    /// `/Producer` of the document information dictionary, e.g. `"OpenPDF 1.3.26"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub producer: Option<String>,
+    /// `/Creator`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creator: Option<String>,
+    /// `/Author` (Safaricom's own statements say `"Safaricom Ltd"` or similar).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    /// `/Title`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `/CreationDate` as printed in the PDF (`D:YYYYMMDDHHmmSS…`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// `/ModDate` as printed in the PDF.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+    /// Page numbers the footer promises ("Page 20 of 21" → 21), when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared_pages: Option<u32>,
+}
+
+/// A source line that looked like part of a transaction table but could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnparsedLine {
+    /// 1-based page (PDF) or 0 when the source has no pages.
+    pub page: u32,
+    /// 1-based line number on the page (PDF) or in the file (CSV).
+    pub line: u32,
+    /// The text of the line as read (personal data: the holder's own statement).
+    pub text: String,
+    /// Why it could not be read.
+    pub reason: String,
+}

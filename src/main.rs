@@ -1,0 +1,2 @@
+//! `alama`: the command-line tool of the Alama engine.
+fn main() {}
