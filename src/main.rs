@@ -1,2 +1,45 @@
-//! `alama`: the command-line tool of the Alama engine.
-fn main() {}
+//! `alama`: the command-line tool of the Alama credit-scoring engine.
+//!
+//! `alama score FILE` prints a score report, `alama parse FILE` the canonical statement.
+//! Errors are one line on standard error (`error[wrong_password]: …`) and exit code 1;
+//! usage errors exit with 2.
+
+mod input;
+mod parse_cmd;
+mod score_cmd;
+mod text;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Alama: score mobile-money statements (Safaricom M-Pesa PDF, CSV exports, canonical JSON).
+#[derive(Debug, Parser)]
+#[command(name = "alama", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Score a statement and print the report.
+    Score(score_cmd::ScoreArgs),
+    /// Parse a statement and print it in canonical form.
+    Parse(parse_cmd::ParseArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Score(args) => score_cmd::run(&args),
+        Command::Parse(args) => parse_cmd::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -15,6 +15,21 @@ use crate::{check, features, insights, scorecard};
 pub const BASE_SCORE: u16 = 300;
 
 pub(crate) fn report(statement: &Statement) -> Result<Report> {
+    // Statements built by hand (bindings, canonical JSON without categories) are categorised
+    // here, so `score(s)` and `score(parse(bytes))` agree.
+    let categorised;
+    let statement = if statement
+        .transactions
+        .iter()
+        .any(|t| t.category == crate::Category::Uncategorised)
+    {
+        let mut copy = statement.clone();
+        crate::categorise::categorise_all(&mut copy.transactions);
+        categorised = copy;
+        &categorised
+    } else {
+        statement
+    };
     if !statement.transactions.iter().any(|t| t.is_completed()) {
         return Err(Error::new(
             ErrorKind::EmptyStatement,

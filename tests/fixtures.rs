@@ -1,0 +1,96 @@
+//! The project's own fixtures: `examples/statement.{csv,json}` and the golden vectors in
+//! `tests/vectors/`, all made by the seeded synthetic generator (`alama_core::testing`).
+//!
+//! `cargo test --test fixtures` checks that the committed files are exactly what the generator
+//! and the engine produce today; `ALAMA_BLESS=1 cargo test --test fixtures` rewrites them after a
+//! deliberate change (a new scorecard version, a new rule), so the diff shows what moved.
+//! Python, Node, Kotlin and the HTTP tests replay the same vectors.
+
+use std::path::{Path, PathBuf};
+
+use alama_core::testing::{synthetic_statement, thin_statement};
+use alama_core::{ParseOptions, Statement};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bless() -> bool {
+    std::env::var_os("ALAMA_BLESS").is_some()
+}
+
+/// The named vectors: (name, statement).
+fn vectors() -> Vec<(String, Statement)> {
+    let mut v: Vec<(String, Statement)> = [(1, 6), (2, 6), (3, 12), (4, 3), (5, 12), (6, 1), (7, 24)]
+        .into_iter()
+        .map(|(seed, months)| (format!("synthetic-seed{seed}-{months}m"), synthetic_statement(seed, months)))
+        .collect();
+    v.push(("thin-10rows-14days".to_owned(), thin_statement(10, 14)));
+    v
+}
+
+fn example() -> Statement {
+    let raw = synthetic_statement(42, 6);
+    alama_core::parse(raw.to_json().as_bytes(), &ParseOptions::default()).expect("generator output parses")
+}
+
+fn check_or_write(path: &Path, expected: &str) {
+    if bless() {
+        std::fs::write(path, expected).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+        return;
+    }
+    let actual = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{} is missing ({e}); run ALAMA_BLESS=1 cargo test --test fixtures", path.display()));
+    assert!(
+        actual == expected,
+        "{} differs from what the engine produces now; if the change is deliberate, run \
+         ALAMA_BLESS=1 cargo test --test fixtures and review the diff",
+        path.display()
+    );
+}
+
+#[test]
+fn example_statement_files_are_generated() {
+    // The example is the canonical (categorised) form that `alama parse` prints.
+    let s = example();
+    let json = serde_json::to_string_pretty(&s).expect("statement serialises") + "\n";
+    check_or_write(&root().join("examples/statement.json"), &json);
+    check_or_write(&root().join("examples/statement.csv"), &s.to_csv());
+}
+
+#[test]
+fn examples_parse_to_the_same_report() {
+    // The CSV loses the header (name, period, summary), so only the JSON keeps the full report;
+    // both must score, and the JSON must give back exactly the generator's statement.
+    let s = example();
+    let json = std::fs::read(root().join("examples/statement.json")).expect("examples/statement.json");
+    let parsed = alama_core::parse(&json, &ParseOptions::default()).expect("parses");
+    let from_generator = alama_core::score(&s).expect("scores");
+    assert_eq!(parsed, s);
+    assert_eq!(alama_core::score(&parsed).expect("scores"), from_generator);
+    let csv = std::fs::read(root().join("examples/statement.csv")).expect("examples/statement.csv");
+    let from_csv = alama_core::parse(&csv, &ParseOptions::default()).expect("parses");
+    assert_eq!(from_csv.transactions.len(), s.transactions.len());
+    assert!(alama_core::score(&from_csv).is_ok());
+}
+
+#[test]
+fn golden_vectors_replay() {
+    let dir = root().join("tests/vectors");
+    for (name, statement) in vectors() {
+        let report = alama_core::score(&statement).expect("vector scores");
+        let input: serde_json::Value = serde_json::from_str(&statement.to_json()).expect("json");
+        let expected: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
+        let file = serde_json::json!({ "name": name, "input": input, "report": expected });
+        let text = serde_json::to_string_pretty(&file).expect("serialises") + "\n";
+        check_or_write(&dir.join(format!("{name}.json")), &text);
+
+        // Replaying the committed input must give the committed report, byte for byte.
+        let committed: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("vector"))
+                .expect("vector JSON");
+        let input_bytes = serde_json::to_vec(&committed["input"]).expect("input");
+        let replayed = alama_core::score_bytes(&input_bytes, &ParseOptions::default()).expect("replays");
+        assert_eq!(replayed.to_json(), serde_json::to_string(&committed["report"]).expect("report"), "{name}");
+    }
+}

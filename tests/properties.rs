@@ -1,0 +1,96 @@
+//! Invariants of the engine over synthetic statements (proptest).
+//!
+//! - every factor's points lie in `0..=max`, and the maxima add up to 550;
+//! - the score is `300 + Σ points` and its band is the band of that score;
+//! - writing the canonical JSON or CSV and parsing it back gives back what was written;
+//! - the order of the rows does not change the report.
+
+use alama_core::testing::{SplitMix64, synthetic_statement};
+use alama_core::{Band, ParseOptions};
+use proptest::prelude::*;
+
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: 24,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    #[test]
+    fn factor_points_within_max_and_score_is_the_sum(seed in any::<u64>(), months in 1u32..=13) {
+        let report = alama_core::score(&synthetic_statement(seed, months)).expect("scores");
+        let mut sum = 0u16;
+        let mut max = 0u16;
+        for f in &report.factors {
+            prop_assert!(f.score <= f.max, "{} {} > {}", f.code, f.score, f.max);
+            sum += f.score;
+            max += f.max;
+        }
+        prop_assert_eq!(max, 550);
+        prop_assert_eq!(report.score, 300 + sum);
+        prop_assert!((300..=850).contains(&report.score));
+        prop_assert_eq!(report.band, Band::of(report.score));
+        for r in &report.reason_codes {
+            let f = report.factors.iter().find(|f| f.code == r.factor).expect("reason names a factor");
+            prop_assert_eq!(r.points_lost, f.max - f.score);
+            prop_assert!(r.points_lost > 0);
+        }
+    }
+
+    #[test]
+    fn canonical_json_round_trips(seed in any::<u64>(), months in 1u32..=6) {
+        let statement = alama_core::parse(
+            synthetic_statement(seed, months).to_json().as_bytes(),
+            &ParseOptions::default(),
+        ).expect("parses");
+        let again = alama_core::parse(statement.to_json().as_bytes(), &ParseOptions::default()).expect("parses");
+        prop_assert_eq!(&again, &statement);
+        prop_assert_eq!(again.to_json(), statement.to_json());
+    }
+
+    #[test]
+    fn canonical_csv_round_trips(seed in any::<u64>(), months in 1u32..=6) {
+        let statement = alama_core::parse(
+            synthetic_statement(seed, months).to_csv().as_bytes(),
+            &ParseOptions::default(),
+        ).expect("parses");
+        let csv = statement.to_csv();
+        let again = alama_core::parse(csv.as_bytes(), &ParseOptions::default()).expect("parses");
+        prop_assert_eq!(again.to_csv(), csv);
+        prop_assert_eq!(again.transactions, statement.transactions);
+    }
+
+    #[test]
+    fn row_order_does_not_change_the_report(seed in any::<u64>(), shuffle in any::<u64>()) {
+        let statement = synthetic_statement(seed, 4);
+        let mut shuffled = statement.clone();
+        // Fisher–Yates with the generator's own stream.
+        let mut rng = SplitMix64::new(shuffle);
+        for i in (1..shuffled.transactions.len()).rev() {
+            let j = rng.range(0, i as u64) as usize;
+            shuffled.transactions.swap(i, j);
+        }
+        let a = alama_core::score(&statement).expect("scores");
+        let b = alama_core::score(&shuffled).expect("scores");
+        prop_assert_eq!(a.to_json(), b.to_json());
+    }
+}
+
+#[test]
+fn bands_cover_the_range_without_gaps() {
+    let mut expected = 300;
+    for (_, lo, hi) in Band::RANGES {
+        assert_eq!(lo, expected, "gap or overlap before {lo}");
+        assert!(hi >= lo);
+        expected = hi + 1;
+    }
+    assert_eq!(expected, 851);
+    for s in 300..=850u16 {
+        let b = Band::of(s);
+        let (_, lo, hi) = Band::RANGES.iter().find(|(x, _, _)| *x == b).copied().expect("band listed");
+        assert!((lo..=hi).contains(&s));
+    }
+}
