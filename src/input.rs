@@ -37,7 +37,9 @@ impl InputArgs {
                 .map_err(|e| describe(&e))?,
             ..ParseOptions::default()
         };
-        let bytes = self.read(options.limits.max_bytes).map_err(|e| describe(&e))?;
+        let bytes = self
+            .read(options.limits.max_bytes)
+            .map_err(|e| describe(&e))?;
         alama_core::parse(&bytes, &options).map_err(|e| describe(&e))
     }
 

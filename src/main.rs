@@ -27,6 +27,13 @@ enum Command {
     Score(score_cmd::ScoreArgs),
     /// Parse a statement and print it in canonical form.
     Parse(parse_cmd::ParseArgs),
+    /// Run the HTTP service (partner API under /v1).
+    Serve(alama_server::cli::ServeArgs),
+    /// Manage API keys: create, list, revoke.
+    Keys {
+        #[command(subcommand)]
+        command: alama_server::cli::KeysCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -34,6 +41,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Score(args) => score_cmd::run(&args),
         Command::Parse(args) => parse_cmd::run(&args),
+        Command::Serve(args) => alama_server::cli::run_serve(&args),
+        Command::Keys { command } => alama_server::cli::run_keys(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -47,11 +47,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out);
         let _ = writeln!(out, "Reason codes (largest loss first)");
         for r in report.reason_codes.iter().take(4) {
-            let _ = writeln!(
-                out,
-                "  {} -{:<3} {}",
-                r.code, r.points_lost, r.description
-            );
+            let _ = writeln!(out, "  {} -{:<3} {}", r.code, r.points_lost, r.description);
         }
     }
     if !report.insights.is_empty() {

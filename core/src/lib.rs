@@ -22,6 +22,8 @@ pub mod features;
 pub mod insights;
 pub mod money;
 pub mod parse;
+#[cfg(feature = "pdf-report")]
+pub mod pdf_report;
 pub mod report;
 pub mod scorecard;
 pub mod statement;
