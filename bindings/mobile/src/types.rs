@@ -1,0 +1,480 @@
+//! The engine's own types, exposed to Kotlin and Swift as they are.
+//!
+//! Every record and enum here is a `#[uniffi::remote(…)]` mirror of the `alama-core` type of the
+//! same name: `UniFFI` generates the conversion for the core type itself, so there is no copy to
+//! keep in step and no conversion code. If the core changes a type, this file stops compiling
+//! until the mirror is updated (the mirror must match the core definition field for field).
+//!
+//! Field names are those of the canonical JSON (camelCase in Kotlin and Swift).
+//!
+//! Scalars that have no `UniFFI` built-in cross as strings, through three custom types:
+//! - [`Decimal`]: money and other exact figures, a plain decimal string such as `"1201133.99"`;
+//!   `java.math.BigDecimal` in Kotlin and `Foundation.Decimal` in Swift (see `uniffi.toml`).
+//! - [`IsoDateTime`]: a local date and time, ISO 8601 without offset (`"2024-05-23T14:02:11"`,
+//!   fractional seconds only when present), the wallet's local time as printed (Africa/Nairobi,
+//!   UTC+03:00, for M-Pesa). A `String` in Kotlin and Swift.
+//! - [`IsoDate`]: a calendar date, ISO 8601 (`"2024-05-23"`). A `String` in Kotlin and Swift.
+//!
+//! A value handed in from Kotlin or Swift that is not a valid decimal, date-time or date fails
+//! with [`AlamaError::MalformedStatement`] (page 0, line 0).
+
+use alama_core::report::{Integrity, MonthlyCashflow, StatementOverview};
+use alama_core::statement::{
+    AccountHolder, DocumentInfo, Period, Provider, Summary, SummaryRow, UnparsedLine,
+};
+use alama_core::{
+    Band, Category, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
+    Statement, Transaction, TransactionStatus,
+};
+
+use crate::error::AlamaError;
+
+/// An exact decimal number: money in major units of the statement currency (KES shillings with
+/// two decimal places, e.g. `425.00`) or a figure such as a ratio. Never a float.
+///
+/// Crosses the FFI as its plain decimal string (no exponent). `java.math.BigDecimal` in Kotlin
+/// (scale kept, so `425.00` stays `425.00`); `Foundation.Decimal` in Swift (which drops trailing
+/// zeros: `425.00` becomes `425`).
+pub type Decimal = rust_decimal::Decimal;
+
+/// A local date and time as an ISO 8601 string without offset, e.g. `"2024-05-23T14:02:11"`:
+/// the wallet's local time as printed on the statement (M-Pesa: Africa/Nairobi, UTC+03:00, no
+/// daylight saving). Parse it with `java.time.LocalDateTime.parse` (Kotlin) or an
+/// `ISO8601DateFormatter` with `.withFullDate, .withFullTime` minus the time zone (Swift).
+pub type IsoDateTime = chrono::NaiveDateTime;
+
+/// A calendar date as an ISO 8601 string, e.g. `"2024-05-23"` (`java.time.LocalDate.parse` in
+/// Kotlin).
+pub type IsoDate = chrono::NaiveDate;
+
+/// The `chrono` format of [`IsoDateTime`], the same as the canonical JSON's.
+const ISO_DATE_TIME: &str = "%Y-%m-%dT%H:%M:%S%.f";
+
+uniffi::custom_type!(Decimal, String, {
+    remote,
+    lower: |value| value.to_string(),
+    try_lift: |text| parse_decimal(&text),
+});
+
+uniffi::custom_type!(IsoDateTime, String, {
+    remote,
+    lower: |value| value.format(ISO_DATE_TIME).to_string(),
+    try_lift: |text| {
+        chrono::NaiveDateTime::parse_from_str(&text, ISO_DATE_TIME)
+            .map_err(|e| invalid(format!("{text:?} is not an ISO 8601 local date-time: {e}")))
+    },
+});
+
+uniffi::custom_type!(IsoDate, String, {
+    remote,
+    lower: |value| value.format("%Y-%m-%d").to_string(),
+    try_lift: |text| {
+        text.parse::<chrono::NaiveDate>()
+            .map_err(|e| invalid(format!("{text:?} is not an ISO 8601 date: {e}")))
+    },
+});
+
+/// Reads a decimal string exactly (no rounding; more than 28 significant digits is an error).
+fn parse_decimal(text: &str) -> uniffi::Result<Decimal> {
+    Decimal::from_str_exact(text).map_err(|e| invalid(format!("{text:?} is not a decimal: {e}")))
+}
+
+/// A value from Kotlin/Swift that does not convert: surfaces as `AlamaError::MalformedStatement`
+/// (`UniFFI` hands a failed argument conversion to the function's error type when it can).
+fn invalid(message: String) -> uniffi::deps::anyhow::Error {
+    AlamaError::MalformedStatement {
+        page: 0,
+        line: 0,
+        detail: message,
+    }
+    .into()
+}
+
+// ---- Statement -------------------------------------------------------------------------------
+
+/// The wallet that issued a statement.
+#[uniffi::remote(Enum)]
+#[non_exhaustive]
+pub enum Provider {
+    /// Safaricom M-Pesa (Kenya).
+    Mpesa,
+    /// MTN Mobile Money, handed in through the canonical JSON form.
+    MtnMomo,
+    /// Airtel Money, handed in through the canonical JSON form.
+    AirtelMoney,
+    /// Any other wallet, handed in through the canonical JSON form.
+    Other,
+}
+
+/// A full mobile-money statement in canonical form (the canonical statement JSON's fields).
+#[uniffi::remote(Record)]
+pub struct Statement {
+    /// The wallet that issued the statement.
+    pub provider: Provider,
+    /// The account holder as printed in the statement header. Personal data: mask before display.
+    pub holder: AccountHolder,
+    /// ISO 4217 currency of every amount in the statement (`"KES"` for M-Pesa).
+    #[uniffi(default = "KES")]
+    pub currency: String,
+    /// The period the statement covers, from its header (inclusive dates, local time); `null`
+    /// when the source does not say.
+    #[uniffi(default)]
+    pub period: Option<Period>,
+    /// When the statement was requested (ISO 8601 date).
+    #[uniffi(default)]
+    pub requested_at: Option<IsoDate>,
+    /// The statement's own SUMMARY table, when the source has one.
+    #[uniffi(default)]
+    pub summary: Option<Summary>,
+    /// Every transaction row, in the order the source lists them (M-Pesa: newest first).
+    pub transactions: Vec<Transaction>,
+    /// Facts about the source document that tamper checks read (PDF only).
+    #[uniffi(default)]
+    pub document: Option<DocumentInfo>,
+    /// Lines of the source that looked like transactions but could not be read.
+    #[uniffi(default)]
+    pub unparsed: Vec<UnparsedLine>,
+}
+
+/// The account holder fields of a statement header; each is `null` when the source has none.
+#[uniffi::remote(Record)]
+pub struct AccountHolder {
+    /// "Customer Name" as printed.
+    #[uniffi(default)]
+    pub name: Option<String>,
+    /// "Mobile Number" as printed, e.g. `0712345678`.
+    #[uniffi(default)]
+    pub mobile_number: Option<String>,
+    /// "Email Address" as printed.
+    #[uniffi(default)]
+    pub email: Option<String>,
+}
+
+/// An inclusive range of calendar dates (statement local time).
+#[uniffi::remote(Record)]
+pub struct Period {
+    /// First day covered.
+    pub start: IsoDate,
+    /// Last day covered.
+    pub end: IsoDate,
+}
+
+/// The SUMMARY table of an M-Pesa statement: one row per transaction type plus the TOTAL.
+#[uniffi::remote(Record)]
+pub struct Summary {
+    /// One row per transaction type (e.g. "SEND MONEY", "PAY BILL").
+    pub rows: Vec<SummaryRow>,
+    /// The TOTAL row.
+    pub total: SummaryRow,
+}
+
+/// One row of the SUMMARY table. Amounts are KES, major units, both positive.
+#[uniffi::remote(Record)]
+pub struct SummaryRow {
+    /// Transaction type as printed, upper case (e.g. `"CASH OUT"`), or `"TOTAL"`.
+    pub transaction_type: String,
+    /// Sum of Paid In, KES major units.
+    pub paid_in: Decimal,
+    /// Sum of Withdrawn as a positive number, KES major units.
+    pub paid_out: Decimal,
+}
+
+/// The completion status of a transaction row ("Transaction Status" column).
+#[uniffi::remote(Enum)]
+#[non_exhaustive]
+pub enum TransactionStatus {
+    /// `Completed`: the money moved. Only these rows count in features and in the SUMMARY.
+    Completed,
+    /// `Cancelled`.
+    Cancelled,
+    /// `Failed`.
+    Failed,
+    /// `Pending` or any other status word the source printed.
+    Other,
+}
+
+/// One row of a statement.
+#[uniffi::remote(Record)]
+pub struct Transaction {
+    /// M-Pesa receipt number (10 upper-case letters and digits). Several rows can share one.
+    pub receipt_no: String,
+    /// Completion time, ISO 8601 local time as printed (Africa/Nairobi for M-Pesa).
+    pub completed_at: IsoDateTime,
+    /// The Details text, wrapped lines joined by single spaces. May be empty.
+    pub details: String,
+    /// Transaction status.
+    pub status: TransactionStatus,
+    /// Paid In, KES major units, `>= 0`.
+    pub paid_in: Decimal,
+    /// Withdrawn, KES major units, as a positive number (`>= 0`).
+    pub withdrawn: Decimal,
+    /// Balance after the row, KES major units, when the source prints one.
+    #[uniffi(default)]
+    pub balance: Option<Decimal>,
+    /// Category derived from `details` by the engine; `UNCATEGORISED` rows handed in are
+    /// categorised when parsed.
+    pub category: Category,
+}
+
+/// What a transaction was, in M-Pesa's terms (the JSON's `snake_case` names).
+#[uniffi::remote(Enum)]
+#[non_exhaustive]
+pub enum Category {
+    /// Send Money to another person.
+    SendMoney,
+    /// Money received from a person.
+    ReceivedMoney,
+    /// Cash deposited at an agent.
+    AgentDeposit,
+    /// Cash withdrawn at an agent or ATM.
+    AgentWithdrawal,
+    /// Paybill payment that is not a utility, lender or betting firm.
+    Paybill,
+    /// Buy Goods / Till.
+    BuyGoods,
+    /// Pochi la Biashara.
+    PochiLaBiashara,
+    /// Airtime and data bundles.
+    AirtimeAndBundles,
+    /// A Fuliza overdraft draw.
+    FulizaDraw,
+    /// A Fuliza repayment.
+    FulizaRepayment,
+    /// A mobile bank loan paid into the wallet (M-Shwari, KCB M-PESA, Hustler Fund).
+    MobileLoanDisbursement,
+    /// A repayment of an M-Shwari, KCB M-PESA or Hustler Fund loan.
+    MobileLoanRepayment,
+    /// A loan from another digital lender paid into the wallet.
+    DigitalLoanDisbursement,
+    /// A repayment to another digital lender.
+    DigitalLoanRepayment,
+    /// Money moved into M-Shwari, KCB M-PESA or Lock Savings.
+    SavingsDeposit,
+    /// Money moved back from M-Shwari, KCB M-PESA or Lock Savings.
+    SavingsWithdrawal,
+    /// Betting and gaming, either direction.
+    Betting,
+    /// Utilities and bills.
+    Utilities,
+    /// Salary or business payment into the wallet.
+    SalaryAndBusinessPayments,
+    /// Transaction charges and fees.
+    Charges,
+    /// Reversals of earlier transactions.
+    Reversal,
+    /// Transfers between the holder's own accounts.
+    OwnAccountTransfer,
+    /// Recognised as a transaction but none of the above.
+    Other,
+    /// Not categorised yet.
+    Uncategorised,
+}
+
+/// Facts about a source PDF that tamper checks read.
+#[uniffi::remote(Record)]
+pub struct DocumentInfo {
+    /// Number of pages.
+    pub pages: u32,
+    /// Whether the file was password-protected.
+    pub encrypted: bool,
+    /// `/Producer` of the PDF, e.g. `"OpenPDF 1.3.26"`.
+    #[uniffi(default)]
+    pub producer: Option<String>,
+    /// `/Creator`.
+    #[uniffi(default)]
+    pub creator: Option<String>,
+    /// `/Author`.
+    #[uniffi(default)]
+    pub author: Option<String>,
+    /// `/Title`.
+    #[uniffi(default)]
+    pub title: Option<String>,
+    /// `/CreationDate` as printed in the PDF (`D:YYYYMMDDHHmmSS…`).
+    #[uniffi(default)]
+    pub created: Option<String>,
+    /// `/ModDate` as printed in the PDF.
+    #[uniffi(default)]
+    pub modified: Option<String>,
+    /// Pages the footer promises ("Page 20 of 21" → 21), when it says.
+    #[uniffi(default)]
+    pub declared_pages: Option<u32>,
+}
+
+/// A source line that looked like part of a transaction table but could not be read.
+#[uniffi::remote(Record)]
+pub struct UnparsedLine {
+    /// 1-based page (PDF) or 0.
+    pub page: u32,
+    /// 1-based line on the page (PDF) or in the file (CSV).
+    pub line: u32,
+    /// The text of the line as read (personal data).
+    pub text: String,
+    /// Why it could not be read.
+    pub reason: String,
+}
+
+// ---- Report ----------------------------------------------------------------------------------
+
+/// The state of a report. The engine only produces `COMPLETED`.
+#[uniffi::remote(Enum)]
+pub enum ReportStatus {
+    /// Accepted, analysis running.
+    Processing,
+    /// Scored.
+    Completed,
+    /// Analysis failed.
+    Failed,
+}
+
+/// A named score band: Poor 300–579, Fair 580–669, Good 670–739, Very Good 740–799,
+/// Excellent 800–850 (JSON: `"Poor"`, `"Fair"`, `"Good"`, `"Very Good"`, `"Excellent"`).
+#[uniffi::remote(Enum)]
+pub enum Band {
+    /// 300–579.
+    Poor,
+    /// 580–669.
+    Fair,
+    /// 670–739.
+    Good,
+    /// 740–799.
+    VeryGood,
+    /// 800–850.
+    Excellent,
+}
+
+/// One scorecard characteristic's result.
+#[uniffi::remote(Record)]
+pub struct Factor {
+    /// Display name, e.g. `"Income stability"`.
+    pub name: String,
+    /// Points earned, `0..=max`.
+    pub score: u16,
+    /// Maximum points of this characteristic.
+    pub max: u16,
+    /// Stable code, e.g. `"income_stability"`.
+    pub code: String,
+}
+
+/// A typed insight: a code, a sentence for a person, and the figure behind it.
+#[uniffi::remote(Record)]
+pub struct Insight {
+    /// Stable code, e.g. `"average_monthly_income"`.
+    pub code: String,
+    /// One human sentence.
+    pub message: String,
+    /// The figure, exact decimal.
+    pub value: Decimal,
+    /// Unit of `value`: `"KES"`, `"KES/month"`, `"ratio"` (0–1), `"months"`, `"count"`, `"days"`.
+    pub unit: String,
+}
+
+/// A characteristic that cost points, ordered by points lost (largest first).
+#[uniffi::remote(Record)]
+pub struct ReasonCode {
+    /// Stable reason code, e.g. `"R01"`.
+    pub code: String,
+    /// Code of the factor it comes from.
+    pub factor: String,
+    /// `max - score` of that factor.
+    pub points_lost: u16,
+    /// Adverse-action style sentence.
+    pub description: String,
+}
+
+/// How serious an integrity finding is.
+#[uniffi::remote(Enum)]
+pub enum Severity {
+    /// Worth knowing, no doubt about the data.
+    Info,
+    /// The data may be incomplete or edited; a person should look.
+    Warning,
+    /// The statement does not add up; do not lend on this report alone.
+    Critical,
+}
+
+/// One integrity finding (reconciliation, balance chain, tamper checks, unread rows).
+#[uniffi::remote(Record)]
+pub struct Finding {
+    /// Stable code, e.g. `"summary_mismatch"`.
+    pub code: String,
+    /// Severity.
+    pub severity: Severity,
+    /// One human sentence with the figures.
+    pub message: String,
+}
+
+/// Integrity of the statement as a whole.
+#[uniffi::remote(Record)]
+pub struct Integrity {
+    /// `"verified"`, `"warnings"` or `"failed"`.
+    pub status: String,
+    /// Whether the parsed rows add up to the statement's SUMMARY; `null` without a SUMMARY.
+    pub summary_reconciled: Option<bool>,
+    /// Findings, most severe first.
+    pub findings: Vec<Finding>,
+}
+
+/// Money in and out for one calendar month (statement local time).
+#[uniffi::remote(Record)]
+pub struct MonthlyCashflow {
+    /// `YYYY-MM`.
+    pub month: String,
+    /// Completed Paid In, KES major units.
+    pub paid_in: Decimal,
+    /// Completed Withdrawn, KES major units, positive.
+    pub withdrawn: Decimal,
+}
+
+/// What the report says about the statement it scored.
+#[uniffi::remote(Record)]
+pub struct StatementOverview {
+    /// Wallet, e.g. `"mpesa"`.
+    pub provider: String,
+    /// ISO 4217 currency of every amount in the report.
+    pub currency: String,
+    /// Holder name as printed, when the statement has one.
+    pub holder_name: Option<String>,
+    /// Holder mobile number with all but the last three digits masked.
+    pub mobile_number_masked: Option<String>,
+    /// First day covered, ISO 8601 date string.
+    pub period_start: String,
+    /// Last day covered, ISO 8601 date string.
+    pub period_end: String,
+    /// Number of rows.
+    pub transaction_count: u32,
+    /// Number of `Completed` rows.
+    pub completed_count: u32,
+    /// Sum of completed Paid In, KES major units.
+    pub total_paid_in: Decimal,
+    /// Sum of completed Withdrawn, KES major units, positive.
+    pub total_withdrawn: Decimal,
+    /// Money in and out per calendar month, oldest first.
+    pub monthly: Vec<MonthlyCashflow>,
+}
+
+/// A score report: the fields of the report JSON, in its order.
+#[uniffi::remote(Record)]
+pub struct Report {
+    /// `rpt_` + 24 hex digits: the same statement always gets the same id.
+    pub report_id: String,
+    /// Always `COMPLETED` from the engine.
+    pub status: ReportStatus,
+    /// 300–850.
+    pub score: u16,
+    /// Band of `score`.
+    pub band: Band,
+    /// `"<Mon YYYY> - <Mon YYYY>"`, e.g. `"May 2023 - May 2024"`.
+    pub statement_period: String,
+    /// One entry per scorecard characteristic, in scorecard order.
+    pub factors: Vec<Factor>,
+    /// Typed insights.
+    pub insights: Vec<Insight>,
+    /// Characteristics that cost points, largest loss first.
+    pub reason_codes: Vec<ReasonCode>,
+    /// Version of the scorecard that produced the points, e.g. `"alama-mpesa-2026.11"`.
+    pub scorecard_version: String,
+    /// Reconciliation, balance and tamper findings.
+    pub integrity: Integrity,
+    /// The statement scored.
+    pub statement: StatementOverview,
+}
