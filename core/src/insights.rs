@@ -1,9 +1,390 @@
-//! Typed insights of a report (being written).
+//! Typed insights of a report: a stable code, one sentence for a person, and the figure behind
+//! it ([`Insight`]).
+//!
+//! Values are exact decimals, rounded so that the JSON is stable: money to 2 decimal places
+//! (KES, `"KES/month"`), ratios to 4 (`"ratio"`, 0–1), counts and days as integers. Insights
+//! appear in a fixed order; the thin-file warning, when present, comes first.
+//!
+//! **Affordable monthly instalment** (`affordable_instalment`, KES/month):
+//! `max(0, min(income / 3 − existing loan repayments, 50 % × net monthly cash flow))`, all per
+//! 30 days. The first term is a debt-service-to-income cap of one third, the common Kenyan
+//! bank practice that also matches the Employment Act's rule that deductions leave an employee at
+//! least a third of pay; existing M-Shwari, KCB M-PESA, Hustler Fund and digital-lender repayments
+//! use part of it. The second term keeps half of the observed surplus as a buffer against
+//! income shocks. Fuliza is left out of "existing repayments" because its draws and repayments
+//! already net out inside the cash flow.
+
+use rust_decimal::{Decimal, RoundingStrategy};
 
 use crate::features::Features;
 use crate::report::Insight;
 
-/// The insights of a statement's features.
-pub fn insights(_features: &Features) -> Vec<Insight> {
-    Vec::new()
+/// A statement shorter than this many days gets a thin-file insight.
+pub const THIN_FILE_DAYS: u32 = 90;
+
+/// Debt-service-to-income cap used for the affordable instalment: one third.
+pub const DSR_CAP_DIVISOR: u32 = 3;
+
+/// Share of the net monthly surplus offered as an instalment: one half.
+pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+
+fn money(v: Decimal) -> Decimal {
+    let mut r = v.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);
+    r.rescale(2);
+    r
+}
+
+fn ratio4(v: Decimal) -> Decimal {
+    let mut r = v.round_dp_with_strategy(4, RoundingStrategy::MidpointAwayFromZero);
+    r.rescale(4);
+    r
+}
+
+/// `12345.6` → `"12,345.60"`.
+fn kes(v: Decimal) -> String {
+    let m = money(v);
+    let text = m.abs().to_string();
+    let (int, frac) = text.split_once('.').unwrap_or((&text, "00"));
+    let mut grouped = String::new();
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if m.is_sign_negative() && !m.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    format!("{sign}KES {grouped}.{frac}")
+}
+
+/// `0.1234` → `"12.3%"`.
+fn percent(v: Decimal) -> String {
+    let p = (v * Decimal::ONE_HUNDRED)
+        .round_dp_with_strategy(1, RoundingStrategy::MidpointAwayFromZero);
+    format!("{p}%")
+}
+
+fn insight(code: &str, message: String, value: Decimal, unit: &str) -> Insight {
+    Insight {
+        code: code.to_owned(),
+        message,
+        value,
+        unit: unit.to_owned(),
+    }
+}
+
+/// The affordable monthly instalment, KES/month, unrounded (see the module rule).
+pub fn affordable_instalment(f: &Features) -> Decimal {
+    let dsr_room = (f.average_monthly_income / Decimal::from(DSR_CAP_DIVISOR))
+        .saturating_sub(f.average_monthly_loan_repayments);
+    let surplus_room = f
+        .average_monthly_net_cash_flow
+        .saturating_mul(SURPLUS_SHARE);
+    dsr_room.min(surplus_room).max(Decimal::ZERO)
+}
+
+/// The insights of a statement's features, in a fixed order (the thin-file warning first).
+pub fn insights(f: &Features) -> Vec<Insight> {
+    [
+        thin_file(f),
+        Some(average_income(f)),
+        income_regularity(f),
+        salary_share(f),
+        Some(net_cash_flow(f)),
+        average_balance(f),
+        Some(fuliza(f)),
+        mobile_loans(f),
+        Some(betting(f)),
+        Some(cash_out(f)),
+        Some(bills(f)),
+        Some(instalment(f)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+fn thin_file(f: &Features) -> Option<Insight> {
+    (f.statement_days < THIN_FILE_DAYS).then(|| {
+        insight(
+            "thin_file",
+            format!(
+                "The statement covers only {} day(s) with {} completed transaction(s); scores are \
+                 more reliable on 6 to 12 months",
+                f.statement_days, f.transaction_count
+            ),
+            Decimal::from(f.statement_days),
+            "days",
+        )
+    })
+}
+
+fn average_income(f: &Features) -> Insight {
+    insight(
+        "average_monthly_income",
+        format!(
+            "Average income is {} per 30 days (money in, excluding loans, Fuliza, savings, \
+             reversals and betting winnings; money from banks counted net of money sent back)",
+            kes(f.average_monthly_income)
+        ),
+        money(f.average_monthly_income),
+        "KES/month",
+    )
+}
+
+fn income_regularity(f: &Features) -> Option<Insight> {
+    let cv = f.income_cv?;
+    let reading = if cv <= Decimal::new(25, 2) {
+        "steady"
+    } else if cv <= Decimal::new(60, 2) {
+        "somewhat irregular"
+    } else {
+        "irregular"
+    };
+    Some(insight(
+        "income_regularity",
+        format!(
+            "Monthly income is {reading}: it varies by {} of its average (coefficient of \
+             variation over {} full 30-day months)",
+            percent(cv),
+            f.full_months
+        ),
+        ratio4(cv),
+        "ratio",
+    ))
+}
+
+fn salary_share(f: &Features) -> Option<Insight> {
+    let share = f.salary_share?;
+    Some(insight(
+        "salary_share",
+        format!(
+            "{} of income is paid by employers, businesses and banks (B2C) rather than by people",
+            percent(share)
+        ),
+        ratio4(share),
+        "ratio",
+    ))
+}
+
+fn net_cash_flow(f: &Features) -> Insight {
+    insight(
+        "net_monthly_cash_flow",
+        format!(
+            "Income minus spending averages {} per 30 days",
+            kes(f.average_monthly_net_cash_flow)
+        ),
+        money(f.average_monthly_net_cash_flow),
+        "KES/month",
+    )
+}
+
+fn average_balance(f: &Features) -> Option<Insight> {
+    let avg = f.average_daily_balance?;
+    Some(insight(
+        "average_balance",
+        format!(
+            "The wallet ends the day with {} on average and below KES 100 on {} of {} days",
+            kes(avg),
+            f.days_near_zero,
+            f.statement_days
+        ),
+        money(avg),
+        "KES",
+    ))
+}
+
+fn fuliza(f: &Features) -> Insight {
+    match f.fuliza_reliance {
+        Some(r) => insight(
+            "fuliza_reliance",
+            if f.fuliza_draw_count == 0 {
+                "No Fuliza overdraft was drawn".to_owned()
+            } else {
+                format!(
+                    "Fuliza drawn equals {} of income ({} draws totalling {}, in {} of {} months)",
+                    percent(r),
+                    f.fuliza_draw_count,
+                    kes(f.fuliza_drawn),
+                    f.fuliza_months,
+                    f.months_covered
+                )
+            },
+            ratio4(r),
+            "ratio",
+        ),
+        None => insight(
+            "fuliza_drawn",
+            format!(
+                "Fuliza was drawn {} times ({}) with no income on the statement",
+                f.fuliza_draw_count,
+                kes(f.fuliza_drawn)
+            ),
+            money(f.fuliza_drawn),
+            "KES",
+        ),
+    }
+}
+
+fn mobile_loans(f: &Features) -> Option<Insight> {
+    let count = f.mobile_loan_count.saturating_add(f.digital_loan_count);
+    let received = f
+        .mobile_loans_received
+        .saturating_add(f.digital_loans_received);
+    let repaid = f.mobile_loans_repaid.saturating_add(f.digital_loans_repaid);
+    (count > 0).then(|| {
+        insight(
+            "mobile_loans",
+            format!(
+                "{count} mobile or digital loan(s) received ({}), {} repaid on the statement",
+                kes(received),
+                kes(repaid)
+            ),
+            money(received),
+            "KES",
+        )
+    })
+}
+
+fn betting(f: &Features) -> Insight {
+    insight(
+        "betting_share",
+        if f.betting_spent.is_zero() {
+            "No betting payments were found".to_owned()
+        } else {
+            format!(
+                "{} of spending goes to betting ({})",
+                percent(f.betting_share),
+                kes(f.betting_spent)
+            )
+        },
+        ratio4(f.betting_share),
+        "ratio",
+    )
+}
+
+fn cash_out(f: &Features) -> Insight {
+    insight(
+        "cash_out_share",
+        format!(
+            "{} of spending is withdrawn as cash at agents ({})",
+            percent(f.cash_out_share),
+            kes(f.cash_out)
+        ),
+        ratio4(f.cash_out_share),
+        "ratio",
+    )
+}
+
+fn bills(f: &Features) -> Insight {
+    insight(
+        "bill_payment_months",
+        format!(
+            "Utility or bill payments were made in {} of {} months ({} payments)",
+            f.bill_payment_months, f.months_covered, f.bill_payment_count
+        ),
+        Decimal::from(f.bill_payment_months),
+        "months",
+    )
+}
+
+fn instalment(f: &Features) -> Insight {
+    let amount = affordable_instalment(f);
+    insight(
+        "affordable_instalment",
+        if amount.is_zero() {
+            "No new monthly instalment looks affordable from this statement's cash flow".to_owned()
+        } else {
+            format!(
+                "An instalment of up to {} per month looks affordable (the lower of a third of \
+                 income less existing loan repayments, and half the monthly surplus)",
+                kes(amount)
+            )
+        },
+        money(amount),
+        "KES/month",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    fn base() -> Features {
+        Features {
+            statement_days: 365,
+            transaction_count: 900,
+            months_covered: 13,
+            full_months: 12,
+            average_monthly_income: dec!(30000),
+            average_monthly_net_cash_flow: dec!(6000),
+            income_cv: Some(dec!(0.123456)),
+            salary_share: Some(dec!(0.5)),
+            fuliza_reliance: Some(dec!(0)),
+            ..Features::default()
+        }
+    }
+
+    fn find<'a>(list: &'a [Insight], code: &str) -> Option<&'a Insight> {
+        list.iter().find(|i| i.code == code)
+    }
+
+    #[test]
+    fn affordable_instalment_is_the_lower_of_dsr_and_surplus() {
+        let mut f = base();
+        // income/3 = 10,000; half the surplus = 3,000.
+        assert_eq!(affordable_instalment(&f), dec!(3000));
+        f.average_monthly_net_cash_flow = dec!(50000);
+        f.average_monthly_loan_repayments = dec!(4000);
+        // income/3 - repayments = 6,000 < 25,000.
+        assert_eq!(affordable_instalment(&f), dec!(6000));
+        f.average_monthly_net_cash_flow = dec!(-100);
+        assert_eq!(affordable_instalment(&f), dec!(0));
+        f.average_monthly_net_cash_flow = dec!(1000);
+        f.average_monthly_loan_repayments = dec!(20000);
+        assert_eq!(affordable_instalment(&f), dec!(0));
+    }
+
+    #[test]
+    fn values_are_rounded_for_stable_json() {
+        let list = insights(&base());
+        let cv = find(&list, "income_regularity").map(|i| i.value);
+        assert_eq!(cv.map(|v| v.to_string()), Some("0.1235".to_owned()));
+        let income = find(&list, "average_monthly_income").map(|i| i.value.to_string());
+        assert_eq!(income.as_deref(), Some("30000.00"));
+        let instalment = find(&list, "affordable_instalment").map(|i| (i.value, i.unit.clone()));
+        assert_eq!(instalment, Some((dec!(3000.00), "KES/month".to_owned())));
+        assert!(find(&list, "thin_file").is_none());
+        for i in &list {
+            assert!(!i.message.is_empty());
+            assert!(["KES", "KES/month", "ratio", "months", "days"].contains(&i.unit.as_str()));
+        }
+    }
+
+    #[test]
+    fn thin_file_comes_first() {
+        let f = Features {
+            statement_days: 21,
+            transaction_count: 6,
+            ..Features::default()
+        };
+        let list = insights(&f);
+        assert_eq!(list[0].code, "thin_file");
+        assert_eq!(list[0].value, dec!(21));
+        assert!(list[0].message.contains("only 21 day(s)"));
+        // No regularity insight without two full months.
+        assert!(find(&list, "income_regularity").is_none());
+    }
+
+    #[test]
+    fn formats_money_and_percent() {
+        assert_eq!(kes(dec!(1234567.891)), "KES 1,234,567.89");
+        assert_eq!(kes(dec!(-950)), "-KES 950.00");
+        assert_eq!(kes(dec!(0)), "KES 0.00");
+        assert_eq!(percent(dec!(0.12345)), "12.3%");
+    }
 }

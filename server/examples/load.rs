@@ -1,0 +1,150 @@
+//! Load generator for `POST /v1/scores/analyse`: sends `--requests` uploads of one statement
+//! with `--concurrency` requests in flight and prints throughput and latency percentiles.
+//!
+//! ```text
+//! cargo run --release -p alama-server --example load -- \
+//!     --url http://127.0.0.1:8080 --key "$KEY" --csv-rows 5000 --requests 400 --concurrency 4
+//! cargo run --release -p alama-server --example load -- \
+//!     --url http://127.0.0.1:8080 --key "$KEY" --file statement.pdf --password 123456
+//! ```
+//!
+//! Every request is a new analysis (no `Idempotency-Key`). Run the server with a rate limit
+//! above the load (`alama serve --rate-limit-per-minute 1000000 --rate-limit-burst 100000`).
+
+#![allow(clippy::print_stdout)]
+
+#[path = "../tests/support/statement.rs"]
+mod statement;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use reqwest::multipart::{Form, Part};
+
+/// Options.
+#[derive(Debug, Parser)]
+struct Args {
+    /// Server base URL.
+    #[arg(long, default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// API key.
+    #[arg(long)]
+    key: String,
+    /// Statement file to upload.
+    #[arg(long, conflicts_with = "csv_rows")]
+    file: Option<PathBuf>,
+    /// Upload a synthetic CSV statement of this many rows instead of a file.
+    #[arg(long)]
+    csv_rows: Option<usize>,
+    /// PDF password.
+    #[arg(long)]
+    password: Option<String>,
+    /// Measured requests.
+    #[arg(long, default_value_t = 200)]
+    requests: usize,
+    /// Requests in flight.
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    /// Unmeasured requests first.
+    #[arg(long, default_value_t = 4)]
+    warmup: usize,
+}
+
+async fn one(
+    client: &reqwest::Client,
+    args: &Args,
+    body: &[u8],
+) -> Result<(u16, Duration), String> {
+    let mut form = Form::new().part("statement", Part::bytes(body.to_vec()).file_name("s"));
+    if let Some(p) = &args.password {
+        form = form.text("password", p.clone());
+    }
+    let started = Instant::now();
+    let response = client
+        .post(format!("{}/v1/scores/analyse", args.url))
+        .bearer_auth(&args.key)
+        .multipart(form)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let status = response.status().as_u16();
+    response.bytes().await.map_err(|e| e.to_string())?;
+    Ok((status, started.elapsed()))
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1].as_secs_f64() * 1000.0
+}
+
+#[tokio::main]
+async fn main() -> Result<(), String> {
+    let args = Arc::new(Args::parse());
+    let body: Arc<Vec<u8>> = Arc::new(match (&args.file, args.csv_rows) {
+        (Some(path), _) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
+        (None, Some(rows)) => statement::statement_csv(rows),
+        (None, None) => return Err("give --file PATH or --csv-rows N".into()),
+    });
+    let client = reqwest::Client::new();
+    for _ in 0..args.warmup {
+        let (status, _) = one(&client, &args, &body).await?;
+        if status != 201 {
+            return Err(format!("warm-up request answered {status}"));
+        }
+    }
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut workers = Vec::new();
+    for _ in 0..args.concurrency.max(1) {
+        let (client, args, body, next) = (client.clone(), args.clone(), body.clone(), next.clone());
+        workers.push(tokio::spawn(async move {
+            let mut results = Vec::new();
+            while next.fetch_add(1, Ordering::Relaxed) < args.requests {
+                results.push(one(&client, &args, &body).await);
+            }
+            results
+        }));
+    }
+    let mut latencies = Vec::new();
+    let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
+    for worker in workers {
+        for result in worker.await.map_err(|e| e.to_string())? {
+            match result {
+                Ok((status, latency)) => {
+                    *statuses.entry(status.to_string()).or_default() += 1;
+                    if status == 201 {
+                        latencies.push(latency);
+                    }
+                }
+                Err(e) => *statuses.entry(format!("error: {e}")).or_default() += 1,
+            }
+        }
+    }
+    let wall = started.elapsed().as_secs_f64();
+    latencies.sort();
+    println!(
+        "statement {} bytes, {} requests, concurrency {}, statuses {statuses:?}",
+        body.len(),
+        args.requests,
+        args.concurrency
+    );
+    println!(
+        "wall {wall:.2} s, throughput {:.1} analyses/s",
+        latencies.len() as f64 / wall
+    );
+    println!(
+        "latency ms: p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1}",
+        percentile(&latencies, 50.0),
+        percentile(&latencies, 90.0),
+        percentile(&latencies, 99.0),
+        percentile(&latencies, 100.0)
+    );
+    Ok(())
+}

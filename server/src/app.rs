@@ -1,0 +1,156 @@
+//! The router, its shared state, and the middleware every request passes through: a request id
+//! (`req_…`, header `X-Request-Id`), problem bodies completed with `requestId` and `instance`,
+//! and one durable usage record per authenticated request.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::{HeaderName, HeaderValue};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use axum::routing::{get, post};
+use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
+
+use crate::auth::CallerSlot;
+use crate::error::ApiError;
+use crate::ids::{new_id, now_ms};
+use crate::limits::{DRAIN_LIMIT, Limits, RateLimiter};
+use crate::storage::{RequestRecord, Storage};
+use crate::{consents, openapi, problem, scores, usage};
+
+/// Response header carrying the request id.
+pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
+
+/// What every handler shares. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    /// The repository.
+    pub storage: Storage,
+    /// Limits of this server.
+    pub limits: Arc<Limits>,
+    /// Per-key rate limits.
+    pub limiter: Arc<RateLimiter>,
+    /// Analysis slots (`limits.max_concurrent_analyses`).
+    pub analyses: Arc<Semaphore>,
+}
+
+impl AppState {
+    /// State over `storage` with `limits`.
+    pub fn new(storage: Storage, limits: Limits) -> Self {
+        Self {
+            storage,
+            limiter: Arc::new(RateLimiter::new(limits.rate_per_minute, limits.rate_burst)),
+            analyses: Arc::new(Semaphore::new(limits.max_concurrent_analyses.max(1))),
+            limits: Arc::new(limits),
+        }
+    }
+}
+
+/// Every route of the service, under `/v1`.
+pub fn router(state: AppState) -> Router {
+    // The form's own caps (statement, fields) apply while it is read; this outer limit only
+    // bounds how much of a refused upload is drained.
+    let upload_limit = DefaultBodyLimit::max(DRAIN_LIMIT.max(state.limits.max_request_bytes()));
+    Router::new()
+        .route("/v1/openapi.json", get(openapi::document))
+        .route("/v1/consents", post(consents::create))
+        .route("/v1/consents/{consentId}", get(consents::get))
+        .route("/v1/consents/{consentId}/grant", post(consents::grant))
+        .route("/v1/consents/{consentId}/revoke", post(consents::revoke))
+        .route(
+            "/v1/scores/analyse",
+            post(scores::analyse).layer(upload_limit),
+        )
+        .route("/v1/scores/{reportId}", get(scores::get))
+        .route("/v1/scores/{reportId}/pdf", get(scores::pdf))
+        .route("/v1/usage", get(usage::get))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            request_context,
+        ))
+        .with_state(state)
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        "not_found",
+        "no such endpoint; the API is described at /v1/openapi.json",
+    )
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        "method_not_allowed",
+        "this endpoint does not take this method",
+    )
+}
+
+/// Request id, problem completion, usage record.
+async fn request_context(
+    State(state): State<AppState>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let started = Instant::now();
+    let created_at = now_ms();
+    let request_id = new_id("req");
+    let slot = CallerSlot::default();
+    let method = request.method().as_str().to_owned();
+    let path = request.uri().path().to_owned();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "(unmatched)".to_owned(), |p| p.as_str().to_owned());
+    request.extensions_mut().insert(slot.clone());
+
+    let mut response = next.run(request).await;
+
+    problem::finalize(&mut response, &request_id, &path);
+    if let Ok(value) = HeaderValue::from_str(&request_id) {
+        response.headers_mut().insert(REQUEST_ID_HEADER, value);
+    }
+    tracing::info!(
+        request_id,
+        method,
+        path,
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_millis(),
+        "request"
+    );
+    if let Some(caller) = slot.get() {
+        let record = RequestRecord {
+            request_id,
+            owner: caller.owner(),
+            api_key_id: caller.key_id.clone(),
+            method,
+            route,
+            status: response.status().as_u16(),
+            duration_ms: i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX),
+            created_at,
+        };
+        if let Err(e) = state.storage.record_request(&record).await {
+            tracing::error!(error = %e, "could not record the request for usage");
+        }
+    }
+    response
+}
+
+/// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish).
+///
+/// # Errors
+/// I/O errors of the listener.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,298 @@
+//! The `alama serve` and `alama keys …` subcommands (clap types and runners; `src/main.rs` of
+//! the `alama` CLI dispatches to them). Every subcommand that touches storage takes the same
+//! `--database URL` (or `ALAMA_DATABASE_URL`).
+
+use std::io::Write;
+
+use clap::{Args, Subcommand};
+
+use crate::app::{AppState, serve};
+use crate::ids::rfc3339;
+use crate::keys::{self, Environment};
+use crate::limits::{Limits, MIB};
+use crate::storage::Storage;
+
+/// `--database URL`.
+#[derive(Debug, Clone, Args)]
+pub struct DatabaseArgs {
+    /// A SQLite file (a path or `sqlite://PATH`; created and migrated on first use) or a
+    /// PostgreSQL URL (`postgres://USER:PASSWORD@HOST/DB`).
+    #[arg(
+        long = "database",
+        help = "SQLite file (PATH or sqlite://PATH, created and migrated on first use) \
+                or PostgreSQL URL (postgres://USER:PASSWORD@HOST/DB)",
+        env = "ALAMA_DATABASE_URL",
+        default_value = "sqlite://alama.db",
+        value_name = "URL"
+    )]
+    pub database: String,
+}
+
+/// `alama serve`: run the HTTP service.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0 picks a free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    pub bind: String,
+    /// The database.
+    #[command(flatten)]
+    pub db: DatabaseArgs,
+    /// Sustained requests a minute allowed per API key.
+    #[arg(long, default_value_t = 600, value_name = "N")]
+    pub rate_limit_per_minute: u32,
+    /// Requests a key may make at once before the per-minute rate applies.
+    #[arg(long, default_value_t = 60, value_name = "N")]
+    pub rate_limit_burst: u32,
+    /// Largest statement upload, MiB.
+    #[arg(long, default_value_t = 10, value_name = "MIB")]
+    pub max_upload_mib: usize,
+    /// Longest analysis, seconds.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub analysis_timeout_secs: u64,
+}
+
+impl ServeArgs {
+    /// The limits these flags ask for (the rest default).
+    pub fn limits(&self) -> Limits {
+        let mut limits = Limits {
+            rate_per_minute: self.rate_limit_per_minute,
+            rate_burst: self.rate_limit_burst,
+            analysis_timeout: std::time::Duration::from_secs(self.analysis_timeout_secs.max(1)),
+            max_statement_bytes: self.max_upload_mib.clamp(1, 1024) * MIB,
+            ..Limits::default()
+        };
+        limits.engine.max_bytes = limits.max_statement_bytes as u64;
+        limits
+    }
+}
+
+/// `alama keys …`: manage API keys (the developer portal's key management).
+#[derive(Debug, Clone, Subcommand)]
+pub enum KeysCommand {
+    /// Create a key and print it once, alone on a line of standard output.
+    Create {
+        /// Partner name (created if new).
+        #[arg(long)]
+        partner: String,
+        /// Environment of the key.
+        #[arg(long, value_enum)]
+        environment: Environment,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// List keys (ids, partners, environments, hints; never the keys).
+    List {
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// Revoke a key by id (`key_…`); effective on the next request, on every replica.
+    Revoke {
+        /// The key id shown by `alama keys create` / `alama keys list`.
+        id: String,
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("error[io_error]: cannot start the async runtime: {e}"))
+}
+
+fn db_error(e: &impl std::fmt::Display) -> String {
+    format!("error[database]: {e}")
+}
+
+/// A database URL with its password hidden, for logs.
+pub fn redact(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    match rest.split_once('@') {
+        Some((userinfo, host)) if userinfo.contains(':') => {
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{scheme}://{user}:***@{host}")
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// Runs `alama serve` until Ctrl-C or SIGTERM. Logs go to standard error (`ALAMA_LOG` sets
+/// the filter, default `info`).
+///
+/// # Errors
+/// A one-line message (`error[…]: …`) when the database or the address cannot be used.
+pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ALAMA_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .try_init();
+    runtime()?.block_on(async {
+        let storage = Storage::connect(&args.db.database)
+            .await
+            .map_err(|e| db_error(&e))?;
+        let listener = tokio::net::TcpListener::bind(&args.bind)
+            .await
+            .map_err(|e| format!("error[io_error]: cannot listen on {}: {e}", args.bind))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("error[io_error]: {e}"))?;
+        tracing::info!(
+            "alama serve: listening on http://{addr}/v1 (database {})",
+            redact(&args.db.database)
+        );
+        serve(
+            listener,
+            AppState::new(storage.clone(), args.limits()),
+            shutdown_signal(),
+        )
+        .await
+        .map_err(|e| format!("error[io_error]: {e}"))?;
+        storage.close().await;
+        Ok(())
+    })
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {}
+        () = terminate => {}
+    }
+    tracing::info!("alama serve: shutting down");
+}
+
+/// Runs `alama keys …`, writing results to standard output and notes to standard error.
+///
+/// # Errors
+/// A one-line message (`error[…]: …`).
+pub fn run_keys(command: &KeysCommand) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    let mut err = std::io::stderr().lock();
+    runtime()?.block_on(keys_command(command, &mut out, &mut err))
+}
+
+/// [`run_keys`] on given writers (for tests).
+///
+/// # Errors
+/// A one-line message (`error[…]: …`).
+pub async fn keys_command(
+    command: &KeysCommand,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<(), String> {
+    let write_error = |e: std::io::Error| format!("error[io_error]: {e}");
+    match command {
+        KeysCommand::Create {
+            partner,
+            environment,
+            db,
+        } => {
+            let name = partner.trim();
+            if name.is_empty() || name.len() > 100 {
+                return Err("error[invalid_request]: --partner must be 1–100 characters".into());
+            }
+            let storage = Storage::connect(&db.database)
+                .await
+                .map_err(|e| db_error(&e))?;
+            let partner = storage
+                .ensure_partner(name)
+                .await
+                .map_err(|e| db_error(&e))?;
+            let key = keys::generate(*environment);
+            let record = storage
+                .insert_key(&partner, *environment, &keys::hash(&key), &keys::hint(&key))
+                .await
+                .map_err(|e| db_error(&e))?;
+            storage.close().await;
+            writeln!(out, "{key}").map_err(write_error)?;
+            writeln!(
+                err,
+                "created {} key {} for partner {:?}: store it now, it is not shown again",
+                environment, record.id, partner.name
+            )
+            .map_err(write_error)?;
+        }
+        KeysCommand::List { db } => {
+            let storage = Storage::connect(&db.database)
+                .await
+                .map_err(|e| db_error(&e))?;
+            let keys = storage.list_keys().await.map_err(|e| db_error(&e))?;
+            storage.close().await;
+            writeln!(
+                out,
+                "{:<30}  {:<20}  {:<7}  {:<24}  {:<24}  STATUS",
+                "ID", "PARTNER", "ENV", "KEY", "CREATED"
+            )
+            .map_err(write_error)?;
+            for k in keys {
+                let status = k.revoked_at.map_or_else(
+                    || "active".to_owned(),
+                    |t| format!("revoked {}", rfc3339(t)),
+                );
+                writeln!(
+                    out,
+                    "{:<30}  {:<20}  {:<7}  {:<24}  {:<24}  {status}",
+                    k.id,
+                    k.partner_name,
+                    k.environment.as_str(),
+                    k.hint,
+                    rfc3339(k.created_at)
+                )
+                .map_err(write_error)?;
+            }
+        }
+        KeysCommand::Revoke { id, db } => {
+            let storage = Storage::connect(&db.database)
+                .await
+                .map_err(|e| db_error(&e))?;
+            let record = storage.revoke_key(id).await.map_err(|e| db_error(&e))?;
+            storage.close().await;
+            let record = record.ok_or_else(|| format!("error[not_found]: no key {id:?}"))?;
+            writeln!(
+                out,
+                "revoked {} ({} {}, {})",
+                record.id,
+                record.partner_name,
+                record.environment.as_str(),
+                record.hint
+            )
+            .map_err(write_error)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_hidden() {
+        assert_eq!(
+            redact("postgres://alama:s3cret@127.0.0.1:5432/alama"),
+            "postgres://alama:***@127.0.0.1:5432/alama"
+        );
+        assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact("alama.db"), "alama.db");
+    }
+}

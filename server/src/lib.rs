@@ -1,0 +1,40 @@
+//! # alama-server
+//!
+//! The partner-facing HTTP service of Alama (`alama serve`): API keys per environment
+//! (Sandbox/Live), customer consents, statement analysis and score reports, over axum and
+//! tokio, stored through one repository layer in SQLite (default, a file) or PostgreSQL.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let storage = alama_server::storage::Storage::connect("alama.db").await?;
+//! let state = alama_server::AppState::new(storage, alama_server::Limits::default());
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! alama_server::serve(listener, state, std::future::pending()).await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! Modules, one per concept: [`keys`] (key format), [`auth`] (bearer keys), [`consents`],
+//! [`scores`] (analyse, fetch), [`analysis`] (running the engine safely), [`limits`],
+//! [`error`] (the one code → HTTP table), [`problem`] (RFC 9457 bodies), [`storage`],
+//! [`openapi`], [`cli`] (`alama serve`, `alama keys`).
+
+pub mod analysis;
+pub mod app;
+pub mod auth;
+pub mod cli;
+pub mod consents;
+pub mod error;
+pub mod ids;
+pub mod keys;
+pub mod limits;
+pub mod openapi;
+pub mod problem;
+pub mod scores;
+pub mod storage;
+pub mod usage;
+
+pub use app::{AppState, router, serve};
+pub use error::ApiError;
+pub use keys::Environment;
+pub use limits::Limits;

@@ -1,0 +1,181 @@
+//! The service's limits, decided and documented in the README:
+//!
+//! - statement upload: 10 MiB (`413 too_large`, refused from `Content-Length` before the body is
+//!   read, or as soon as the streamed part passes the limit);
+//! - file types by content (magic bytes: `%PDF-`, `{`, or delimited text): others `415`;
+//! - per-key rate limit (token bucket, default 600 requests a minute, bursts of 60): `429` with
+//!   `Retry-After`;
+//! - analysis: at most N at a time (N = CPU cores), on the blocking pool, with a time-out
+//!   (default 30 s, `422 analysis_timeout`), and the engine's own limits on pages, rows and
+//!   decompressed PDF stream size.
+
+use std::num::NonZeroU32;
+use std::time::Duration;
+
+use alama_core::Format;
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota};
+
+use crate::error::ApiError;
+
+/// One MiB.
+pub const MIB: usize = 1024 * 1024;
+
+/// Room for the form's other fields and multipart framing on top of the statement.
+const FORM_OVERHEAD: usize = 64 * 1024;
+
+/// A refused upload is read and dropped up to this many bytes before the `413` is sent, so that
+/// clients still sending (those not using `Expect: 100-continue`) read the answer instead of a
+/// reset connection; past it the connection is closed. Also the body limit of the upload route.
+pub const DRAIN_LIMIT: usize = 32 * MIB;
+/// Longest time spent draining a refused upload.
+pub const DRAIN_TIME: Duration = Duration::from_secs(10);
+
+/// Longest `password` field, bytes.
+pub const MAX_PASSWORD_BYTES: usize = 256;
+/// Longest `consentId` field or path id, bytes.
+pub const MAX_ID_BYTES: usize = 64;
+/// Longest `Idempotency-Key` header, bytes.
+pub const MAX_IDEMPOTENCY_KEY_BYTES: usize = 255;
+/// Largest JSON request body (consents), bytes.
+pub const MAX_JSON_BYTES: usize = 64 * 1024;
+
+/// Limits of one server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest statement upload, bytes. Default 10 MiB.
+    pub max_statement_bytes: usize,
+    /// Longest analysis before it fails with `analysis_timeout`. Default 30 s.
+    pub analysis_timeout: Duration,
+    /// Analyses running at once; more wait their turn. Default: the number of CPU cores.
+    pub max_concurrent_analyses: usize,
+    /// Sustained requests a minute per API key. Default 600.
+    pub rate_per_minute: u32,
+    /// Requests a key may make at once before the rate applies. Default 60.
+    pub rate_burst: u32,
+    /// The engine's limits for untrusted input (pages, rows, decompressed stream bytes).
+    pub engine: alama_core::Limits,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        let max_statement_bytes = 10 * MIB;
+        Self {
+            max_statement_bytes,
+            analysis_timeout: Duration::from_secs(30),
+            max_concurrent_analyses: std::thread::available_parallelism().map_or(2, usize::from),
+            rate_per_minute: 600,
+            rate_burst: 60,
+            engine: alama_core::Limits {
+                max_bytes: max_statement_bytes as u64,
+                max_pages: 1_000,
+                max_rows: 200_000,
+                max_decompressed: 64 * MIB as u64,
+            },
+        }
+    }
+}
+
+impl Limits {
+    /// Largest `multipart/form-data` body: the statement plus 64 KiB for the other fields.
+    pub fn max_request_bytes(&self) -> usize {
+        self.max_statement_bytes + FORM_OVERHEAD
+    }
+
+    /// Age after which a report still `processing` is taken for interrupted (its server
+    /// stopped): the time-out plus a minute.
+    pub fn stale_after(&self) -> Duration {
+        self.analysis_timeout + Duration::from_mins(1)
+    }
+}
+
+/// Per-key token buckets (GCRA) in this process. With several replicas each keeps its own,
+/// so the effective limit is the per-replica limit times the number of replicas.
+#[derive(Debug)]
+pub struct RateLimiter {
+    inner: DefaultKeyedRateLimiter<String>,
+}
+
+impl RateLimiter {
+    /// Buckets of `per_minute` sustained requests and bursts of `burst` (both at least 1).
+    pub fn new(per_minute: u32, burst: u32) -> Self {
+        let rate = NonZeroU32::new(per_minute).unwrap_or(NonZeroU32::MIN);
+        let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
+        Self {
+            inner: governor::RateLimiter::keyed(Quota::per_minute(rate).allow_burst(burst)),
+        }
+    }
+
+    /// Takes one token of `key_id`.
+    ///
+    /// # Errors
+    /// `rate_limited` with `Retry-After` (whole seconds, at least 1) when the bucket is empty.
+    pub fn check(&self, key_id: &str) -> Result<(), ApiError> {
+        match self.inner.check_key(&key_id.to_owned()) {
+            Ok(()) => Ok(()),
+            Err(not_until) => {
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
+                let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+                Err(ApiError::new(
+                    "rate_limited",
+                    format!("this API key made too many requests; retry in {seconds} s"),
+                )
+                .retry_after(seconds.max(1)))
+            }
+        }
+    }
+}
+
+/// The statement's format from its first bytes (the engine's detection): `%PDF-` → PDF, `{` →
+/// JSON, delimited UTF-8 text → CSV.
+///
+/// # Errors
+/// `unsupported_format` (415) for anything else: images, archives, office files, binaries.
+pub fn sniff(bytes: &[u8]) -> Result<Format, ApiError> {
+    alama_core::parse::detect(bytes).map_err(ApiError::from)
+}
+
+/// The wire name of a format: `pdf`, `csv` or `json`.
+pub fn format_name(format: Format) -> &'static str {
+    match format {
+        Format::MpesaPdf => "pdf",
+        Format::Csv => "csv",
+        Format::Json => "json",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffing_accepts_statements_and_refuses_other_files() {
+        assert_eq!(sniff(b"%PDF-1.7\n").ok(), Some(Format::MpesaPdf));
+        assert_eq!(
+            sniff(b"Receipt No,Completion Time\n").ok(),
+            Some(Format::Csv)
+        );
+        assert_eq!(sniff(b"{\"transactions\":[]}").ok(), Some(Format::Json));
+        for bad in [
+            &b"\x89PNG\r\n\x1a\n\0\0"[..],
+            b"PK\x03\x04zip",
+            b"\xff\xd8\xff\xe0jpeg",
+            b"",
+        ] {
+            let e = sniff(bad).unwrap_err();
+            assert_eq!(e.code(), "unsupported_format");
+            assert_eq!(e.status().as_u16(), 415);
+        }
+    }
+
+    #[test]
+    fn rate_limiter_refuses_after_burst_with_retry_after() {
+        let limiter = RateLimiter::new(1, 2);
+        assert!(limiter.check("k").is_ok());
+        assert!(limiter.check("k").is_ok());
+        let e = limiter.check("k").unwrap_err();
+        assert_eq!(e.code(), "rate_limited");
+        assert_eq!(e.status().as_u16(), 429);
+        assert!(limiter.check("other").is_ok());
+    }
+}

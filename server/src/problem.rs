@@ -1,0 +1,78 @@
+//! RFC 9457 problem details: every error body is `application/problem+json` with `type`,
+//! `title`, `status`, `detail`, `instance`, plus the stable `code` and the `requestId`.
+//!
+//! `type` is `urn:alama:problem:<code>`: a stable identifier, not a web page (RFC 9457 §3.1.1
+//! allows non-resolvable URIs); the codes are listed in the README.
+
+use axum::body::Body;
+use axum::response::Response;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+use crate::error::ApiError;
+
+/// The media type of every error body.
+pub const CONTENT_TYPE: &str = "application/problem+json";
+
+/// Prefix of the problem `type` URI; the code follows.
+pub const TYPE_PREFIX: &str = "urn:alama:problem:";
+
+/// An error body (RFC 9457). Extension members such as `reportId` (a failed analysis),
+/// `consentStatus` or `limit` are added where they help.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    /// `urn:alama:problem:<code>`.
+    #[serde(rename = "type")]
+    pub type_uri: String,
+    /// Short summary, the same for every occurrence of the code.
+    pub title: String,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong in this occurrence, for people.
+    pub detail: String,
+    /// The request path.
+    pub instance: String,
+    /// Stable machine-readable code, e.g. `wrong_password`.
+    pub code: String,
+    /// The id of this request, also in the `X-Request-Id` header.
+    pub request_id: String,
+    /// Extension members (`reportId`, `consentStatus`, `limit`, `page`, `line`), flattened.
+    #[serde(flatten)]
+    #[schema(ignore)]
+    pub extensions: Map<String, Value>,
+}
+
+impl Problem {
+    /// The problem of `error` for the request `request_id` at path `instance`.
+    pub fn of(error: &ApiError, request_id: &str, instance: &str) -> Self {
+        Self {
+            type_uri: format!("{TYPE_PREFIX}{}", error.code()),
+            title: error.title().to_owned(),
+            status: error.status().as_u16(),
+            detail: error.detail().to_owned(),
+            instance: instance.to_owned(),
+            code: error.code().to_owned(),
+            request_id: request_id.to_owned(),
+            extensions: error.extensions().clone(),
+        }
+    }
+}
+
+/// The JSON text of `error`'s problem.
+pub fn body(error: &ApiError, request_id: &str, instance: &str) -> String {
+    serde_json::to_string(&Problem::of(error, request_id, instance)).unwrap_or_default()
+}
+
+/// Rewrites an error response's body with the request id and path (called once per request by
+/// the middleware in [`crate::app`]). Responses that are not problems are left alone.
+pub fn finalize(response: &mut Response, request_id: &str, instance: &str) {
+    if let Some(error) = response.extensions_mut().remove::<ApiError>() {
+        let text = body(&error, request_id, instance);
+        response
+            .headers_mut()
+            .remove(axum::http::header::CONTENT_LENGTH);
+        *response.body_mut() = Body::from(text);
+    }
+}

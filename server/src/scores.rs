@@ -1,0 +1,542 @@
+//! Score reports: `POST /v1/scores/analyse`, `GET /v1/scores/{reportId}`, and the Live-only
+//! `GET /v1/scores/{reportId}/pdf` (its document comes with issue 7).
+//!
+//! An analysis runs within its request: the report is stored `processing`, the engine runs, and
+//! the report is stored `completed` (answered `201` with the report) or `failed` (answered with
+//! the error's problem, which carries the `reportId`; the failed report can be fetched). With an
+//! `Idempotency-Key`, a retried POST answers the stored outcome (header
+//! `Idempotent-Replayed: true`) instead of scoring twice; the same key with a different request
+//! is `422 idempotency_key_reused`, and while the first is still running `409
+//! idempotency_key_in_use`. Failures of the service itself (`internal_error`,
+//! `service_unavailable`, `analysis_interrupted`) free the key so that a retry runs again.
+
+use std::pin::Pin;
+
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::multipart::{Field, MultipartError};
+use axum::extract::{FromRequest, Multipart, Path, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+
+use crate::app::AppState;
+use crate::auth::Caller;
+use crate::error::{ApiError, lookup};
+use crate::ids::{new_id, now_ms, rfc3339};
+use crate::limits::{
+    DRAIN_LIMIT, DRAIN_TIME, Limits, MAX_ID_BYTES, MAX_IDEMPOTENCY_KEY_BYTES, MAX_PASSWORD_BYTES,
+    format_name, sniff,
+};
+use crate::problem::Problem;
+use crate::storage::{Claim, NewReport, ReportRecord};
+use crate::{analysis, consents};
+
+/// Response header set on idempotent replays.
+pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+/// Error codes that are failures of the service, not of the statement: they free the
+/// `Idempotency-Key`.
+const TRANSIENT: [&str; 3] = [
+    "internal_error",
+    "service_unavailable",
+    "analysis_interrupted",
+];
+
+/// The `multipart/form-data` body of `POST /v1/scores/analyse` (for the OpenAPI document).
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct AnalyseForm {
+    /// The statement file: an M-Pesa PDF (encrypted or not), a CSV export, or the canonical
+    /// JSON; at most 10 MiB. The file name and part content type are ignored: the type is read
+    /// from the content.
+    #[schema(value_type = String, format = Binary)]
+    statement: Vec<u8>,
+    /// The PDF password (Safaricom: normally the customer's ID number).
+    password: Option<String>,
+    /// `cns_…` of a granted consent: required in Live, optional in Sandbox.
+    #[schema(rename = "consentId")]
+    consent_id: Option<String>,
+}
+
+struct Form {
+    statement: Vec<u8>,
+    password: Option<String>,
+    consent_id: Option<String>,
+}
+
+fn multipart_error(e: &MultipartError) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new("too_large", "the request body exceeds the upload limit")
+    } else {
+        ApiError::invalid(format!("unreadable multipart body: {}", e.body_text()))
+    }
+}
+
+/// Reads a field, refusing it as soon as it passes `max` bytes.
+async fn read_capped(
+    field: &mut Field<'_>,
+    max: usize,
+    code: &'static str,
+) -> Result<Vec<u8>, ApiError> {
+    let mut out = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e))? {
+        if out.len() + chunk.len() > max {
+            let name = field.name().unwrap_or_default().to_owned();
+            discard_rest(field).await;
+            return Err(
+                ApiError::new(code, format!("`{name}` is larger than {max} bytes"))
+                    .with("limit", max),
+            );
+        }
+        out.extend_from_slice(&chunk);
+    }
+    Ok(out)
+}
+
+/// Reads and drops the rest of an oversized part (the body is capped at [`DRAIN_LIMIT`] and
+/// this takes at most [`DRAIN_TIME`]), so that a client still sending reads the `413` instead
+/// of a reset connection.
+async fn discard_rest(field: &mut Field<'_>) {
+    let _ = tokio::time::timeout(DRAIN_TIME, async {
+        while let Ok(Some(_)) = field.chunk().await {}
+    })
+    .await;
+}
+
+/// Reads and drops a refused request's body, up to [`DRAIN_LIMIT`] bytes and [`DRAIN_TIME`].
+async fn drain(mut body: Body) {
+    let _ = tokio::time::timeout(DRAIN_TIME, async {
+        let mut seen = 0usize;
+        while seen <= DRAIN_LIMIT {
+            match std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+                Some(Ok(frame)) => seen += frame.data_ref().map_or(0, Bytes::len),
+                _ => break,
+            }
+        }
+    })
+    .await;
+}
+
+fn expects_continue(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::EXPECT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"))
+}
+
+async fn read_text(field: &mut Field<'_>, max: usize) -> Result<Option<String>, ApiError> {
+    let bytes = read_capped(field, max, "invalid_request").await?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ApiError::invalid("form fields must be UTF-8 text"))?;
+    let text = text.trim().to_owned();
+    Ok((!text.is_empty()).then_some(text))
+}
+
+async fn read_form(mut multipart: Multipart, max_statement: usize) -> Result<Form, ApiError> {
+    let mut statement = None;
+    let mut password = None;
+    let mut consent_id = None;
+    while let Some(mut field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| multipart_error(&e))?
+    {
+        let name = field.name().unwrap_or_default().to_owned();
+        match name.as_str() {
+            "statement" if statement.is_none() => {
+                statement = Some(read_capped(&mut field, max_statement, "too_large").await?);
+            }
+            "password" if password.is_none() => {
+                password = read_text(&mut field, MAX_PASSWORD_BYTES).await?;
+            }
+            "consentId" if consent_id.is_none() => {
+                consent_id = read_text(&mut field, MAX_ID_BYTES).await?;
+            }
+            "statement" | "password" | "consentId" => {
+                return Err(ApiError::invalid(format!(
+                    "the form field `{name}` is repeated"
+                )));
+            }
+            _ => {
+                return Err(ApiError::invalid(format!(
+                    "unknown form field `{name}`: expected `statement` (file), `password`, `consentId`"
+                )));
+            }
+        }
+    }
+    let statement =
+        statement.ok_or_else(|| ApiError::invalid("the form has no `statement` file part"))?;
+    Ok(Form {
+        statement,
+        password,
+        consent_id,
+    })
+}
+
+fn check_content_length(headers: &HeaderMap, limits: &Limits) -> Result<(), ApiError> {
+    let max = limits.max_request_bytes();
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    match length {
+        Some(n) if n > max as u64 => Err(ApiError::new(
+            "too_large",
+            format!(
+                "the request is {n} bytes; the limit is {max} bytes (a statement of at most {} \
+                 bytes plus the form's other fields)",
+                limits.max_statement_bytes
+            ),
+        )
+        .with("limit", max)),
+        _ => Ok(()),
+    }
+}
+
+fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    let Some(value) = headers.get("idempotency-key") else {
+        return Ok(None);
+    };
+    let key = value
+        .to_str()
+        .ok()
+        .map(str::trim)
+        .filter(|k| !k.is_empty() && k.len() <= MAX_IDEMPOTENCY_KEY_BYTES)
+        .filter(|k| k.bytes().all(|b| b.is_ascii_graphic()))
+        .ok_or_else(|| {
+            ApiError::invalid(format!(
+                "Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY_BYTES} visible ASCII characters"
+            ))
+        })?;
+    Ok(Some(key.to_owned()))
+}
+
+fn fingerprint(form: &Form) -> String {
+    let statement = Sha256::digest(&form.statement);
+    let mut h = Sha256::new();
+    h.update(statement);
+    h.update([0]);
+    h.update(form.password.as_deref().unwrap_or_default().as_bytes());
+    h.update([0]);
+    h.update(form.consent_id.as_deref().unwrap_or_default().as_bytes());
+    crate::ids::hex(&h.finalize())
+}
+
+/// The report body of a stored report: for `completed`, the engine's report (its fields in the
+/// engine's order, `reportId` the service's) followed by the service's `consentId`,
+/// `environment`, `createdAt`, `completedAt`; for `processing`/`failed`, the same shape with
+/// `score`, `band` and `statementPeriod` null, and `error` on failures.
+pub fn render(record: &ReportRecord) -> Result<Value, ApiError> {
+    let mut body = match record.report_json.as_deref() {
+        Some(text) if record.status == "completed" => {
+            serde_json::from_str::<Map<String, Value>>(text).map_err(|e| ApiError::internal(&e))?
+        }
+        _ => {
+            let mut m = Map::new();
+            m.insert("reportId".into(), json!(record.id));
+            m.insert("status".into(), json!(record.status));
+            for field in ["score", "band", "statementPeriod"] {
+                m.insert(field.into(), Value::Null);
+            }
+            m.insert("factors".into(), json!([]));
+            m.insert("insights".into(), json!([]));
+            if let Some(code) = &record.error_code {
+                m.insert(
+                    "error".into(),
+                    json!({ "code": code, "detail": record.error_detail }),
+                );
+            }
+            m
+        }
+    };
+    body.insert("consentId".into(), json!(record.consent_id));
+    body.insert("environment".into(), json!(record.owner.environment));
+    body.insert("createdAt".into(), json!(rfc3339(record.created_at)));
+    body.insert(
+        "completedAt".into(),
+        json!(record.completed_at.map(rfc3339)),
+    );
+    Ok(Value::Object(body))
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    (status, axum::Json(body)).into_response()
+}
+
+fn created(record: &ReportRecord, replayed: bool) -> Result<Response, ApiError> {
+    let mut response = json_response(StatusCode::CREATED, &render(record)?);
+    let headers = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&format!("/v1/scores/{}", record.id)) {
+        headers.insert(header::LOCATION, v);
+    }
+    if replayed {
+        headers.insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
+    }
+    Ok(response)
+}
+
+fn failure(record: &ReportRecord) -> ApiError {
+    let code = lookup(record.error_code.as_deref().unwrap_or("internal_error")).code;
+    ApiError::new(code, record.error_detail.clone().unwrap_or_default())
+        .with("reportId", record.id.clone())
+}
+
+/// The stored outcome of an earlier request with the same `Idempotency-Key`.
+async fn replay(
+    state: &AppState,
+    existing: ReportRecord,
+    fingerprint: &str,
+) -> Result<Response, ApiError> {
+    if existing.request_fingerprint != fingerprint {
+        return Err(ApiError::new(
+            "idempotency_key_reused",
+            format!(
+                "this Idempotency-Key was used for report {} with a different statement, \
+                 password or consent; use a new key",
+                existing.id
+            ),
+        ));
+    }
+    match existing.status.as_str() {
+        "completed" => created(&existing, true),
+        "failed" => Err(failure(&existing).replayed()),
+        _ => {
+            let now = now_ms();
+            let cutoff =
+                now - i64::try_from(state.limits.stale_after().as_millis()).unwrap_or(i64::MAX);
+            if state
+                .storage
+                .fail_if_stale(&existing.id, cutoff, now)
+                .await?
+                && let Some(r) = state.storage.report(&existing.owner, &existing.id).await?
+            {
+                return Err(failure(&r).replayed());
+            }
+            Err(ApiError::new(
+                "idempotency_key_in_use",
+                format!(
+                    "report {} for this Idempotency-Key is still processing",
+                    existing.id
+                ),
+            )
+            .with("reportId", existing.id)
+            .retry_after(1))
+        }
+    }
+}
+
+/// Uploads a statement and scores it.
+#[utoipa::path(
+    post, path = "/v1/scores/analyse", tag = "scores",
+    request_body(content = AnalyseForm, content_type = "multipart/form-data"),
+    params(("Idempotency-Key" = Option<String>, Header,
+        description = "Optional, 1–255 visible ASCII characters: a retry with the same key and request answers the stored outcome")),
+    responses(
+        (status = 201, description = "Scored (`completed`)", body = ScoreReport, headers(
+            ("Location" = String, description = "`/v1/scores/{reportId}`"),
+            ("Idempotent-Replayed" = String, description = "`true` when this is the stored answer to an earlier request with the same Idempotency-Key"),
+        )),
+        (status = 400, description = "Bad form or header (`invalid_request`)", body = Problem, content_type = "application/problem+json"),
+        (status = 401, description = "No, bad or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 403, description = "Consent required / not granted", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "`consentId` not found", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Same Idempotency-Key still processing", body = Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Upload over 10 MiB (`too_large`)", body = Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Not a PDF, CSV or JSON statement (`unsupported_format`)", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, …; `reportId` given) or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Rate limited (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("apiKey" = []))
+)]
+pub async fn analyse(
+    State(state): State<AppState>,
+    caller: Caller,
+    request: Request,
+) -> Result<Response, ApiError> {
+    if let Err(too_large) = check_content_length(request.headers(), &state.limits) {
+        // Refused from the header alone. A client waiting for `100 Continue` sends nothing
+        // more; others are still sending, so the body is drained (bounded) before answering.
+        if !expects_continue(request.headers()) {
+            drain(request.into_body()).await;
+        }
+        return Err(too_large);
+    }
+    let idempotency_key = idempotency_key(request.headers())?;
+    let multipart = Multipart::from_request(request, &state)
+        .await
+        .map_err(|e| {
+            ApiError::new(
+                "unsupported_media_type",
+                format!(
+                    "send multipart/form-data with a `statement` file part ({})",
+                    e.body_text()
+                ),
+            )
+        })?;
+    let form = read_form(multipart, state.limits.max_statement_bytes).await?;
+    let fingerprint = fingerprint(&form);
+    let owner = caller.owner();
+    if let Some(key) = &idempotency_key
+        && let Some(existing) = state.storage.report_by_idempotency_key(&owner, key).await?
+    {
+        return replay(&state, existing, &fingerprint).await;
+    }
+    let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
+    let format = sniff(&form.statement)?;
+    let report_id = new_id("rpt");
+    let claim = state
+        .storage
+        .claim_report(&NewReport {
+            id: report_id.clone(),
+            owner: owner.clone(),
+            api_key_id: caller.key_id.clone(),
+            consent_id,
+            idempotency_key,
+            request_fingerprint: fingerprint.clone(),
+            statement_format: format_name(format).to_owned(),
+            statement_bytes: i64::try_from(form.statement.len()).unwrap_or(i64::MAX),
+            created_at: now_ms(),
+        })
+        .await?;
+    if let Claim::Existing(existing) = claim {
+        return replay(&state, *existing, &fingerprint).await;
+    }
+    match analysis::run(&state, form.statement, form.password).await {
+        Ok(mut report) => {
+            report.report_id.clone_from(&report_id);
+            let json = report.to_json();
+            state
+                .storage
+                .complete_report(&report_id, &report, &json, now_ms())
+                .await?;
+            let record = state
+                .storage
+                .report(&owner, &report_id)
+                .await?
+                .ok_or_else(|| ApiError::internal(&format!("report {report_id} vanished")))?;
+            created(&record, false)
+        }
+        Err(error) => {
+            let release = TRANSIENT.contains(&error.code());
+            state
+                .storage
+                .fail_report(&report_id, error.code(), error.detail(), now_ms(), release)
+                .await?;
+            Err(error.with("reportId", report_id))
+        }
+    }
+}
+
+/// Fetches a report: `processing`, `completed` or `failed`.
+#[utoipa::path(
+    get, path = "/v1/scores/{reportId}", tag = "scores",
+    params(("reportId" = String, Path, description = "`rpt_…`")),
+    responses(
+        (status = 200, description = "The report", body = ScoreReport),
+        (status = 401, description = "No, bad or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such report for this partner and environment", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("apiKey" = []))
+)]
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let record = load(&state, &caller, &id).await?;
+    Ok(json_response(StatusCode::OK, &render(&record)?))
+}
+
+/// The shareable PDF of a report (Live only); the document itself comes with issue 7.
+#[utoipa::path(
+    get, path = "/v1/scores/{reportId}/pdf", tag = "scores",
+    params(("reportId" = String, Path, description = "`rpt_…`")),
+    responses(
+        (status = 403, description = "Sandbox key (`live_mode_required`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such report", body = Problem, content_type = "application/problem+json"),
+        (status = 501, description = "Not built yet", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("apiKey" = []))
+)]
+pub async fn pdf(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    caller.require_live("GET /v1/scores/{reportId}/pdf")?;
+    load(&state, &caller, &id).await?;
+    Err(ApiError::new(
+        "not_implemented",
+        "the PDF report is not built yet",
+    ))
+}
+
+async fn load(state: &AppState, caller: &Caller, id: &str) -> Result<ReportRecord, ApiError> {
+    let owner = caller.owner();
+    let not_found = || ApiError::new("report_not_found", format!("no report {id:?}"));
+    if id.len() > MAX_ID_BYTES {
+        return Err(not_found());
+    }
+    let record = state
+        .storage
+        .report(&owner, id)
+        .await?
+        .ok_or_else(not_found)?;
+    if record.status == "processing" {
+        let now = now_ms();
+        let cutoff =
+            now - i64::try_from(state.limits.stale_after().as_millis()).unwrap_or(i64::MAX);
+        if state.storage.fail_if_stale(id, cutoff, now).await? {
+            return state
+                .storage
+                .report(&owner, id)
+                .await?
+                .ok_or_else(not_found);
+        }
+    }
+    Ok(record)
+}
+
+/// The report as answered (for the OpenAPI document; the server writes it from
+/// [`alama_core::Report`] and the stored record, see [`render`]).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ScoreReport {
+    /// `rpt_…`, assigned by the service.
+    report_id: String,
+    /// `processing`, `completed` or `failed`.
+    status: String,
+    /// 300–850 (null unless completed).
+    score: Option<u16>,
+    /// `Poor` (300–579), `Fair` (580–669), `Good` (670–739), `Very Good` (740–799),
+    /// `Excellent` (800–850); null unless completed.
+    band: Option<String>,
+    /// `"<Mon YYYY> - <Mon YYYY>"`, e.g. `"May 2023 - May 2024"`; null unless completed.
+    statement_period: Option<String>,
+    /// One per scorecard characteristic (empty unless completed).
+    factors: Vec<crate::openapi::FactorDoc>,
+    /// Typed insights (empty unless completed).
+    insights: Vec<crate::openapi::InsightDoc>,
+    /// Characteristics that cost points, largest loss first (completed only).
+    reason_codes: Option<Vec<crate::openapi::ReasonCodeDoc>>,
+    /// Scorecard version (completed only).
+    scorecard_version: Option<String>,
+    /// Reconciliation, balance and tamper findings (completed only).
+    integrity: Option<crate::openapi::IntegrityDoc>,
+    /// What the report says about the statement (completed only).
+    statement: Option<crate::openapi::StatementOverviewDoc>,
+    /// Failed reports: the error code (as in the problem `code`) and detail.
+    error: Option<crate::openapi::ReportErrorDoc>,
+    /// The consent the analysis ran under (null in Sandbox without one).
+    consent_id: Option<String>,
+    /// `sandbox` or `live`.
+    environment: String,
+    /// RFC 3339 UTC.
+    created_at: String,
+    /// RFC 3339 UTC, when completed or failed.
+    completed_at: Option<String>,
+}

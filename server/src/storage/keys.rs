@@ -1,0 +1,164 @@
+//! Partners and API keys (stored as hashes).
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Result, Storage, environment};
+use crate::ids::{new_id, now_ms};
+use crate::keys::Environment;
+
+/// A partner: the owner of keys and of every resource they create.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partner {
+    /// `ptn_…`.
+    pub id: String,
+    /// Unique name given at `alama keys create --partner NAME`.
+    pub name: String,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+/// A stored key (never the key itself).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRecord {
+    /// `key_…`.
+    pub id: String,
+    /// Owner partner id.
+    pub partner_id: String,
+    /// Owner partner name.
+    pub partner_name: String,
+    /// The key's environment.
+    pub environment: Environment,
+    /// Prefix and first characters, e.g. `alama_sk_live_AbCd…`.
+    pub hint: String,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+    /// When revoked, milliseconds since the epoch.
+    pub revoked_at: Option<i64>,
+}
+
+/// `SELECT` of a [`KeyRecord`] followed by `$tail`, as one static string.
+macro_rules! select_key {
+    ($tail:literal) => {
+        concat!(
+            "SELECT k.id, k.partner_id, p.name, k.environment, k.key_hint, k.created_at, ",
+            "k.revoked_at FROM api_keys k JOIN partners p ON p.id = k.partner_id ",
+            $tail
+        )
+    };
+}
+
+fn key_from_row(row: &AnyRow) -> Result<KeyRecord> {
+    Ok(KeyRecord {
+        id: row.try_get(0)?,
+        partner_id: row.try_get(1)?,
+        partner_name: row.try_get(2)?,
+        environment: environment(&row.try_get::<String, _>(3)?)?,
+        hint: row.try_get(4)?,
+        created_at: row.try_get(5)?,
+        revoked_at: row.try_get(6)?,
+    })
+}
+
+impl Storage {
+    /// The partner called `name`, created if it does not exist yet.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn ensure_partner(&self, name: &str) -> Result<Partner> {
+        sqlx::query(
+            "INSERT INTO partners (id, name, created_at) VALUES ($1, $2, $3) \
+             ON CONFLICT (name) DO NOTHING",
+        )
+        .bind(new_id("ptn"))
+        .bind(name)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await?;
+        let row = sqlx::query("SELECT id, name, created_at FROM partners WHERE name = $1")
+            .bind(name)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(Partner {
+            id: row.try_get(0)?,
+            name: row.try_get(1)?,
+            created_at: row.try_get(2)?,
+        })
+    }
+
+    /// Stores a new key of `partner` by its hash and hint; returns the stored record.
+    ///
+    /// # Errors
+    /// Database errors (a duplicate hash is one, and cannot happen with random keys).
+    pub async fn insert_key(
+        &self,
+        partner: &Partner,
+        environment: Environment,
+        key_hash: &str,
+        hint: &str,
+    ) -> Result<KeyRecord> {
+        let record = KeyRecord {
+            id: new_id("key"),
+            partner_id: partner.id.clone(),
+            partner_name: partner.name.clone(),
+            environment,
+            hint: hint.to_owned(),
+            created_at: now_ms(),
+            revoked_at: None,
+        };
+        sqlx::query(
+            "INSERT INTO api_keys (id, partner_id, environment, key_hash, key_hint, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(&record.id)
+        .bind(&record.partner_id)
+        .bind(environment.as_str())
+        .bind(key_hash)
+        .bind(hint)
+        .bind(record.created_at)
+        .execute(&self.pool)
+        .await?;
+        Ok(record)
+    }
+
+    /// The key whose hash is `key_hash`, revoked or not.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn key_by_hash(&self, key_hash: &str) -> Result<Option<KeyRecord>> {
+        let row = sqlx::query(select_key!("WHERE k.key_hash = $1"))
+            .bind(key_hash)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(key_from_row).transpose()
+    }
+
+    /// Every key, oldest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn list_keys(&self) -> Result<Vec<KeyRecord>> {
+        let rows = sqlx::query(select_key!("ORDER BY k.created_at, k.id"))
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(key_from_row).collect()
+    }
+
+    /// Revokes key `id` (idempotent: a revoked key keeps its first revocation time). Returns the
+    /// record, or `None` when no key has that id.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn revoke_key(&self, id: &str) -> Result<Option<KeyRecord>> {
+        sqlx::query("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
+            .bind(id)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await?;
+        let row = sqlx::query(select_key!("WHERE k.id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(key_from_row).transpose()
+    }
+}

@@ -1,0 +1,253 @@
+//! The repository layer: one [`Storage`] over SQLite (embedded default, a file created and
+//! migrated on first start) or PostgreSQL (shared by several stateless replicas).
+//!
+//! Queries are plain runtime SQL (`$1` placeholders, which both SQLite and PostgreSQL accept)
+//! through sqlx's `Any` driver; no query needs a database at compile time. Migrations are
+//! embedded in the binary and applied on connect (under PostgreSQL's advisory lock, so replicas
+//! starting together migrate once).
+
+mod consents;
+mod keys;
+mod reports;
+mod requests;
+
+use std::borrow::Cow;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::{Migration, MigrationType, Migrator};
+use sqlx::{AnyPool, ConnectOptions, Connection, Executor, SqlSafeStr};
+
+pub use consents::ConsentRecord;
+pub use keys::{KeyRecord, Partner};
+pub use reports::{Claim, NewReport, ReportRecord};
+pub use requests::RequestRecord;
+
+use crate::keys::Environment;
+
+/// Which database a [`Storage`] talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// An SQLite file (the default, `sqlite://alama.db`).
+    Sqlite,
+    /// A PostgreSQL server (`postgres://…`).
+    Postgres,
+}
+
+/// The isolation key of every partner-owned row: a resource is visible only to requests of the
+/// same partner in the same environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Owner {
+    /// `ptn_…` id of the partner.
+    pub partner_id: String,
+    /// The environment of the key that made the request.
+    pub environment: Environment,
+}
+
+/// Errors of the storage layer.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The `--database` value is not a SQLite path/URL or a PostgreSQL URL.
+    #[error("unsupported database URL {0:?}: use a file path, sqlite://PATH or postgres://…")]
+    Url(String),
+    /// A database error.
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    /// Applying the schema migrations failed.
+    #[error("database migration failed: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored value is not what the schema allows.
+    #[error("corrupt stored value: {0}")]
+    Corrupt(String),
+}
+
+impl From<StorageError> for crate::error::ApiError {
+    fn from(e: StorageError) -> Self {
+        match &e {
+            StorageError::Database(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_),
+            ) => {
+                tracing::error!(error = %e, "database unavailable");
+                Self::new(
+                    "service_unavailable",
+                    "the database is unavailable; retry shortly",
+                )
+                .retry_after(1)
+            }
+            _ => Self::internal(&e),
+        }
+    }
+}
+
+/// Result of the storage layer.
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+/// One schema version, with its SQL per backend (the same text while no difference is needed).
+struct Step {
+    version: i64,
+    description: &'static str,
+    sqlite: &'static str,
+    postgres: &'static str,
+}
+
+const INITIAL: &str = include_str!("../../migrations/0001_initial.sql");
+
+/// The schema history, oldest first. Never edit a released step: add one.
+const STEPS: &[Step] = &[Step {
+    version: 1,
+    description: "initial",
+    sqlite: INITIAL,
+    postgres: INITIAL,
+}];
+
+fn migrator(backend: Backend) -> Migrator {
+    let migrations = STEPS
+        .iter()
+        .map(|s| {
+            let sql = match backend {
+                Backend::Sqlite => s.sqlite,
+                Backend::Postgres => s.postgres,
+            };
+            Migration::new(
+                s.version,
+                Cow::Borrowed(s.description),
+                MigrationType::Simple,
+                sql.into_sql_str(),
+                false,
+            )
+        })
+        .collect();
+    Migrator::with_migrations(migrations)
+}
+
+/// Turns a `--database` value into a sqlx URL: `postgres://…`/`postgresql://…` as given,
+/// `sqlite:PATH`/`sqlite://PATH` with `mode=rwc` added (create the file if missing), and a bare
+/// path as `sqlite://PATH?mode=rwc`.
+///
+/// # Errors
+/// [`StorageError::Url`] for other schemes (`mysql://…`, `http://…`).
+pub fn normalise_url(input: &str) -> Result<(Backend, String)> {
+    let input = input.trim();
+    if input.starts_with("postgres://") || input.starts_with("postgresql://") {
+        return Ok((Backend::Postgres, input.to_owned()));
+    }
+    let path = if let Some(rest) = input.strip_prefix("sqlite://") {
+        rest
+    } else if let Some(rest) = input.strip_prefix("sqlite:") {
+        rest
+    } else if input.contains("://") || input.is_empty() {
+        return Err(StorageError::Url(input.to_owned()));
+    } else {
+        input
+    };
+    let (path, params) = path.split_once('?').unwrap_or((path, ""));
+    if path.is_empty() {
+        return Err(StorageError::Url(input.to_owned()));
+    }
+    let path = path.replace('%', "%25").replace('#', "%23");
+    let mut url = format!("sqlite://{path}");
+    let has_mode = params.split('&').any(|p| p.starts_with("mode="));
+    let params = if has_mode || params.is_empty() && path == ":memory:" {
+        params.to_owned()
+    } else if params.is_empty() {
+        "mode=rwc".to_owned()
+    } else {
+        format!("{params}&mode=rwc")
+    };
+    if !params.is_empty() {
+        url.push('?');
+        url.push_str(&params);
+    }
+    Ok((Backend::Sqlite, url))
+}
+
+/// The repository: a connection pool plus the queries of each concept (keys, consents,
+/// reports, request records). Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Storage {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+impl Storage {
+    /// Connects to `database` (see [`normalise_url`]), creating an SQLite file if needed,
+    /// switching SQLite to WAL, and applying pending migrations.
+    ///
+    /// # Errors
+    /// [`StorageError`] when the URL is unsupported, the database cannot be reached, or a
+    /// migration fails.
+    pub async fn connect(database: &str) -> Result<Self> {
+        sqlx::any::install_default_drivers();
+        let (backend, url) = normalise_url(database)?;
+        let options = AnyConnectOptions::from_str(&url)?;
+        // One connection first: WAL mode (persistent, needs an exclusive lock) and migrations.
+        let mut conn = options.connect().await?;
+        if backend == Backend::Sqlite {
+            conn.execute("PRAGMA journal_mode = WAL").await?;
+        }
+        migrator(backend).run(&mut conn).await?;
+        conn.close().await?;
+        let max = match backend {
+            Backend::Sqlite => 8,
+            Backend::Postgres => 16,
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(max)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await?;
+        Ok(Self { pool, backend })
+    }
+
+    /// Which database this is (issue 7's outbox worker locks rows differently per backend).
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The connection pool, for queries of modules added later (usage, webhooks).
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// Closes every connection (tests use it to restart the server on the same database).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn environment(text: &str) -> Result<Environment> {
+    Environment::parse(text).ok_or_else(|| StorageError::Corrupt(format!("environment {text:?}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_values_become_urls() {
+        let sqlite = |s: &str| normalise_url(s).map(|(_, u)| u).ok();
+        assert_eq!(
+            sqlite("alama.db").as_deref(),
+            Some("sqlite://alama.db?mode=rwc")
+        );
+        assert_eq!(
+            sqlite("/tmp/a b.db").as_deref(),
+            Some("sqlite:///tmp/a b.db?mode=rwc")
+        );
+        assert_eq!(
+            sqlite("sqlite://x.db?mode=ro").as_deref(),
+            Some("sqlite://x.db?mode=ro")
+        );
+        assert_eq!(
+            sqlite("sqlite:x.db").as_deref(),
+            Some("sqlite://x.db?mode=rwc")
+        );
+        assert_eq!(
+            normalise_url("postgres://u@localhost/db").ok(),
+            Some((Backend::Postgres, "postgres://u@localhost/db".to_owned()))
+        );
+        assert!(normalise_url("mysql://x").is_err());
+        assert!(normalise_url("").is_err());
+    }
+}

@@ -1,0 +1,249 @@
+//! Score reports: claimed as `processing` before the analysis runs (which is also what makes an
+//! `Idempotency-Key` exclusive), then completed or failed exactly once.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use super::{Owner, Result, Storage, environment};
+
+/// What is known when an analysis starts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewReport {
+    /// `rpt_…`, assigned by the service.
+    pub id: String,
+    /// Owner.
+    pub owner: Owner,
+    /// The key that submitted it.
+    pub api_key_id: String,
+    /// The consent it was analysed under (optional in Sandbox).
+    pub consent_id: Option<String>,
+    /// The request's `Idempotency-Key`, if any.
+    pub idempotency_key: Option<String>,
+    /// Hex SHA-256 over the statement, password and consent id.
+    pub request_fingerprint: String,
+    /// `pdf`, `csv` or `json`.
+    pub statement_format: String,
+    /// Size of the upload in bytes.
+    pub statement_bytes: i64,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
+/// A stored report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportRecord {
+    /// `rpt_…`.
+    pub id: String,
+    /// Owner.
+    pub owner: Owner,
+    /// The consent it was analysed under.
+    pub consent_id: Option<String>,
+    /// Hex SHA-256 over the statement, password and consent id.
+    pub request_fingerprint: String,
+    /// `processing`, `completed` or `failed`.
+    pub status: String,
+    /// The engine's report JSON with the service's `reportId` (completed reports).
+    pub report_json: Option<String>,
+    /// Error code (failed reports), a code of [`crate::error::CODES`].
+    pub error_code: Option<String>,
+    /// Error detail (failed reports).
+    pub error_detail: Option<String>,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+    /// When completed or failed.
+    pub completed_at: Option<i64>,
+}
+
+/// The outcome of [`Storage::claim_report`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Claim {
+    /// The `processing` row was written: run the analysis.
+    Created,
+    /// The `Idempotency-Key` was already used: this is the earlier report.
+    Existing(Box<ReportRecord>),
+}
+
+macro_rules! select_report {
+    ($tail:literal) => {
+        concat!(
+            "SELECT id, partner_id, environment, consent_id, request_fingerprint, status, ",
+            "report_json, error_code, error_detail, created_at, completed_at FROM reports ",
+            $tail
+        )
+    };
+}
+
+fn report_from_row(row: &AnyRow) -> Result<ReportRecord> {
+    Ok(ReportRecord {
+        id: row.try_get(0)?,
+        owner: Owner {
+            partner_id: row.try_get(1)?,
+            environment: environment(&row.try_get::<String, _>(2)?)?,
+        },
+        consent_id: row.try_get(3)?,
+        request_fingerprint: row.try_get(4)?,
+        status: row.try_get(5)?,
+        report_json: row.try_get(6)?,
+        error_code: row.try_get(7)?,
+        error_detail: row.try_get(8)?,
+        created_at: row.try_get(9)?,
+        completed_at: row.try_get(10)?,
+    })
+}
+
+impl Storage {
+    /// Writes the `processing` row of `report`, unless its `Idempotency-Key` was used before
+    /// by the same owner, in which case the earlier report is returned.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn claim_report(&self, report: &NewReport) -> Result<Claim> {
+        let done = sqlx::query(
+            "INSERT INTO reports (id, partner_id, environment, api_key_id, consent_id, \
+             idempotency_key, request_fingerprint, status, statement_format, statement_bytes, \
+             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'processing', $8, $9, $10) \
+             ON CONFLICT DO NOTHING",
+        )
+        .bind(&report.id)
+        .bind(&report.owner.partner_id)
+        .bind(report.owner.environment.as_str())
+        .bind(&report.api_key_id)
+        .bind(report.consent_id.as_deref())
+        .bind(report.idempotency_key.as_deref())
+        .bind(&report.request_fingerprint)
+        .bind(&report.statement_format)
+        .bind(report.statement_bytes)
+        .bind(report.created_at)
+        .execute(&self.pool)
+        .await?;
+        if done.rows_affected() == 1 {
+            return Ok(Claim::Created);
+        }
+        let key = report.idempotency_key.as_deref().unwrap_or_default();
+        match self.report_by_idempotency_key(&report.owner, key).await? {
+            Some(existing) => Ok(Claim::Existing(Box::new(existing))),
+            None => Err(super::StorageError::Corrupt(format!(
+                "report {} conflicts but no report holds its idempotency key",
+                report.id
+            ))),
+        }
+    }
+
+    /// The report submitted by `owner` with `Idempotency-Key` `key`.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn report_by_idempotency_key(
+        &self,
+        owner: &Owner,
+        key: &str,
+    ) -> Result<Option<ReportRecord>> {
+        let row = sqlx::query(select_report!(
+            "WHERE partner_id = $1 AND environment = $2 AND idempotency_key = $3"
+        ))
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .bind(key)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(report_from_row).transpose()
+    }
+
+    /// Report `id` if it belongs to `owner`.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn report(&self, owner: &Owner, id: &str) -> Result<Option<ReportRecord>> {
+        let row = sqlx::query(select_report!(
+            "WHERE id = $1 AND partner_id = $2 AND environment = $3"
+        ))
+        .bind(id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(report_from_row).transpose()
+    }
+
+    /// Marks report `id` completed with the engine's figures, in one transaction (issue 7 adds
+    /// the `score.completed` outbox event to the same transaction).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn complete_report(
+        &self,
+        id: &str,
+        report: &alama_core::Report,
+        report_json: &str,
+        now: i64,
+    ) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "UPDATE reports SET status = 'completed', score = $2, band = $3, \
+             scorecard_version = $4, report_json = $5, completed_at = $6 \
+             WHERE id = $1 AND status = 'processing'",
+        )
+        .bind(id)
+        .bind(i64::from(report.score))
+        .bind(report.band.as_str())
+        .bind(&report.scorecard_version)
+        .bind(report_json)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Marks report `id` failed with an error code and detail. With `release_key` (a failure
+    /// of the service, not of the statement) its `Idempotency-Key` is freed, so a retry with
+    /// the same key runs the analysis again instead of replaying the failure.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn fail_report(
+        &self,
+        id: &str,
+        code: &str,
+        detail: &str,
+        now: i64,
+        release_key: bool,
+    ) -> Result<()> {
+        let sql = if release_key {
+            "UPDATE reports SET status = 'failed', error_code = $2, error_detail = $3, \
+             completed_at = $4, idempotency_key = NULL WHERE id = $1 AND status = 'processing'"
+        } else {
+            "UPDATE reports SET status = 'failed', error_code = $2, error_detail = $3, \
+             completed_at = $4 WHERE id = $1 AND status = 'processing'"
+        };
+        sqlx::query(sql)
+            .bind(id)
+            .bind(code)
+            .bind(detail)
+            .bind(now)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Fails report `id` with `analysis_interrupted` if it is still `processing` and was created
+    /// before `cutoff` (its server stopped mid-analysis), freeing its `Idempotency-Key`.
+    /// Returns whether it changed.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn fail_if_stale(&self, id: &str, cutoff: i64, now: i64) -> Result<bool> {
+        let done = sqlx::query(
+            "UPDATE reports SET status = 'failed', error_code = 'analysis_interrupted', \
+             error_detail = 'the server stopped before the analysis finished; submit the \
+             statement again', completed_at = $3, idempotency_key = NULL \
+             WHERE id = $1 AND status = 'processing' AND created_at < $2",
+        )
+        .bind(id)
+        .bind(cutoff)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+}

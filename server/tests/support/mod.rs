@@ -1,0 +1,230 @@
+//! Test support: a real server on a loopback port over SQLite (a temp file) or PostgreSQL
+//! (`ALAMA_TEST_POSTGRES_URL`), keys, statements and problem assertions.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use alama_server::storage::Storage;
+use alama_server::{AppState, Environment, Limits, keys};
+use reqwest::multipart::{Form, Part};
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+mod statement;
+pub use statement::statement_csv;
+
+/// Where a test's data lives.
+pub struct Db {
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Db {
+    /// A fresh SQLite file.
+    pub fn sqlite() -> Self {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("alama.db").display());
+        Self {
+            url,
+            _dir: Some(dir),
+        }
+    }
+
+    /// The PostgreSQL database of `ALAMA_TEST_POSTGRES_URL`, if set (tests share it and keep
+    /// apart by using partners of their own).
+    pub fn postgres() -> Option<Self> {
+        let url = std::env::var("ALAMA_TEST_POSTGRES_URL").ok()?;
+        Some(Self { url, _dir: None })
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub base: String,
+    pub storage: Storage,
+    pub client: reqwest::Client,
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<()>,
+}
+
+impl Server {
+    pub async fn start(db: &Db) -> Self {
+        Self::start_with(db, Limits::default()).await
+    }
+
+    pub async fn start_with(db: &Db, limits: Limits) -> Self {
+        let storage = Storage::connect(&db.url).await.expect("connect");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let state = AppState::new(storage.clone(), limits);
+        let task = tokio::spawn(async move {
+            let _ = alama_server::serve(listener, state, async {
+                let _ = stopped.await;
+            })
+            .await;
+        });
+        Self {
+            base: format!("http://{addr}"),
+            storage,
+            client: reqwest::Client::new(),
+            stop: Some(stop),
+            task,
+        }
+    }
+
+    /// Stops the server and closes its database connections.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        let _ = (&mut self.task).await;
+        self.storage.close().await;
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A new key of a partner of this test's own.
+    pub async fn key(&self, partner: &str, environment: Environment) -> String {
+        let partner = self.storage.ensure_partner(partner).await.expect("partner");
+        let key = keys::generate(environment);
+        self.storage
+            .insert_key(&partner, environment, &keys::hash(&key), &keys::hint(&key))
+            .await
+            .expect("key");
+        key
+    }
+
+    pub async fn get(&self, path: &str, key: &str) -> (u16, reqwest::header::HeaderMap, Value) {
+        let r = self
+            .client
+            .get(self.url(path))
+            .bearer_auth(key)
+            .send()
+            .await
+            .expect("GET");
+        split(r).await
+    }
+
+    pub async fn post_json(
+        &self,
+        path: &str,
+        key: &str,
+        body: &Value,
+    ) -> (u16, reqwest::header::HeaderMap, Value) {
+        let r = self
+            .client
+            .post(self.url(path))
+            .bearer_auth(key)
+            .json(body)
+            .send()
+            .await
+            .expect("POST");
+        split(r).await
+    }
+
+    /// POST /v1/scores/analyse with a statement part and optional fields.
+    pub async fn analyse(
+        &self,
+        key: &str,
+        statement: Vec<u8>,
+        password: Option<&str>,
+        consent: Option<&str>,
+        idempotency_key: Option<&str>,
+    ) -> (u16, reqwest::header::HeaderMap, Value) {
+        let mut form = Form::new().part(
+            "statement",
+            Part::bytes(statement).file_name("statement.bin"),
+        );
+        if let Some(p) = password {
+            form = form.text("password", p.to_owned());
+        }
+        if let Some(c) = consent {
+            form = form.text("consentId", c.to_owned());
+        }
+        let mut request = self
+            .client
+            .post(self.url("/v1/scores/analyse"))
+            .bearer_auth(key)
+            .multipart(form);
+        if let Some(k) = idempotency_key {
+            request = request.header("Idempotency-Key", k);
+        }
+        split(request.send().await.expect("POST analyse")).await
+    }
+
+    /// A granted consent of the partner of `key`.
+    pub async fn granted_consent(&self, key: &str) -> String {
+        let (status, _, consent) = self
+            .post_json(
+                "/v1/consents",
+                key,
+                &serde_json::json!({"customerReference": "APP-1", "purpose": "credit_scoring"}),
+            )
+            .await;
+        assert_eq!(status, 201, "{consent}");
+        let id = consent["consentId"].as_str().expect("id").to_owned();
+        let (status, _, granted) = self
+            .post_json(
+                &format!("/v1/consents/{id}/grant"),
+                key,
+                &serde_json::json!({"method": "app", "noticeSha256": consent["notice"]["sha256"]}),
+            )
+            .await;
+        assert_eq!(status, 200, "{granted}");
+        id
+    }
+}
+
+pub async fn split(r: reqwest::Response) -> (u16, reqwest::header::HeaderMap, Value) {
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    let text = r.text().await.expect("body");
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
+    (status, headers, body)
+}
+
+/// Asserts an RFC 9457 problem with `code` and `status`, the request id in body and header.
+pub fn assert_problem(got: &(u16, reqwest::header::HeaderMap, Value), status: u16, code: &str) {
+    let (s, headers, body) = got;
+    assert_eq!(*s, status, "{body}");
+    assert_eq!(
+        headers.get("content-type").and_then(|v| v.to_str().ok()),
+        Some("application/problem+json"),
+        "{body}"
+    );
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status, "{body}");
+    assert_eq!(body["type"], format!("urn:alama:problem:{code}"));
+    assert!(body["title"].as_str().is_some_and(|t| !t.is_empty()));
+    assert!(body["detail"].as_str().is_some_and(|t| !t.is_empty()));
+    let request_id = headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .expect("X-Request-Id");
+    assert!(request_id.starts_with("req_"));
+    assert_eq!(body["requestId"], request_id);
+}
+
+/// A unique partner name for this test.
+pub fn partner(label: &str) -> String {
+    format!("{label}-{}", alama_server::ids::new_id("t"))
+}
+
+/// The real statements folder (`../shared/samples/real/` from the repository root), if present.
+pub fn real_sample(name: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/samples/real")
+        .join(name);
+    path.exists().then_some(path)
+}
