@@ -1,8 +1,8 @@
 //! Reading a statement file (or standard input) with the options every subcommand shares.
 
-use std::io::Read;
 use std::path::PathBuf;
 
+use alama_core::parse::{ReadError, read_bounded, read_file};
 use alama_core::{Error, ErrorKind, Format, ParseOptions};
 use clap::Args;
 
@@ -37,39 +37,21 @@ impl InputArgs {
                 .map_err(|e| describe(&e))?,
             ..ParseOptions::default()
         };
-        let bytes = self
-            .read(options.limits.max_bytes)
-            .map_err(|e| describe(&e))?;
+        let bytes = self.read(&options).map_err(|e| describe(&e))?;
         alama_core::parse(&bytes, &options).map_err(|e| describe(&e))
     }
 
-    fn read(&self, max_bytes: u64) -> Result<Vec<u8>, Error> {
-        let io = |e: std::io::Error| {
-            Error::new(
-                ErrorKind::Io,
-                format!("cannot read {}: {e}", self.file.display()),
-            )
-        };
-        let mut bytes = Vec::new();
-        let reader: Box<dyn Read> = if self.file.as_os_str() == "-" {
-            Box::new(std::io::stdin())
-        } else {
-            Box::new(std::fs::File::open(&self.file).map_err(io)?)
-        };
-        // Read one byte past the limit so an oversized input is refused without reading it all.
-        reader
-            .take(max_bytes + 1)
-            .read_to_end(&mut bytes)
-            .map_err(io)?;
-        if bytes.len() as u64 > max_bytes {
-            return Err(Error::new(
-                ErrorKind::TooLarge { limit: max_bytes },
-                format!(
-                    "{} is larger than the {max_bytes}-byte limit",
-                    self.file.display()
-                ),
-            ));
+    fn read(&self, options: &ParseOptions) -> Result<Vec<u8>, Error> {
+        if self.file.as_os_str() != "-" {
+            return read_file(&self.file, &options.limits);
         }
-        Ok(bytes)
+        read_bounded(std::io::stdin(), options.limits.max_bytes, "standard input").map_err(|e| {
+            match e {
+                ReadError::Io(e) => {
+                    Error::new(ErrorKind::Io, format!("cannot read standard input: {e}"))
+                }
+                ReadError::TooLarge(e) => e,
+            }
+        })
     }
 }

@@ -32,8 +32,20 @@ pub fn parse_amount(text: &str) -> Option<Decimal> {
 /// Rounds to two decimal places (cents), half away from zero, and pads the scale to 2,
 /// so `425` serialises as `"425.00"`.
 pub fn cents(value: Decimal) -> Decimal {
-    let mut v = value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    let mut v =
+        value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
     v.rescale(2);
+    v
+}
+
+/// Gives an amount at least two decimal places without changing its value (`425` → `425.00`,
+/// `0.125` stays `0.125`), so that `42100` and `"42100.00"` in an input are the same amount
+/// with the same text and the same report id.
+pub fn normalise(value: Decimal) -> Decimal {
+    let mut v = value;
+    if v.scale() < 2 {
+        v.rescale(2);
+    }
     v
 }
 
@@ -63,8 +75,7 @@ pub mod serde_str {
             f.write_str("an amount as a decimal string such as \"425.00\"")
         }
         fn visit_str<E: de::Error>(self, v: &str) -> Result<Decimal, E> {
-            super::parse_amount(v)
-                .ok_or_else(|| E::custom(format!("{v:?} is not an amount")))
+            super::parse_amount(v).ok_or_else(|| E::custom(format!("{v:?} is not an amount")))
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
             Ok(Decimal::from(v))
@@ -125,8 +136,14 @@ mod tests {
     fn json_floats_are_refused() {
         #[derive(serde::Deserialize)]
         struct T(#[serde(with = "serde_str")] Decimal);
-        assert!(serde_json::from_str::<T>("\"12.50\"").is_ok());
-        assert!(serde_json::from_str::<T>("12").is_ok());
+        assert_eq!(
+            serde_json::from_str::<T>("\"12.50\"").map(|t| t.0).ok(),
+            Some(dec!(12.50))
+        );
+        assert_eq!(
+            serde_json::from_str::<T>("12").map(|t| t.0).ok(),
+            Some(dec!(12))
+        );
         assert!(serde_json::from_str::<T>("12.5").is_err());
     }
 }

@@ -16,7 +16,7 @@ use crate::statement::Statement;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
-    /// Safaricom M-Pesa full statement PDF (2021 iText and 2023+ OpenPDF layouts), encrypted or not.
+    /// Safaricom M-Pesa full statement PDF (2021 `iText` and 2023+ `OpenPDF` layouts), encrypted or not.
     MpesaPdf,
     /// CSV with M-Pesa's columns (Receipt No, Completion Time, Details, Transaction Status,
     /// Paid In, Withdrawn, Balance) or their usual aliases; includes the canonical CSV.
@@ -157,8 +157,81 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
             ),
         ));
     }
+    normalise_amounts(&mut statement);
     crate::categorise::categorise_all(&mut statement.transactions);
     Ok(statement)
+}
+
+/// Gives every amount at least two decimal places (see [`crate::money::normalise`]).
+fn normalise_amounts(statement: &mut Statement) {
+    use crate::money::normalise;
+    for t in &mut statement.transactions {
+        t.paid_in = normalise(t.paid_in);
+        t.withdrawn = normalise(t.withdrawn);
+        t.balance = t.balance.map(normalise);
+    }
+    if let Some(summary) = statement.summary.as_mut() {
+        for row in summary
+            .rows
+            .iter_mut()
+            .chain(std::iter::once(&mut summary.total))
+        {
+            row.paid_in = normalise(row.paid_in);
+            row.paid_out = normalise(row.paid_out);
+        }
+    }
+}
+
+/// Reads a statement file, refusing one larger than `limits.max_bytes` without reading it all.
+///
+/// # Errors
+/// - `ErrorKind::Io` when the file cannot be opened or read (the message names the path).
+/// - `ErrorKind::TooLarge` when it is larger than `limits.max_bytes`.
+pub fn read_file(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>> {
+    let io = |e: std::io::Error| {
+        Error::new(
+            ErrorKind::Io,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    read_bounded(file, limits.max_bytes, &path.display().to_string()).map_err(|e| match e {
+        ReadError::Io(e) => io(e),
+        ReadError::TooLarge(e) => e,
+    })
+}
+
+/// Why [`read_bounded`] failed.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The reader failed.
+    Io(std::io::Error),
+    /// More than the limit.
+    TooLarge(Error),
+}
+
+/// Reads at most `max_bytes` from `reader` (one byte more tells that the input is too large).
+///
+/// # Errors
+/// [`ReadError::Io`] when reading fails; [`ReadError::TooLarge`] past `max_bytes`, naming `what`.
+pub fn read_bounded(
+    reader: impl std::io::Read,
+    max_bytes: u64,
+    what: &str,
+) -> std::result::Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    reader
+        .take(max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(ReadError::TooLarge(Error::new(
+            ErrorKind::TooLarge { limit: max_bytes },
+            format!("{what} is larger than the {max_bytes}-byte limit"),
+        )));
+    }
+    Ok(bytes)
 }
 
 fn trim_bom_and_space(bytes: &[u8]) -> &[u8] {
@@ -192,6 +265,33 @@ mod tests {
         let err = detect(b"\x89PNG\r\n\x1a\n\0\0\0").unwrap_err();
         assert_eq!(err.code(), "unsupported_format");
         assert_eq!(detect(b"").unwrap_err().code(), "unsupported_format");
+    }
+
+    #[test]
+    fn integer_amounts_get_two_decimal_places() {
+        let json = br#"{"transactions":[{"receiptNo":"A1","completedAt":"2024-01-01T10:00:00","details":"x","status":"completed","paidIn":42100,"withdrawn":"0","balance":"42100.5"}]}"#;
+        let s = parse(json, &ParseOptions::default()).unwrap();
+        let t = &s.transactions[0];
+        assert_eq!(t.paid_in.to_string(), "42100.00");
+        assert_eq!(t.withdrawn.to_string(), "0.00");
+        assert_eq!(
+            t.balance.map(|b| b.to_string()).as_deref(),
+            Some("42100.50")
+        );
+    }
+
+    #[test]
+    fn bounded_read_refuses_past_the_limit() {
+        let err = read_bounded(&b"12345"[..], 4, "input").unwrap_err();
+        assert!(
+            matches!(err, ReadError::TooLarge(e) if e.kind() == &ErrorKind::TooLarge { limit: 4 })
+        );
+        assert_eq!(read_bounded(&b"1234"[..], 4, "input").unwrap(), b"1234");
+        let missing = read_file(
+            std::path::Path::new("/no/such/statement.pdf"),
+            &Limits::default(),
+        );
+        assert_eq!(missing.unwrap_err().code(), "io_error");
     }
 
     #[test]
