@@ -143,10 +143,19 @@ fn real_encrypted_statement_needs_the_right_password() {
 #[test]
 fn score_writes_the_pdf_report_when_asked() {
     let out = std::env::temp_dir().join(format!("alama-cli-report-{}.pdf", std::process::id()));
-    let o = alama(&["score", "examples/statement.json", "--pdf", out.to_str().expect("path")]);
+    let o = alama(&[
+        "score",
+        "examples/statement.json",
+        "--pdf",
+        out.to_str().expect("path"),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let pdf = std::fs::read(&out).expect("PDF written");
     assert!(pdf.starts_with(b"%PDF-"), "not a PDF");
-    assert!(pdf.len() > 10_000, "suspiciously small PDF: {} bytes", pdf.len());
+    assert!(
+        pdf.len() > 10_000,
+        "suspiciously small PDF: {} bytes",
+        pdf.len()
+    );
     let _ = std::fs::remove_file(out);
 }

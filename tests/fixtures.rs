@@ -21,17 +21,24 @@ fn bless() -> bool {
 
 /// The named vectors: (name, statement).
 fn vectors() -> Vec<(String, Statement)> {
-    let mut v: Vec<(String, Statement)> = [(1, 6), (2, 6), (3, 12), (4, 3), (5, 12), (6, 1), (7, 24)]
-        .into_iter()
-        .map(|(seed, months)| (format!("synthetic-seed{seed}-{months}m"), synthetic_statement(seed, months)))
-        .collect();
+    let mut v: Vec<(String, Statement)> =
+        [(1, 6), (2, 6), (3, 12), (4, 3), (5, 12), (6, 1), (7, 24)]
+            .into_iter()
+            .map(|(seed, months)| {
+                (
+                    format!("synthetic-seed{seed}-{months}m"),
+                    synthetic_statement(seed, months),
+                )
+            })
+            .collect();
     v.push(("thin-10rows-14days".to_owned(), thin_statement(10, 14)));
     v
 }
 
 fn example() -> Statement {
     let raw = synthetic_statement(42, 6);
-    alama_core::parse(raw.to_json().as_bytes(), &ParseOptions::default()).expect("generator output parses")
+    alama_core::parse(raw.to_json().as_bytes(), &ParseOptions::default())
+        .expect("generator output parses")
 }
 
 fn check_or_write(path: &Path, expected: &str) {
@@ -39,8 +46,12 @@ fn check_or_write(path: &Path, expected: &str) {
         std::fs::write(path, expected).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
         return;
     }
-    let actual = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{} is missing ({e}); run ALAMA_BLESS=1 cargo test --test fixtures", path.display()));
+    let actual = std::fs::read_to_string(path).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}); run ALAMA_BLESS=1 cargo test --test fixtures",
+            path.display()
+        )
+    });
     assert!(
         actual == expected,
         "{} differs from what the engine produces now; if the change is deliberate, run \
@@ -63,7 +74,8 @@ fn examples_parse_to_the_same_report() {
     // The CSV loses the header (name, period, summary), so only the JSON keeps the full report;
     // both must score, and the JSON must give back exactly the generator's statement.
     let s = example();
-    let json = std::fs::read(root().join("examples/statement.json")).expect("examples/statement.json");
+    let json =
+        std::fs::read(root().join("examples/statement.json")).expect("examples/statement.json");
     let parsed = alama_core::parse(&json, &ParseOptions::default()).expect("parses");
     let from_generator = alama_core::score(&s).expect("scores");
     assert_eq!(parsed, s);
@@ -86,11 +98,17 @@ fn golden_vectors_replay() {
         check_or_write(&dir.join(format!("{name}.json")), &text);
 
         // Replaying the committed input must give the committed report, byte for byte.
-        let committed: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("vector"))
-                .expect("vector JSON");
+        let committed: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("vector"),
+        )
+        .expect("vector JSON");
         let input_bytes = serde_json::to_vec(&committed["input"]).expect("input");
-        let replayed = alama_core::score_bytes(&input_bytes, &ParseOptions::default()).expect("replays");
-        assert_eq!(replayed.to_json(), serde_json::to_string(&committed["report"]).expect("report"), "{name}");
+        let replayed =
+            alama_core::score_bytes(&input_bytes, &ParseOptions::default()).expect("replays");
+        assert_eq!(
+            replayed.to_json(),
+            serde_json::to_string(&committed["report"]).expect("report"),
+            "{name}"
+        );
     }
 }

@@ -90,7 +90,11 @@ fn bands_cover_the_range_without_gaps() {
     assert_eq!(expected, 851);
     for s in 300..=850u16 {
         let b = Band::of(s);
-        let (_, lo, hi) = Band::RANGES.iter().find(|(x, _, _)| *x == b).copied().expect("band listed");
+        let (_, lo, hi) = Band::RANGES
+            .iter()
+            .find(|(x, _, _)| *x == b)
+            .copied()
+            .expect("band listed");
         assert!((lo..=hi).contains(&s));
     }
 }

@@ -1,6 +1,7 @@
 //! Puts a report together: features → scorecard → reason codes, insights, integrity, overview.
 
 use std::collections::BTreeMap;
+use std::fmt::Write;
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -8,7 +9,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::{Band, MonthlyCashflow, Report, ReportStatus, StatementOverview};
-use crate::statement::{Period, Statement};
+use crate::statement::{Period, Statement, Transaction};
 use crate::{check, features, insights, scorecard};
 
 /// The lowest score; `score = BASE_SCORE + Σ factor points`.
@@ -30,7 +31,7 @@ pub(crate) fn report(statement: &Statement) -> Result<Report> {
     } else {
         statement
     };
-    if !statement.transactions.iter().any(|t| t.is_completed()) {
+    if !statement.transactions.iter().any(Transaction::is_completed) {
         return Err(Error::new(
             ErrorKind::EmptyStatement,
             "the statement has no completed transactions to score",
@@ -80,15 +81,32 @@ pub fn format_period(period: Period) -> String {
 fn report_id(statement: &Statement) -> String {
     let mut sorted = statement.clone();
     sorted.transactions.sort_by(|a, b| {
-        (a.completed_at, &a.receipt_no, &a.details, a.paid_in, a.withdrawn, a.balance)
-            .cmp(&(b.completed_at, &b.receipt_no, &b.details, b.paid_in, b.withdrawn, b.balance))
+        (
+            a.completed_at,
+            &a.receipt_no,
+            &a.details,
+            a.paid_in,
+            a.withdrawn,
+            a.balance,
+        )
+            .cmp(&(
+                b.completed_at,
+                &b.receipt_no,
+                &b.details,
+                b.paid_in,
+                b.withdrawn,
+                b.balance,
+            ))
     });
     let mut hasher = Sha256::new();
     hasher.update(scorecard::VERSION.as_bytes());
     hasher.update([0]);
     hasher.update(sorted.to_json().as_bytes());
     let digest = hasher.finalize();
-    let hex: String = digest.iter().take(12).map(|b| format!("{b:02x}")).collect();
+    let hex = digest.iter().take(12).fold(String::new(), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    });
     format!("rpt_{hex}")
 }
 

@@ -272,14 +272,25 @@ mod tests {
 
     #[test]
     fn encryption_pass_seconds_later_is_not_tampering() {
-        let d = doc("D:20240523152429+03'00'", "D:20240523152435+03'00'", "OpenPDF 1.3.26");
+        let d = doc(
+            "D:20240523152429+03'00'",
+            "D:20240523152435+03'00'",
+            "OpenPDF 1.3.26",
+        );
         assert!(codes(&d).is_empty());
     }
 
     #[test]
     fn a_later_save_by_another_producer_is_flagged() {
-        let d = doc("D:20240523152429+03'00'", "D:20240601090000+03'00'", "iLovePDF");
-        assert_eq!(codes(&d), ["non_safaricom_producer", "modified_after_creation"]);
+        let d = doc(
+            "D:20240523152429+03'00'",
+            "D:20240601090000+03'00'",
+            "iLovePDF",
+        );
+        assert_eq!(
+            codes(&d),
+            ["non_safaricom_producer", "modified_after_creation"]
+        );
     }
 
     #[test]

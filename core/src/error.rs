@@ -135,7 +135,10 @@ mod tests {
 
     #[test]
     fn display_starts_with_code() {
-        let e = Error::new(ErrorKind::WrongPassword, "the password does not open this PDF");
+        let e = Error::new(
+            ErrorKind::WrongPassword,
+            "the password does not open this PDF",
+        );
         assert_eq!(
             e.to_string(),
             "wrong_password: the password does not open this PDF"

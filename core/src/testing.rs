@@ -5,18 +5,17 @@
 //! balance, Fuliza draws when the wallet runs dry, charge rows that share the receipt of their
 //! payment, a few failed rows, a SUMMARY that totals the completed rows) but every person and
 //! business in them is invented. The same `(seed, months)` always gives the same statement, on
-//! every platform: the generator uses its own SplitMix64 stream, not a library RNG whose
+//! every platform: the generator uses its own `SplitMix64` stream, not a library RNG whose
 //! sequence could change between versions.
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime};
 use rust_decimal::Decimal;
 
 use crate::statement::{
-    AccountHolder, Period, Provider, Statement, Summary, SummaryRow, Transaction,
-    TransactionStatus,
+    AccountHolder, Period, Provider, Statement, Summary, SummaryRow, Transaction, TransactionStatus,
 };
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny, fixed, well-distributed 64-bit stream.
+/// `SplitMix64` (Steele, Lea & Flood 2014): a tiny, fixed, well-distributed 64-bit stream.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
 
@@ -53,6 +52,7 @@ impl SplitMix64 {
 
 /// The traits of the invented account holder, drawn from the seed.
 #[derive(Debug, Clone, Copy)]
+#[allow(clippy::struct_excessive_bools)] // independent yes/no traits of a persona
 struct Persona {
     salaried: bool,
     monthly_income: u64,
@@ -64,10 +64,28 @@ struct Persona {
     daily_spend_rows: u64,
 }
 
-const FIRST: &[&str] = &["AMANI", "WANJIRU", "OTIENO", "KAMAU", "AKINYI", "MUTUA", "NJERI", "KIPROTICH"];
+const FIRST: &[&str] = &[
+    "AMANI",
+    "WANJIRU",
+    "OTIENO",
+    "KAMAU",
+    "AKINYI",
+    "MUTUA",
+    "NJERI",
+    "KIPROTICH",
+];
 const LAST: &[&str] = &["TESTMAN", "SAMPLEY", "EXEMPLA", "DEMOVA", "FIXTURA"];
-const SHOPS: &[&str] = &["MAMA MBOGA STORES", "UMOJA SUPERMARKET", "KIJIJI HARDWARE", "RIVERSIDE CHEMIST"];
-const EMPLOYERS: &[&str] = &["JUA KALI WORKS LTD", "SAVANNAH LOGISTICS LTD", "MAZIWA DAIRY COOP"];
+const SHOPS: &[&str] = &[
+    "MAMA MBOGA STORES",
+    "UMOJA SUPERMARKET",
+    "KIJIJI HARDWARE",
+    "RIVERSIDE CHEMIST",
+];
+const EMPLOYERS: &[&str] = &[
+    "JUA KALI WORKS LTD",
+    "SAVANNAH LOGISTICS LTD",
+    "MAZIWA DAIRY COOP",
+];
 
 /// Builds a synthetic statement of `months` months (at least 1) ending on 2024-06-30.
 ///
@@ -104,7 +122,9 @@ pub fn synthetic_statement(seed: u64, months: u32) -> Statement {
     let (paid_in, paid_out) = transactions
         .iter()
         .filter(|t| t.is_completed())
-        .fold((Decimal::ZERO, Decimal::ZERO), |(i, o), t| (i + t.paid_in, o + t.withdrawn));
+        .fold((Decimal::ZERO, Decimal::ZERO), |(i, o), t| {
+            (i + t.paid_in, o + t.withdrawn)
+        });
     let mut name_rng = SplitMix64::new(seed ^ 0xA1A1);
     Statement {
         provider: Provider::Mpesa,
@@ -135,9 +155,9 @@ fn rng_start_balance(seed: u64) -> u64 {
 }
 
 fn first_of_month_back(date: NaiveDate, months_back: u32) -> NaiveDate {
-    let total = date.year() * 12 + date.month0() as i32 - months_back as i32;
-    NaiveDate::from_ymd_opt(total.div_euclid(12), total.rem_euclid(12) as u32 + 1, 1)
-        .unwrap_or(date)
+    let total = i64::from(date.year()) * 12 + i64::from(date.month0()) - i64::from(months_back);
+    let year = i32::try_from(total.div_euclid(12)).unwrap_or(date.year());
+    NaiveDate::from_ymd_opt(year, total.rem_euclid(12) as u32 + 1, 1).unwrap_or(date)
 }
 
 struct Builder {
@@ -163,7 +183,14 @@ impl Builder {
         s
     }
 
-    fn push(&mut self, receipt: &str, at: NaiveDateTime, details: String, amount: Decimal, status: TransactionStatus) {
+    fn push(
+        &mut self,
+        receipt: &str,
+        at: NaiveDateTime,
+        details: String,
+        amount: Decimal,
+        status: TransactionStatus,
+    ) {
         let amount = crate::money::cents(amount);
         let completed = status == TransactionStatus::Completed;
         if completed {
@@ -174,8 +201,16 @@ impl Builder {
             completed_at: at,
             details,
             status,
-            paid_in: if amount > Decimal::ZERO { amount } else { crate::money::cents(Decimal::ZERO) },
-            withdrawn: if amount < Decimal::ZERO { -amount } else { crate::money::cents(Decimal::ZERO) },
+            paid_in: if amount > Decimal::ZERO {
+                amount
+            } else {
+                crate::money::cents(Decimal::ZERO)
+            },
+            withdrawn: if amount < Decimal::ZERO {
+                -amount
+            } else {
+                crate::money::cents(Decimal::ZERO)
+            },
             balance: Some(crate::money::cents(self.balance)),
             category: crate::Category::Uncategorised,
         });
@@ -184,15 +219,34 @@ impl Builder {
     /// An inflow.
     fn credit(&mut self, at: NaiveDateTime, details: String, amount: u64) {
         let r = self.receipt(at);
-        self.push(&r, at, details, Decimal::from(amount), TransactionStatus::Completed);
+        self.push(
+            &r,
+            at,
+            details,
+            Decimal::from(amount),
+            TransactionStatus::Completed,
+        );
     }
 
     /// An outflow with an optional charge row on the same receipt; draws Fuliza when short.
-    fn debit(&mut self, at: NaiveDateTime, details: String, amount: u64, charge: u64, fuliza: bool) {
+    fn debit(
+        &mut self,
+        at: NaiveDateTime,
+        details: String,
+        amount: u64,
+        charge: u64,
+        fuliza: bool,
+    ) {
         let r = self.receipt(at);
         let need = Decimal::from(amount + charge);
         if self.rng.chance(2) {
-            self.push(&r, at, details, -Decimal::from(amount), TransactionStatus::Failed);
+            self.push(
+                &r,
+                at,
+                details,
+                -Decimal::from(amount),
+                TransactionStatus::Failed,
+            );
             return;
         }
         if self.balance < need {
@@ -200,9 +254,21 @@ impl Builder {
                 return;
             }
             let draw = need - self.balance;
-            self.push(&r, at, "OverDraft of Credit Party".to_owned(), draw, TransactionStatus::Completed);
+            self.push(
+                &r,
+                at,
+                "OverDraft of Credit Party".to_owned(),
+                draw,
+                TransactionStatus::Completed,
+            );
         }
-        self.push(&r, at, details.clone(), -Decimal::from(amount), TransactionStatus::Completed);
+        self.push(
+            &r,
+            at,
+            details.clone(),
+            -Decimal::from(amount),
+            TransactionStatus::Completed,
+        );
         if charge > 0 {
             let label = if details.starts_with("Customer Withdrawal") {
                 "Withdrawal Charge"
@@ -211,7 +277,13 @@ impl Builder {
             } else {
                 "Customer Transfer of Funds Charge"
             };
-            self.push(&r, at, label.to_owned(), -Decimal::from(charge), TransactionStatus::Completed);
+            self.push(
+                &r,
+                at,
+                label.to_owned(),
+                -Decimal::from(charge),
+                TransactionStatus::Completed,
+            );
         }
     }
 
@@ -255,18 +327,30 @@ impl Builder {
             0 if p.salaried => {
                 let employer = *self.rng.pick(EMPLOYERS);
                 let amount = p.monthly_income + self.rng.range(0, swing / 4 + 1);
-                self.credit(at, format!("Salary Payment from 600{:03} - {employer}", amount % 997), amount);
+                self.credit(
+                    at,
+                    format!("Salary Payment from 600{:03} - {employer}", amount % 997),
+                    amount,
+                );
             }
             0 | 1 => {
                 let amount = (p.monthly_income / 8).max(100) + self.rng.range(0, swing / 3 + 1);
                 let who = *self.rng.pick(FIRST);
-                self.credit(at, format!("Funds received from 2547******{:03} - {who} {}", amount % 1000, LAST[0]), amount);
+                self.credit(
+                    at,
+                    format!(
+                        "Funds received from 2547******{:03} - {who} {}",
+                        amount % 1000,
+                        LAST[0]
+                    ),
+                    amount,
+                );
             }
             2 => self.spend(at, p),
             3 => {
                 let amount = self.rng.range(500, 2_500);
                 let details = if self.rng.chance(50) {
-                    format!("Pay Bill Online to 888880 - KPLC PREPAID Acc. 54{:07}", amount)
+                    format!("Pay Bill Online to 888880 - KPLC PREPAID Acc. 54{amount:07}")
                 } else {
                     "Pay Bill to 444400 - NAIROBI WATER Acc. 1001".to_owned()
                 };
@@ -275,9 +359,19 @@ impl Builder {
             4 => {
                 let amount = self.rng.range(50, 1_000);
                 if self.rng.chance(15) {
-                    self.credit(at, "Business Payment from 290290 - SportPesa via API".to_owned(), amount * 3);
+                    self.credit(
+                        at,
+                        "Business Payment from 290290 - SportPesa via API".to_owned(),
+                        amount * 3,
+                    );
                 } else {
-                    self.debit(at, "Pay Bill Online to 290290 - SportPesa Acc. BET".to_owned(), amount, 0, p.fuliza_user);
+                    self.debit(
+                        at,
+                        "Pay Bill Online to 290290 - SportPesa Acc. BET".to_owned(),
+                        amount,
+                        0,
+                        p.fuliza_user,
+                    );
                 }
             }
             5 => {
@@ -286,7 +380,13 @@ impl Builder {
             }
             _ => {
                 let owed = self.rng.range(100, 2_000);
-                self.debit(at, "OD Loan Repayment to 232323 - M-PESA Overdraw".to_owned(), owed, 0, false);
+                self.debit(
+                    at,
+                    "OD Loan Repayment to 232323 - M-PESA Overdraw".to_owned(),
+                    owed,
+                    0,
+                    false,
+                );
             }
         }
     }
@@ -298,26 +398,91 @@ impl Builder {
         match self.rng.range(0, 9) {
             0 | 1 => {
                 let shop = *self.rng.pick(SHOPS);
-                self.debit(at, format!("Merchant Payment to 5{:05} - {shop}", amount % 99_999), amount, 0, p.fuliza_user);
+                self.debit(
+                    at,
+                    format!("Merchant Payment to 5{:05} - {shop}", amount % 99_999),
+                    amount,
+                    0,
+                    p.fuliza_user,
+                );
             }
-            2 => self.debit(at, "Customer Payment to Small Business to 2547******123 - MAMA PIMA".to_owned(), amount, 0, p.fuliza_user),
-            3 => self.debit(at, "Airtime Purchase".to_owned(), amount.min(500), 0, p.fuliza_user),
+            2 => self.debit(
+                at,
+                "Customer Payment to Small Business to 2547******123 - MAMA PIMA".to_owned(),
+                amount,
+                0,
+                p.fuliza_user,
+            ),
+            3 => self.debit(
+                at,
+                "Airtime Purchase".to_owned(),
+                amount.min(500),
+                0,
+                p.fuliza_user,
+            ),
             4 => {
                 let amount = amount.max(100).div_ceil(50) * 50;
-                self.debit(at, "Customer Withdrawal At Agent Till 12345 - FICTIONAL AGENCIES".to_owned(), amount, 29, p.fuliza_user);
+                self.debit(
+                    at,
+                    "Customer Withdrawal At Agent Till 12345 - FICTIONAL AGENCIES".to_owned(),
+                    amount,
+                    29,
+                    p.fuliza_user,
+                );
             }
             5 => {
                 let who = *self.rng.pick(FIRST);
-                self.debit(at, format!("Customer Transfer to 2547******{:03} - {who} {}", amount % 1000, LAST[1]), amount, 13, p.fuliza_user);
+                self.debit(
+                    at,
+                    format!(
+                        "Customer Transfer to 2547******{:03} - {who} {}",
+                        amount % 1000,
+                        LAST[1]
+                    ),
+                    amount,
+                    13,
+                    p.fuliza_user,
+                );
             }
             6 if self.rng.chance(30) => {
-                self.credit(at, "Deposit of Funds at Agent Till 12345 - FICTIONAL AGENCIES".to_owned(), amount * 4);
+                self.credit(
+                    at,
+                    "Deposit of Funds at Agent Till 12345 - FICTIONAL AGENCIES".to_owned(),
+                    amount * 4,
+                );
             }
             _ => {
                 let shop = *self.rng.pick(SHOPS);
-                self.debit(at, format!("Merchant Payment Online to 5{:05} - {shop}", amount % 99_999), amount, 0, p.fuliza_user);
+                self.debit(
+                    at,
+                    format!(
+                        "Merchant Payment Online to 5{:05} - {shop}",
+                        amount % 99_999
+                    ),
+                    amount,
+                    0,
+                    p.fuliza_user,
+                );
             }
         }
+    }
+}
+
+/// A synthetic statement with exactly `rows` rows (the newest `rows` of a long enough history),
+/// for benchmarks that need a given size, e.g. a 5,000-row CSV.
+pub fn synthetic_statement_with_rows(seed: u64, rows: usize) -> Statement {
+    let mut months = 1;
+    loop {
+        let mut s = synthetic_statement(seed, months);
+        if s.transactions.len() >= rows || months >= 1200 {
+            s.transactions.truncate(rows);
+            if let (Some(last), Some(p)) = (s.transactions.last(), s.period.as_mut()) {
+                p.start = last.completed_at.date();
+            }
+            s.summary = None;
+            return s;
+        }
+        months = (months * 2).max(months + 1);
     }
 }
 
@@ -365,15 +530,26 @@ mod tests {
     fn summary_totals_completed_rows_and_balances_chain() {
         for seed in 0..20 {
             let s = synthetic_statement(seed, 6);
-            assert!(s.transactions.len() > 50, "seed {seed}: {} rows", s.transactions.len());
+            assert!(
+                s.transactions.len() > 50,
+                "seed {seed}: {} rows",
+                s.transactions.len()
+            );
             let integrity = crate::check::check(&s);
             assert_eq!(integrity.summary_reconciled, Some(true), "seed {seed}");
             assert!(
-                !integrity.findings.iter().any(|f| f.code == "balance_breaks"),
+                !integrity
+                    .findings
+                    .iter()
+                    .any(|f| f.code == "balance_breaks"),
                 "seed {seed}: {:?}",
                 integrity.findings
             );
-            assert!(s.transactions.iter().all(|t| t.paid_in >= Decimal::ZERO && t.withdrawn >= Decimal::ZERO));
+            assert!(
+                s.transactions
+                    .iter()
+                    .all(|t| t.paid_in >= Decimal::ZERO && t.withdrawn >= Decimal::ZERO)
+            );
         }
     }
 }

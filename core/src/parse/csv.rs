@@ -108,14 +108,14 @@ fn columns(headers: &[String]) -> Result<Columns> {
             ),
         ));
     }
-    let [r, t, d, p, w] = required.map(|(_, i)| i.unwrap_or_default());
+    let [receipt, time, details, paid_in, withdrawn] = required.map(|(_, i)| i.unwrap_or_default());
     Ok(Columns {
-        receipt: r,
-        time: t,
-        details: d,
+        receipt,
+        time,
+        details,
         status: find(headers, STATUS),
-        paid_in: p,
-        withdrawn: w,
+        paid_in,
+        withdrawn,
         balance: find(headers, BALANCE),
         category: find(headers, CATEGORY),
     })
@@ -170,7 +170,7 @@ fn delimiter(bytes: &[u8]) -> u8 {
     let first = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
     [b',', b';', b'\t']
         .into_iter()
-        .max_by_key(|d| first.iter().filter(|b| *b == d).count())
+        .max_by_key(|d| first.split(|b| b == d).count())
         .unwrap_or(b',')
 }
 
@@ -201,7 +201,8 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
     };
     for (i, record) in reader.records().enumerate() {
         let line = u32::try_from(i + 2).unwrap_or(u32::MAX);
-        let record = record.map_err(|e| Error::malformed(0, line, format!("bad CSV record: {e}")))?;
+        let record =
+            record.map_err(|e| Error::malformed(0, line, format!("bad CSV record: {e}")))?;
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
         }

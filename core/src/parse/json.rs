@@ -1,6 +1,6 @@
 //! The canonical JSON statement: the serde form of [`Statement`] (camelCase keys, amounts as
 //! decimal strings, times as ISO 8601 local times). This is how bindings and other wallets
-//! (MTN MoMo, Airtel Money) hand statements in.
+//! (`MTN MoMo`, Airtel Money) hand statements in.
 
 use crate::error::{Error, Result};
 use crate::statement::Statement;

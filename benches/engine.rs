@@ -1,0 +1,52 @@
+//! Engine benchmarks (criterion): parse a real 117-page M-Pesa PDF, parse a 5,000-row CSV,
+//! score a parsed statement.
+//!
+//! Run: `cargo bench --bench engine`. The PDF bench needs `../shared/samples/real/` (skipped
+//! with a note when absent). Figures are reported in the issue notes, never asserted in tests.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use alama_core::ParseOptions;
+use alama_core::testing::synthetic_statement_with_rows;
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const REAL_PDF: &str = "../shared/samples/real/mpesa_2023-05_to_2024-05_encrypted_pw183177.pdf";
+
+fn parse_pdf(c: &mut Criterion) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(REAL_PDF);
+    let Ok(bytes) = std::fs::read(&path) else {
+        eprintln!("skipped parse_pdf: {} is not present", path.display());
+        return;
+    };
+    let options = ParseOptions::with_password("183177");
+    let mut group = c.benchmark_group("parse");
+    group.sample_size(20);
+    group.bench_function("mpesa_pdf_117_pages_4382_rows", |b| {
+        b.iter(|| alama_core::parse(black_box(&bytes), &options).expect("parses"));
+    });
+    group.finish();
+}
+
+fn parse_csv(c: &mut Criterion) {
+    let csv = synthetic_statement_with_rows(5, 5_000).to_csv();
+    let options = ParseOptions::default();
+    c.bench_function("parse/csv_5000_rows", |b| {
+        b.iter(|| alama_core::parse(black_box(csv.as_bytes()), &options).expect("parses"));
+    });
+}
+
+fn score(c: &mut Criterion) {
+    let csv = synthetic_statement_with_rows(5, 5_000).to_csv();
+    let statement = alama_core::parse(csv.as_bytes(), &ParseOptions::default()).expect("parses");
+    c.bench_function("score/parsed_5000_rows", |b| {
+        b.iter(|| alama_core::score(black_box(&statement)).expect("scores"));
+    });
+    let report = alama_core::score(&statement).expect("scores");
+    c.bench_function("report/to_json", |b| {
+        b.iter(|| black_box(&report).to_json())
+    });
+}
+
+criterion_group!(benches, parse_pdf, parse_csv, score);
+criterion_main!(benches);
