@@ -98,3 +98,17 @@ fn bands_cover_the_range_without_gaps() {
         assert!((lo..=hi).contains(&s));
     }
 }
+
+#[test]
+fn rows_differing_only_in_status_give_an_order_independent_id() {
+    // Found by Hypothesis in the Python suite: the id's sort key once ignored `status`.
+    let mut s = alama_core::testing::thin_statement(3, 3);
+    let mut twin = s.transactions[0].clone();
+    twin.status = alama_core::TransactionStatus::Failed;
+    s.transactions.push(twin);
+    let a = alama_core::score(&s).expect("scores");
+    s.transactions.reverse();
+    let b = alama_core::score(&s).expect("scores");
+    assert_eq!(a.report_id, b.report_id);
+    assert_eq!(a.to_json(), b.to_json());
+}

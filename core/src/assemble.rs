@@ -16,21 +16,12 @@ use crate::{check, features, insights, scorecard};
 pub const BASE_SCORE: u16 = 300;
 
 pub(crate) fn report(statement: &Statement) -> Result<Report> {
-    // Statements built by hand (bindings, canonical JSON without categories) are categorised
-    // here, so `score(s)` and `score(parse(bytes))` agree.
-    let categorised;
-    let statement = if statement
-        .transactions
-        .iter()
-        .any(|t| t.category == crate::Category::Uncategorised)
-    {
-        let mut copy = statement.clone();
-        crate::categorise::categorise_all(&mut copy.transactions);
-        categorised = copy;
-        &categorised
-    } else {
-        statement
-    };
+    // Statements built by hand (bindings, canonical JSON without categories, amounts without
+    // cents) are prepared here exactly as `parse` prepares them, so `score(s)` and
+    // `score(parse(bytes))` agree.
+    let mut prepared = statement.clone();
+    crate::parse::prepare(&mut prepared);
+    let statement = &prepared;
     if !statement.transactions.iter().any(Transaction::is_completed) {
         return Err(Error::new(
             ErrorKind::EmptyStatement,
@@ -79,29 +70,24 @@ pub fn format_period(period: Period) -> String {
 /// A stable id: `rpt_` + 24 hex digits of SHA-256 over the scorecard version and the canonical
 /// JSON of the statement with its transactions in a fixed order (so row order does not matter).
 fn report_id(statement: &Statement) -> String {
+    // Every field of every row counts, and the rows are taken in a canonical order (sorted by
+    // their own canonical JSON), so two orderings of the same rows give the same id.
+    let mut rows: Vec<String> = statement
+        .transactions
+        .iter()
+        .map(|t| serde_json::to_string(t).unwrap_or_default())
+        .collect();
+    rows.sort_unstable();
     let mut sorted = statement.clone();
-    sorted.transactions.sort_by(|a, b| {
-        (
-            a.completed_at,
-            &a.receipt_no,
-            &a.details,
-            a.paid_in,
-            a.withdrawn,
-            a.balance,
-        )
-            .cmp(&(
-                b.completed_at,
-                &b.receipt_no,
-                &b.details,
-                b.paid_in,
-                b.withdrawn,
-                b.balance,
-            ))
-    });
+    sorted.transactions.clear();
     let mut hasher = Sha256::new();
     hasher.update(scorecard::VERSION.as_bytes());
     hasher.update([0]);
     hasher.update(sorted.to_json().as_bytes());
+    for row in &rows {
+        hasher.update([0]);
+        hasher.update(row.as_bytes());
+    }
     let digest = hasher.finalize();
     let hex = digest.iter().take(12).fold(String::new(), |mut s, b| {
         let _ = write!(s, "{b:02x}");

@@ -128,12 +128,16 @@ pub struct SummaryRow {
 #[non_exhaustive]
 pub enum TransactionStatus {
     /// `Completed`: the money moved. Only these rows count in features and in the SUMMARY.
+    #[serde(alias = "Completed")]
     Completed,
     /// `Cancelled`.
+    #[serde(alias = "Cancelled")]
     Cancelled,
     /// `Failed`.
+    #[serde(alias = "Failed")]
     Failed,
     /// `Pending` or any other status word the source printed.
+    #[serde(alias = "Other")]
     Other,
 }
 
@@ -168,7 +172,9 @@ pub struct Transaction {
     pub receipt_no: String,
     /// Completion time, local time as printed (Africa/Nairobi for M-Pesa).
     pub completed_at: NaiveDateTime,
-    /// The Details text, with wrapped lines joined by single spaces. May be empty.
+    /// The Details text, with wrapped lines joined by single spaces. May be empty (and may be
+    /// omitted in JSON).
+    #[serde(default)]
     pub details: String,
     /// Transaction status.
     pub status: TransactionStatus,

@@ -157,9 +157,15 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
             ),
         ));
     }
-    normalise_amounts(&mut statement);
-    crate::categorise::categorise_all(&mut statement.transactions);
+    prepare(&mut statement);
     Ok(statement)
+}
+
+/// What every parser's output goes through: amounts get at least two decimal places and
+/// uncategorised rows are categorised. [`crate::score`] applies it to hand-built statements too.
+pub fn prepare(statement: &mut Statement) {
+    normalise_amounts(statement);
+    crate::categorise::categorise_all(&mut statement.transactions);
 }
 
 /// Gives every amount at least two decimal places (see [`crate::money::normalise`]).

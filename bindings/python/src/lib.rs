@@ -1,0 +1,182 @@
+//! # alama-python
+//!
+//! The native module `alama._alama` behind the Python package `alama` (see `python/`): a thin
+//! layer that converts arguments, calls `alama-core`, maps its errors ([`error`]) and wraps its
+//! results. Engine work runs detached from the interpreter (the GIL is released), and
+//! `score_many` spreads it over Rust threads.
+//!
+//! Built by maturin (`cd python && maturin develop --release`); tested by `python/tests`.
+
+mod batch;
+mod convert;
+mod error;
+mod report;
+mod source;
+mod statement;
+
+use std::num::NonZeroUsize;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::panic::PanicException;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+use crate::batch::Outcome;
+use crate::report::PyReport;
+use crate::source::Source;
+use crate::statement::PyStatement;
+
+/// Reads a statement without scoring it.
+///
+/// `source` is the file's bytes (`bytes`/`bytearray`) or a path (`str` or `os.PathLike`); the
+/// format (M-Pesa PDF, CSV export, canonical JSON) is detected from the content unless `format`
+/// (`"pdf"`, `"csv"` or `"json"`) says. `password` opens an encrypted M-Pesa PDF (normally the
+/// customer's ID number) and is ignored for other formats. Runs with the GIL released.
+///
+/// Returns a `Statement`. Raises `PasswordRequiredError`, `WrongPasswordError`,
+/// `UnsupportedFormatError`, `UnsupportedWalletError`, `MalformedStatementError`,
+/// `TooLargeError` or `FileReadError` (all `AlamaError`), and `TypeError` for a `source` of
+/// another type. A statement with no transactions parses; scoring it raises
+/// `EmptyStatementError`.
+#[pyfunction]
+#[pyo3(signature = (source, *, password = None, format = None))]
+fn parse(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    password: Option<String>,
+    format: Option<&str>,
+) -> PyResult<PyStatement> {
+    let options = source::options(py, password, format)?;
+    let source = Source::extract(source, false)?;
+    let result = py.detach(|| source.statement(&options));
+    error::map(py, result).map(PyStatement)
+}
+
+/// Scores a statement.
+///
+/// `source` is a `Statement`, the file's bytes, or a path (`str` or `os.PathLike`); `password`
+/// and `format` are as for `parse` (ignored for a `Statement`). Runs with the GIL released.
+///
+/// Returns a `Report`. Raises the errors of `parse`, and `EmptyStatementError` when the
+/// statement has no completed transactions.
+#[pyfunction]
+#[pyo3(signature = (source, *, password = None, format = None))]
+fn score(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    password: Option<String>,
+    format: Option<&str>,
+) -> PyResult<PyReport> {
+    let options = source::options(py, password, format)?;
+    let source = Source::extract(source, true)?;
+    let result = py.detach(|| source.report(&options));
+    error::map(py, result).map(PyReport)
+}
+
+/// Scores many statements in parallel on Rust threads, with the GIL released.
+///
+/// `sources` is an iterable of what `score` accepts. `password` is one password for every
+/// PDF, or a sequence with one password (or `None`) per source. `workers` is the number of
+/// threads (default: the machine's available parallelism).
+///
+/// Returns a list in input order holding, per source, its `Report` or the `AlamaError` it
+/// raised (not raised: one bad statement never aborts the batch). Raises `TypeError` for an
+/// item that is not a source or for a lone `str`/`bytes` in place of the iterable, and
+/// `ValueError` for `workers < 1` or a password sequence of the wrong length.
+#[pyfunction]
+#[pyo3(signature = (sources, *, password = None, format = None, workers = None))]
+fn score_many(
+    py: Python<'_>,
+    sources: &Bound<'_, PyAny>,
+    password: Option<&Bound<'_, PyAny>>,
+    format: Option<&str>,
+    workers: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    if sources.is_instance_of::<PyString>() || sources.is_instance_of::<PyBytes>() {
+        return Err(PyTypeError::new_err(
+            "score_many takes an iterable of sources (e.g. a list of paths), not one source",
+        ));
+    }
+    let sources = sources
+        .try_iter()?
+        .map(|item| Source::extract(&item?, true))
+        .collect::<PyResult<Vec<_>>>()?;
+    let passwords = passwords(password, sources.len())?;
+    let jobs = sources
+        .into_iter()
+        .zip(passwords)
+        .map(|(s, pw)| Ok((s, source::options(py, pw, format)?)))
+        .collect::<PyResult<Vec<_>>>()?;
+    let workers = match workers {
+        Some(0) => return Err(PyValueError::new_err("workers must be at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+    };
+    let outcomes = py.detach(|| batch::score_all(&jobs, workers));
+    drop(jobs);
+    outcomes
+        .into_iter()
+        .map(|outcome| match outcome {
+            Outcome::Report(report) => Ok(Py::new(py, PyReport(*report))?.into_any()),
+            Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
+            Outcome::Panic(message) => {
+                Ok(PanicException::new_err(message).into_value(py).into_any())
+            }
+        })
+        .collect()
+}
+
+/// One password per source from `None`, a `str`, or a sequence of `str | None`.
+fn passwords(password: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Vec<Option<String>>> {
+    let Some(password) = password else {
+        return Ok(vec![None; n]);
+    };
+    if let Ok(one) = password.cast::<PyString>() {
+        return Ok(vec![Some(one.to_cow()?.into_owned()); n]);
+    }
+    let each: Vec<Option<String>> = password.extract().map_err(|_| {
+        PyTypeError::new_err("password must be a str, or a sequence of str or None per source")
+    })?;
+    if each.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "{} passwords for {n} sources: give one per source",
+            each.len()
+        )));
+    }
+    Ok(each)
+}
+
+/// The native module. Python code imports the package `alama`, which re-exports all of it.
+#[pymodule]
+mod _alama {
+    #[pymodule_export]
+    use super::error::{
+        AlamaError, EmptyStatementError, FileReadError, MalformedStatementError,
+        PasswordRequiredError, TooLargeError, UnsupportedFormatError, UnsupportedWalletError,
+        WrongPasswordError,
+    };
+    #[pymodule_export]
+    use super::report::{
+        PyFactor, PyFinding, PyInsight, PyIntegrity, PyMonthlyCashflow, PyReasonCode, PyReport,
+        PyStatementOverview,
+    };
+    #[pymodule_export]
+    use super::statement::{PyStatement, PySummary, PySummaryRow, PyTransaction};
+    #[pymodule_export]
+    use super::{parse, score, score_many};
+    use pyo3::prelude::*;
+
+    /// Version of the package and of the engine it embeds (`str`, semantic version).
+    #[pymodule_export]
+    #[allow(non_upper_case_globals)]
+    const __version__: &str = env!("CARGO_PKG_VERSION");
+
+    /// Version of the scorecard every report of this engine carries (`str`).
+    #[pymodule_export]
+    const SCORECARD_VERSION: &str = alama_core::scorecard::VERSION;
+
+    #[pymodule_init]
+    fn init(py: Python<'_>) -> PyResult<()> {
+        super::error::set_class_codes(py)
+    }
+}

@@ -1,0 +1,114 @@
+//! What `parse`, `score` and `score_many` accept: statement bytes, a file path, or an already
+//! parsed `Statement`; and the parse options built from their keyword arguments.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use alama_core::{Error, ErrorKind, Format, ParseOptions, Report, Statement};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes};
+
+use crate::error;
+use crate::statement::PyStatement;
+
+/// One input, converted while attached to Python so that the work itself can run detached.
+pub(crate) enum Source {
+    /// The statement's bytes (copied from `bytes` or `bytearray`).
+    Bytes(Vec<u8>),
+    /// A file to read (from `str` or `os.PathLike`).
+    Path(PathBuf),
+    /// A parsed statement (frozen, so it can be read without the interpreter).
+    Statement(Py<PyStatement>),
+}
+
+impl Source {
+    /// Converts `bytes`, `bytearray`, `str`/`os.PathLike` (a path) or, when `allow_statement`,
+    /// a `Statement`.
+    ///
+    /// # Errors
+    /// `TypeError` for anything else.
+    pub(crate) fn extract(obj: &Bound<'_, PyAny>, allow_statement: bool) -> PyResult<Self> {
+        if let Ok(bytes) = obj.cast::<PyBytes>() {
+            return Ok(Self::Bytes(bytes.as_bytes().to_vec()));
+        }
+        if let Ok(array) = obj.cast::<PyByteArray>() {
+            return Ok(Self::Bytes(array.to_vec()));
+        }
+        if allow_statement && let Ok(statement) = obj.cast::<PyStatement>() {
+            return Ok(Self::Statement(statement.clone().unbind()));
+        }
+        if let Ok(path) = obj.extract::<PathBuf>() {
+            return Ok(Self::Path(path));
+        }
+        let expected = if allow_statement {
+            "statement bytes, a file path (str or os.PathLike) or an alama.Statement"
+        } else {
+            "statement bytes or a file path (str or os.PathLike)"
+        };
+        Err(PyTypeError::new_err(format!(
+            "expected {expected}, got {}",
+            obj.get_type().name()?
+        )))
+    }
+
+    /// Parses this source. Runs without the interpreter.
+    ///
+    /// # Errors
+    /// Those of [`alama_core::parse`], and `ErrorKind::Io` when a path cannot be read.
+    pub(crate) fn statement(&self, options: &ParseOptions) -> alama_core::Result<Statement> {
+        match self {
+            Self::Bytes(bytes) => alama_core::parse(bytes, options),
+            Self::Path(path) => alama_core::parse(&read(path, options)?, options),
+            Self::Statement(statement) => Ok(statement.get().0.clone()),
+        }
+    }
+
+    /// Parses (unless already parsed) and scores this source. Runs without the interpreter.
+    ///
+    /// # Errors
+    /// Those of [`Source::statement`] and [`alama_core::score`].
+    pub(crate) fn report(&self, options: &ParseOptions) -> alama_core::Result<Report> {
+        match self {
+            Self::Bytes(bytes) => alama_core::score_bytes(bytes, options),
+            Self::Path(path) => alama_core::score_bytes(&read(path, options)?, options),
+            Self::Statement(statement) => alama_core::score(&statement.get().0),
+        }
+    }
+}
+
+/// Reads at most one byte more than the size limit, so the engine reports `too_large` without
+/// the whole of an oversized file being loaded.
+fn read(path: &PathBuf, options: &ParseOptions) -> alama_core::Result<Vec<u8>> {
+    let io = |e: std::io::Error| {
+        Error::new(
+            ErrorKind::Io,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(options.limits.max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    Ok(bytes)
+}
+
+/// Builds the engine's parse options from the keyword arguments.
+///
+/// # Errors
+/// `UnsupportedFormatError` when `format` is not `"pdf"`, `"csv"` or `"json"`.
+pub(crate) fn options(
+    py: Python<'_>,
+    password: Option<String>,
+    format: Option<&str>,
+) -> PyResult<ParseOptions> {
+    let format = format
+        .map(|name| error::map(py, Format::from_name(name)))
+        .transpose()?;
+    Ok(ParseOptions {
+        password,
+        format,
+        ..ParseOptions::default()
+    })
+}

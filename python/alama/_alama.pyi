@@ -1,0 +1,324 @@
+# Type stubs of the native module alama._alama (bindings/python/src).
+# Written by hand and checked against the built module by `python -m mypy.stubtest alama._alama`
+# (python/ci.sh): a name, parameter or class that differs from the module fails CI.
+# Full docs are the runtime docstrings (`help(alama.score)`), written once in the Rust source.
+
+import os
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, ClassVar, Final, TypeAlias, final
+
+
+_Path: TypeAlias = str | os.PathLike[str]
+_Source: TypeAlias = bytes | bytearray | _Path
+
+__all__ = [
+    "AlamaError",
+    "EmptyStatementError",
+    "FileReadError",
+    "MalformedStatementError",
+    "PasswordRequiredError",
+    "TooLargeError",
+    "UnsupportedFormatError",
+    "UnsupportedWalletError",
+    "WrongPasswordError",
+    "Factor",
+    "Finding",
+    "Insight",
+    "Integrity",
+    "MonthlyCashflow",
+    "ReasonCode",
+    "Report",
+    "StatementOverview",
+    "Statement",
+    "Summary",
+    "SummaryRow",
+    "Transaction",
+    "parse",
+    "score",
+    "score_many",
+    "__version__",
+    "SCORECARD_VERSION",
+]
+
+__version__: Final[str]
+SCORECARD_VERSION: Final[str]
+
+class AlamaError(Exception):
+    """Base class of every error the Alama engine raises."""
+
+    code: ClassVar[str | None]
+    message: str
+
+class PasswordRequiredError(AlamaError):
+    """The PDF is encrypted and no password was given (code "password_required")."""
+
+class WrongPasswordError(AlamaError):
+    """The given password does not open the encrypted PDF (code "wrong_password")."""
+
+class UnsupportedFormatError(AlamaError):
+    """Not an M-Pesa PDF, CSV export or canonical JSON (code "unsupported_format")."""
+
+class UnsupportedWalletError(AlamaError):
+    """A readable file of an unknown wallet or layout (code "unsupported_wallet")."""
+
+class MalformedStatementError(AlamaError):
+    """A broken file or statement dict (code "malformed_statement")."""
+
+    page: int
+    line: int
+
+class EmptyStatementError(AlamaError):
+    """No completed transactions to score (code "empty_statement")."""
+
+class TooLargeError(AlamaError):
+    """The input exceeds a safety limit (code "too_large")."""
+
+    limit: int
+
+class FileReadError(AlamaError):
+    """Reading a statement file failed (code "io_error")."""
+
+def parse(
+    source: _Source, *, password: str | None = None, format: str | None = None
+) -> Statement:
+    """Reads a statement (bytes or a path) without scoring it."""
+
+def score(
+    source: _Source | Statement,
+    *,
+    password: str | None = None,
+    format: str | None = None,
+) -> Report:
+    """Scores a statement (a Statement, bytes or a path)."""
+
+def score_many(
+    sources: Iterable[_Source | Statement],
+    *,
+    password: str | Sequence[str | None] | None = None,
+    format: str | None = None,
+    workers: int | None = None,
+) -> list[Report | AlamaError]:
+    """Scores many statements on Rust threads; each slot holds a Report or its AlamaError."""
+
+@final
+class Statement:
+    """A parsed mobile-money statement (read-only)."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    def __len__(self, /) -> int: ...
+    @property
+    def provider(self, /) -> str: ...
+    @property
+    def currency(self, /) -> str: ...
+    @property
+    def holder_name(self, /) -> str | None: ...
+    @property
+    def mobile_number(self, /) -> str | None: ...
+    @property
+    def email(self, /) -> str | None: ...
+    @property
+    def period_start(self, /) -> date | None: ...
+    @property
+    def period_end(self, /) -> date | None: ...
+    @property
+    def requested_at(self, /) -> date | None: ...
+    @property
+    def summary(self, /) -> Summary | None: ...
+    @property
+    def transactions(self, /) -> list[Transaction]: ...
+    @property
+    def document(self, /) -> dict[str, Any] | None: ...
+    @property
+    def unparsed(self, /) -> list[dict[str, Any]]: ...
+    def to_dict(self, /) -> dict[str, Any]: ...
+    def to_json(self, /) -> str: ...
+    def to_csv(self, /) -> str: ...
+    def to_pandas(self, /) -> Any:
+        """One row per transaction as a pandas.DataFrame (Decimal-exact object columns)."""
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> Statement: ...
+    @staticmethod
+    def from_json(json: str | bytes) -> Statement: ...
+    @staticmethod
+    def from_pandas(df: Any, *, provider: str = "mpesa", currency: str = "KES") -> Statement: ...
+
+@final
+class Transaction:
+    """One row of a statement (read-only)."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    @property
+    def receipt_no(self, /) -> str: ...
+    @property
+    def completed_at(self, /) -> datetime: ...
+    @property
+    def details(self, /) -> str: ...
+    @property
+    def status(self, /) -> str: ...
+    @property
+    def paid_in(self, /) -> Decimal: ...
+    @property
+    def withdrawn(self, /) -> Decimal: ...
+    @property
+    def balance(self, /) -> Decimal | None: ...
+    @property
+    def net(self, /) -> Decimal: ...
+    @property
+    def category(self, /) -> str: ...
+    def to_dict(self, /) -> dict[str, Any]: ...
+
+@final
+class Summary:
+    """The SUMMARY table printed on an M-Pesa statement."""
+
+    @property
+    def rows(self, /) -> list[SummaryRow]: ...
+    @property
+    def total(self, /) -> SummaryRow: ...
+
+@final
+class SummaryRow:
+    """One row of a statement's SUMMARY table."""
+
+    @property
+    def transaction_type(self, /) -> str: ...
+    @property
+    def paid_in(self, /) -> Decimal: ...
+    @property
+    def paid_out(self, /) -> Decimal: ...
+
+@final
+class Report:
+    """A score report (read-only); to_json() is the canonical JSON of every Alama surface."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    @property
+    def report_id(self, /) -> str: ...
+    @property
+    def status(self, /) -> str: ...
+    @property
+    def score(self, /) -> int: ...
+    @property
+    def band(self, /) -> str: ...
+    @property
+    def statement_period(self, /) -> str: ...
+    @property
+    def factors(self, /) -> list[Factor]: ...
+    @property
+    def insights(self, /) -> list[Insight]: ...
+    @property
+    def reason_codes(self, /) -> list[ReasonCode]: ...
+    @property
+    def scorecard_version(self, /) -> str: ...
+    @property
+    def integrity(self, /) -> Integrity: ...
+    @property
+    def statement(self, /) -> StatementOverview: ...
+    def to_json(self, /) -> str: ...
+    def to_dict(self, /) -> dict[str, Any]: ...
+    @staticmethod
+    def from_json(json: str) -> Report: ...
+
+@final
+class Factor:
+    """One scorecard characteristic's result."""
+
+    @property
+    def name(self, /) -> str: ...
+    @property
+    def score(self, /) -> int: ...
+    @property
+    def max(self, /) -> int: ...
+    @property
+    def code(self, /) -> str: ...
+
+@final
+class Insight:
+    """A typed insight: code, sentence, and the figure behind it."""
+
+    @property
+    def code(self, /) -> str: ...
+    @property
+    def message(self, /) -> str: ...
+    @property
+    def value(self, /) -> Decimal: ...
+    @property
+    def unit(self, /) -> str: ...
+
+@final
+class ReasonCode:
+    """A characteristic that cost points."""
+
+    @property
+    def code(self, /) -> str: ...
+    @property
+    def factor(self, /) -> str: ...
+    @property
+    def points_lost(self, /) -> int: ...
+    @property
+    def description(self, /) -> str: ...
+
+@final
+class Integrity:
+    """Integrity of the statement as a whole."""
+
+    @property
+    def status(self, /) -> str: ...
+    @property
+    def summary_reconciled(self, /) -> bool | None: ...
+    @property
+    def findings(self, /) -> list[Finding]: ...
+
+@final
+class Finding:
+    """One integrity finding."""
+
+    @property
+    def code(self, /) -> str: ...
+    @property
+    def severity(self, /) -> str: ...
+    @property
+    def message(self, /) -> str: ...
+
+@final
+class StatementOverview:
+    """What a report says about the statement it scored."""
+
+    @property
+    def provider(self, /) -> str: ...
+    @property
+    def currency(self, /) -> str: ...
+    @property
+    def holder_name(self, /) -> str | None: ...
+    @property
+    def mobile_number_masked(self, /) -> str | None: ...
+    @property
+    def period_start(self, /) -> str: ...
+    @property
+    def period_end(self, /) -> str: ...
+    @property
+    def transaction_count(self, /) -> int: ...
+    @property
+    def completed_count(self, /) -> int: ...
+    @property
+    def total_paid_in(self, /) -> Decimal: ...
+    @property
+    def total_withdrawn(self, /) -> Decimal: ...
+    @property
+    def monthly(self, /) -> list[MonthlyCashflow]: ...
+
+@final
+class MonthlyCashflow:
+    """Money in and out for one calendar month."""
+
+    @property
+    def month(self, /) -> str: ...
+    @property
+    def paid_in(self, /) -> Decimal: ...
+    @property
+    def withdrawn(self, /) -> Decimal: ...
