@@ -1,0 +1,291 @@
+//! Characters with their positions, through `pdf-extract`'s content-stream interpreter, grouped
+//! into lines by baseline.
+//!
+//! Coordinates are PDF points with the origin at the top-left of the page: `x` grows to the
+//! right, `y` (the baseline) grows downwards. For each character `pdf-extract` gives the text
+//! rendering matrix `Trm`; its translation is the glyph origin (`x = m31`,
+//! `y = page height − m32`), and the glyph advance is the font width times the rendered size.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
+
+use super::parallel;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Most characters kept on one page (a real statement page has about 4,500).
+pub(super) const MAX_GLYPHS_PER_PAGE: usize = 100_000;
+
+/// Most characters kept in one document: 12 million (a real 2,000-page statement has about 9
+/// million), about 240 MB of [`Glyph`]s.
+pub(super) const MAX_GLYPHS_TOTAL: usize = 12_000_000;
+
+/// Two characters whose baselines differ by at most this many points are on the same line.
+/// (The 2023+ header prints labels 1 pt lower than their values; table lines are 6 pt apart.)
+const BASELINE_TOLERANCE: f32 = 2.0;
+
+/// One character as drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Glyph {
+    /// Left edge (glyph origin), points from the left of the page.
+    pub x: f32,
+    /// Right edge: `x` plus the advance width, points.
+    pub right: f32,
+    /// Baseline, points from the top of the page.
+    pub y: f32,
+    /// Rendered font size, points.
+    pub size: f32,
+    /// The character, as the font's encoding or `ToUnicode` map decodes it. (A glyph that
+    /// decodes to several characters, such as a ligature, becomes several glyphs sharing its
+    /// advance.)
+    pub ch: char,
+}
+
+/// One line of text: characters sharing a baseline, left to right.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Line {
+    /// Baseline of the line's first character, points from the top.
+    pub y: f32,
+    /// The characters, sorted by `x`.
+    pub glyphs: Vec<Glyph>,
+}
+
+impl Line {
+    /// The line's text, words separated by single spaces (see [`join`]).
+    pub fn text(&self) -> String {
+        join(self.glyphs.iter())
+    }
+}
+
+/// One page: its lines, top to bottom.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Page {
+    /// 1-based page number.
+    pub number: u32,
+    /// Lines sorted by baseline.
+    pub lines: Vec<Line>,
+}
+
+/// Joins characters (sorted by `x`) into text, with a single space wherever the font drew a
+/// space or left a gap wider than 15% of the font size.
+pub(super) fn join<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> String {
+    let mut out = String::new();
+    let mut last_right: Option<f32> = None;
+    let mut space = false;
+    for g in glyphs {
+        if g.ch.is_whitespace() || g.ch.is_control() {
+            space = true;
+            continue;
+        }
+        if let Some(right) = last_right
+            && (space || g.x - right > 0.15 * g.size)
+            && !out.is_empty()
+        {
+            out.push(' ');
+        }
+        out.push(g.ch);
+        last_right = Some(g.right);
+        space = false;
+    }
+    out
+}
+
+/// Collects the characters of one page.
+struct Collector {
+    height: f64,
+    glyphs: Vec<Glyph>,
+    overflow: bool,
+}
+
+impl OutputDev for Collector {
+    fn begin_page(
+        &mut self,
+        _page_num: u32,
+        media_box: &MediaBox,
+        _art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.height = media_box.ury - media_box.lly;
+        Ok(())
+    }
+
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        _spacing: f64,
+        font_size: f64,
+        char: &str,
+    ) -> Result<(), OutputError> {
+        // Rotated or skewed text (watermarks) is not part of the statement table.
+        let scale = (trm.m11 * trm.m22 - trm.m12 * trm.m21).abs().sqrt();
+        if trm.m12.abs() > 0.01 * scale || trm.m21.abs() > 0.01 * scale || trm.m11 <= 0.0 {
+            return Ok(());
+        }
+        let size = font_size * scale;
+        let x = trm.m31;
+        let y = self.height - trm.m32;
+        let right = x + width * size;
+        if !(x.is_finite() && y.is_finite() && right.is_finite() && size.is_finite()) {
+            return Ok(());
+        }
+        let count = char.chars().count();
+        if self.glyphs.len() + count > MAX_GLYPHS_PER_PAGE {
+            self.overflow = true;
+            return Err(OutputError::FormatError(std::fmt::Error));
+        }
+        let share = (right - x) / count.max(1) as f64;
+        for (i, ch) in char.chars().enumerate() {
+            let left = x + share * i as f64;
+            self.glyphs.push(Glyph {
+                x: left as f32,
+                right: (left + share) as f32,
+                y: y as f32,
+                size: size as f32,
+                ch,
+            });
+        }
+        Ok(())
+    }
+
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        Ok(())
+    }
+}
+
+/// Extracts the lines of every page of the sanitised PDF `bytes` (see `load`), which has
+/// `pages` pages. Pages are read in parallel (see `parallel`).
+pub(super) fn extract(bytes: &[u8], pages: u32) -> Result<Vec<Page>> {
+    let doc = pdf_extract::Document::load_mem(bytes)
+        .map_err(|e| Error::malformed(0, 0, format!("the PDF could not be reloaded: {e}")))?;
+    let numbers: Vec<u32> = (1..=pages).collect();
+    let total = AtomicUsize::new(0);
+    parallel::map(&numbers, |n| extract_page(&doc, *n, &total))
+        .into_iter()
+        .collect()
+}
+
+fn too_many_glyphs(what: &str, limit: usize) -> Error {
+    let limit = limit as u64;
+    Error::new(
+        ErrorKind::TooLarge { limit },
+        format!("{what} draws more than {limit} characters"),
+    )
+}
+
+/// Runs `pdf-extract` over one page and groups its characters into lines. `total` counts the
+/// characters of the document so far.
+fn extract_page(doc: &pdf_extract::Document, number: u32, total: &AtomicUsize) -> Result<Page> {
+    if total.load(Ordering::Relaxed) > MAX_GLYPHS_TOTAL {
+        return Err(too_many_glyphs("the PDF", MAX_GLYPHS_TOTAL));
+    }
+    let mut collector = Collector {
+        height: 0.0,
+        glyphs: Vec::new(),
+        overflow: false,
+    };
+    // `pdf-extract` panics (unwrap/expect/index) on some malformed fonts and objects instead of
+    // returning an error; a panic is caught here and reported as a malformed page.
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        pdf_extract::output_doc_page(doc, &mut collector, number)
+    }));
+    if collector.overflow {
+        return Err(too_many_glyphs(
+            &format!("page {number}"),
+            MAX_GLYPHS_PER_PAGE,
+        ));
+    }
+    let count = collector.glyphs.len();
+    if total.fetch_add(count, Ordering::Relaxed) + count > MAX_GLYPHS_TOTAL {
+        return Err(too_many_glyphs("the PDF", MAX_GLYPHS_TOTAL));
+    }
+    match outcome {
+        Ok(Ok(())) => Ok(Page {
+            number,
+            lines: group_lines(collector.glyphs),
+        }),
+        Ok(Err(e)) => Err(Error::malformed(
+            number,
+            0,
+            format!("page {number} could not be read: {e}"),
+        )),
+        Err(_) => Err(Error::malformed(
+            number,
+            0,
+            format!("page {number} could not be read (the PDF reader failed on its content)"),
+        )),
+    }
+}
+
+/// Groups characters into lines: sorted by baseline, a new line starts when the baseline moves
+/// more than [`BASELINE_TOLERANCE`] below the line's first character. Within a line, characters
+/// are sorted by `x`, and a character drawn twice at the same place (fake bold) is kept once.
+pub(super) fn group_lines(mut glyphs: Vec<Glyph>) -> Vec<Line> {
+    glyphs.sort_by(|a, b| a.y.total_cmp(&b.y).then(a.x.total_cmp(&b.x)));
+    let mut lines: Vec<Line> = Vec::new();
+    for g in glyphs {
+        match lines.last_mut() {
+            Some(line) if g.y - line.y <= BASELINE_TOLERANCE => line.glyphs.push(g),
+            _ => lines.push(Line {
+                y: g.y,
+                glyphs: vec![g],
+            }),
+        }
+    }
+    for line in &mut lines {
+        line.glyphs.sort_by(|a, b| a.x.total_cmp(&b.x));
+        line.glyphs.dedup_by(|b, a| {
+            a.ch == b.ch && (a.x - b.x).abs() < 0.1 * a.size.max(1.0) && (a.y - b.y).abs() < 0.01
+        });
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glyphs(y: f32, x0: f32, text: &str) -> Vec<Glyph> {
+        text.chars()
+            .enumerate()
+            .map(|(i, c)| Glyph {
+                x: x0 + 3.0 * i as f32,
+                right: x0 + 3.0 * i as f32 + 3.0,
+                y,
+                size: 6.0,
+                ch: c,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn groups_by_baseline_and_joins_words() {
+        let mut all = glyphs(106.5, 38.0, "Name:");
+        all.extend(glyphs(105.5, 100.0, "AB"));
+        all.extend(glyphs(112.0, 38.0, "next"));
+        let lines = group_lines(all);
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0].text(), "Name: AB");
+        assert_eq!(lines[1].text(), "next");
+    }
+
+    #[test]
+    fn space_glyphs_and_duplicates() {
+        let mut all = glyphs(10.0, 0.0, "a b");
+        all.extend(glyphs(10.0, 0.0, "a"));
+        let lines = group_lines(all);
+        assert_eq!(lines[0].text(), "a b");
+    }
+}
