@@ -16,13 +16,14 @@ step "format and lints"
 cargo fmt --all --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p alama-core --features testing,pdf-report --all-targets -- -D warnings
+cargo clippy -p alama-server -p alama-python -p alama-node -p alama-mobile -p uniffi-bindgen --all-targets -- -D warnings
 
 step "build the engine, the CLI and the service (release)"
 cargo build --release --locked
 export ALAMA_CLI="$PWD/target/release/alama"
 
 step "Rust tests (engine, CLI, fixtures, real statements)"
-cargo test --release --locked --features pdf-report -p alama -p alama-core
+cargo test --release --locked -p alama -p alama-core --features alama-core/testing,alama-core/pdf-report
 
 step "service tests (SQLite and PostgreSQL)"
 # shellcheck source=/dev/null
