@@ -34,6 +34,11 @@ enum Command {
         #[command(subcommand)]
         command: alama_server::cli::KeysCommand,
     },
+    /// Manage webhook endpoints: add, list, remove.
+    Webhooks {
+        #[command(subcommand)]
+        command: alama_server::cli::WebhooksCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -43,6 +48,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => parse_cmd::run(&args),
         Command::Serve(args) => alama_server::cli::run_serve(&args),
         Command::Keys { command } => alama_server::cli::run_keys(&command),
+        Command::Webhooks { command } => alama_server::cli::run_webhooks(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

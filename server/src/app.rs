@@ -20,7 +20,8 @@ use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
 use crate::limits::{DRAIN_LIMIT, Limits, RateLimiter};
 use crate::storage::{RequestRecord, Storage};
-use crate::{consents, openapi, problem, scores, usage};
+use crate::webhooks::{WebhookConfig, worker};
+use crate::{consents, openapi, pdf, problem, scores, usage};
 
 /// Response header carrying the request id.
 pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
@@ -36,6 +37,8 @@ pub struct AppState {
     pub limiter: Arc<RateLimiter>,
     /// Analysis slots (`limits.max_concurrent_analyses`).
     pub analyses: Arc<Semaphore>,
+    /// Webhook delivery settings (the worker started by [`serve`]).
+    pub webhooks: Arc<WebhookConfig>,
 }
 
 impl AppState {
@@ -46,7 +49,15 @@ impl AppState {
             limiter: Arc::new(RateLimiter::new(limits.rate_per_minute, limits.rate_burst)),
             analyses: Arc::new(Semaphore::new(limits.max_concurrent_analyses.max(1))),
             limits: Arc::new(limits),
+            webhooks: Arc::new(WebhookConfig::default()),
         }
+    }
+
+    /// The same state with webhook settings `config`.
+    #[must_use]
+    pub fn with_webhooks(mut self, config: WebhookConfig) -> Self {
+        self.webhooks = Arc::new(config);
+        self
     }
 }
 
@@ -66,7 +77,7 @@ pub fn router(state: AppState) -> Router {
             post(scores::analyse).layer(upload_limit),
         )
         .route("/v1/scores/{reportId}", get(scores::get))
-        .route("/v1/scores/{reportId}/pdf", get(scores::pdf))
+        .route("/v1/scores/{reportId}/pdf", get(pdf::get))
         .route("/v1/usage", get(usage::get))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
@@ -141,7 +152,8 @@ async fn request_context(
     response
 }
 
-/// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish).
+/// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish), with
+/// the webhook delivery worker running alongside (unless `state.webhooks.enabled` is false).
 ///
 /// # Errors
 /// I/O errors of the listener.
@@ -150,7 +162,16 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router(state))
+    let worker = state
+        .webhooks
+        .enabled
+        .then(|| worker::spawn(state.storage.clone(), state.webhooks.clone()));
+    let served = axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
-        .await
+        .await;
+    if let Some(worker) = worker {
+        worker.abort();
+        let _ = worker.await;
+    }
+    served
 }

@@ -113,6 +113,7 @@ pub const CODES: &[CodeInfo] = &[
         422,
         "This Idempotency-Key was used with a different request",
     ),
+    row("report_not_completed", 409, "The report is not completed"),
     // Analysis.
     row(
         "analysis_timeout",

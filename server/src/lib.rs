@@ -15,9 +15,10 @@
 //! ```
 //!
 //! Modules, one per concept: [`keys`] (key format), [`auth`] (bearer keys), [`consents`],
-//! [`scores`] (analyse, fetch), [`analysis`] (running the engine safely), [`limits`],
+//! [`scores`] (analyse, fetch), [`pdf`] (the shareable PDF), [`usage`], [`analysis`] (running the engine safely), [`limits`],
 //! [`error`] (the one code → HTTP table), [`problem`] (RFC 9457 bodies), [`storage`],
-//! [`openapi`], [`cli`] (`alama serve`, `alama keys`).
+//! [`openapi`], [`webhooks`] (`score.completed` events), [`cli`] (`alama serve`, `alama keys`,
+//! `alama webhooks`).
 
 pub mod analysis;
 pub mod app;
@@ -29,10 +30,12 @@ pub mod ids;
 pub mod keys;
 pub mod limits;
 pub mod openapi;
+pub mod pdf;
 pub mod problem;
 pub mod scores;
 pub mod storage;
 pub mod usage;
+pub mod webhooks;
 
 pub use app::{AppState, router, serve};
 pub use error::ApiError;

@@ -175,7 +175,7 @@ impl Modify for BearerKeys {
         crate::consents::revoke,
         crate::scores::analyse,
         crate::scores::get,
-        crate::scores::pdf,
+        crate::pdf::get,
         crate::usage::get,
     ),
     components(schemas(

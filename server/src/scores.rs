@@ -1,5 +1,5 @@
-//! Score reports: `POST /v1/scores/analyse`, `GET /v1/scores/{reportId}`, and the Live-only
-//! `GET /v1/scores/{reportId}/pdf` (its document comes with issue 7).
+//! Score reports: `POST /v1/scores/analyse`, `GET /v1/scores/{reportId}` (the Live-only
+//! `GET /v1/scores/{reportId}/pdf` is [`crate::pdf`]).
 //!
 //! An analysis runs within its request: the report is stored `processing`, the engine runs, and
 //! the report is stored `completed` (answered `201` with the report) or `failed` (answered with
@@ -410,7 +410,7 @@ pub async fn analyse(
             let json = report.to_json();
             state
                 .storage
-                .complete_report(&report_id, &report, &json, now_ms())
+                .complete_report(&owner, &report_id, &report, &json, now_ms())
                 .await?;
             let record = state
                 .storage
@@ -450,31 +450,13 @@ pub async fn get(
     Ok(json_response(StatusCode::OK, &render(&record)?))
 }
 
-/// The shareable PDF of a report (Live only); the document itself comes with issue 7.
-#[utoipa::path(
-    get, path = "/v1/scores/{reportId}/pdf", tag = "scores",
-    params(("reportId" = String, Path, description = "`rpt_…`")),
-    responses(
-        (status = 403, description = "Sandbox key (`live_mode_required`)", body = Problem, content_type = "application/problem+json"),
-        (status = 404, description = "No such report", body = Problem, content_type = "application/problem+json"),
-        (status = 501, description = "Not built yet", body = Problem, content_type = "application/problem+json"),
-    ),
-    security(("apiKey" = []))
-)]
-pub async fn pdf(
-    State(state): State<AppState>,
-    caller: Caller,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    caller.require_live("GET /v1/scores/{reportId}/pdf")?;
-    load(&state, &caller, &id).await?;
-    Err(ApiError::new(
-        "not_implemented",
-        "the PDF report is not built yet",
-    ))
-}
-
-async fn load(state: &AppState, caller: &Caller, id: &str) -> Result<ReportRecord, ApiError> {
+/// Report `id` of the caller (`404 report_not_found` otherwise), failing it first if it was
+/// left `processing` by a stopped server.
+pub(crate) async fn load(
+    state: &AppState,
+    caller: &Caller,
+    id: &str,
+) -> Result<ReportRecord, ApiError> {
     let owner = caller.owner();
     let not_found = || ApiError::new("report_not_found", format!("no report {id:?}"));
     if id.len() > MAX_ID_BYTES {

@@ -282,12 +282,8 @@ async fn live_only_endpoints_refuse_sandbox_keys(db: Db) {
         assert_problem(&got, 403, "live_mode_required");
         assert!(got.2["detail"].as_str().is_some_and(|d| d.contains("Live")));
     }
-    // With a Live key they pass the environment check (their content comes with issue 7).
-    assert_problem(
-        &server.get("/v1/usage", &live).await,
-        501,
-        "not_implemented",
-    );
+    // With a Live key they pass the environment check.
+    assert_eq!(server.get("/v1/usage", &live).await.0, 200);
     assert_problem(
         &server.get("/v1/scores/rpt_unknown/pdf", &live).await,
         404,

@@ -10,6 +10,8 @@ mod consents;
 mod keys;
 mod reports;
 mod requests;
+mod usage;
+mod webhooks;
 
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -23,6 +25,8 @@ pub use consents::ConsentRecord;
 pub use keys::{KeyRecord, Partner};
 pub use reports::{Claim, NewReport, ReportRecord};
 pub use requests::RequestRecord;
+pub use usage::{AnalysisCount, DAY_MS, RequestCount};
+pub use webhooks::{DueEvent, EndpointRecord, Outcome, WebhookCount};
 
 use crate::keys::Environment;
 
@@ -92,14 +96,23 @@ struct Step {
 }
 
 const INITIAL: &str = include_str!("../../migrations/0001_initial.sql");
+const WEBHOOKS: &str = include_str!("../../migrations/0002_webhooks.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
-const STEPS: &[Step] = &[Step {
-    version: 1,
-    description: "initial",
-    sqlite: INITIAL,
-    postgres: INITIAL,
-}];
+const STEPS: &[Step] = &[
+    Step {
+        version: 1,
+        description: "initial",
+        sqlite: INITIAL,
+        postgres: INITIAL,
+    },
+    Step {
+        version: 2,
+        description: "webhooks",
+        sqlite: WEBHOOKS,
+        postgres: WEBHOOKS,
+    },
+];
 
 fn migrator(backend: Backend) -> Migrator {
     let migrations = STEPS

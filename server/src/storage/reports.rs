@@ -165,20 +165,22 @@ impl Storage {
         row.as_ref().map(report_from_row).transpose()
     }
 
-    /// Marks report `id` completed with the engine's figures, in one transaction (issue 7 adds
-    /// the `score.completed` outbox event to the same transaction).
+    /// Marks report `id` of `owner` completed with the engine's figures and, in the same
+    /// transaction, writes its `score.completed` webhook event for each active endpoint of
+    /// `owner` (the outbox).
     ///
     /// # Errors
     /// Database errors.
     pub async fn complete_report(
         &self,
+        owner: &Owner,
         id: &str,
         report: &alama_core::Report,
         report_json: &str,
         now: i64,
     ) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
+        let done = sqlx::query(
             "UPDATE reports SET status = 'completed', score = $2, band = $3, \
              scorecard_version = $4, report_json = $5, completed_at = $6 \
              WHERE id = $1 AND status = 'processing'",
@@ -191,6 +193,9 @@ impl Storage {
         .bind(now)
         .execute(&mut *tx)
         .await?;
+        if done.rows_affected() == 1 {
+            super::webhooks::enqueue_completed(&mut tx, owner, id, now).await?;
+        }
         tx.commit().await?;
         Ok(())
     }

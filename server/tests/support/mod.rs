@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use alama_server::storage::Storage;
+use alama_server::webhooks::WebhookConfig;
 use alama_server::{AppState, Environment, Limits, keys};
 use reqwest::multipart::{Form, Part};
 use serde_json::Value;
@@ -55,13 +56,22 @@ impl Server {
     }
 
     pub async fn start_with(db: &Db, limits: Limits) -> Self {
+        Self::start_full(db, limits, WebhookConfig::default()).await
+    }
+
+    /// A server with webhook settings `webhooks`.
+    pub async fn start_webhooks(db: &Db, webhooks: WebhookConfig) -> Self {
+        Self::start_full(db, Limits::default(), webhooks).await
+    }
+
+    pub async fn start_full(db: &Db, limits: Limits, webhooks: WebhookConfig) -> Self {
         let storage = Storage::connect(&db.url).await.expect("connect");
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let (stop, stopped) = oneshot::channel::<()>();
-        let state = AppState::new(storage.clone(), limits);
+        let state = AppState::new(storage.clone(), limits).with_webhooks(webhooks);
         let task = tokio::spawn(async move {
             let _ = alama_server::serve(listener, state, async {
                 let _ = stopped.await;

@@ -1,0 +1,159 @@
+//! The delivery worker: claims due outbox events (a lease of twice the time-out plus a second,
+//! so an event whose worker died is tried again), delivers each in its own task (at most
+//! [`WebhookConfig::concurrency`] at once, so a hanging endpoint does not stall the others), and
+//! records the outcome with the next attempt time.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::RngExt;
+use reqwest::redirect::Policy;
+use tokio::sync::Semaphore;
+use tokio::task::JoinHandle;
+
+use super::{WebhookConfig, signing, ssrf};
+use crate::ids::now_ms;
+use crate::keys::Environment;
+use crate::storage::{DueEvent, Outcome, Storage};
+
+/// Starts the worker on the current runtime; abort the handle to stop it (an attempt cut short
+/// is tried again once its lease ends).
+pub fn spawn(storage: Storage, config: Arc<WebhookConfig>) -> JoinHandle<()> {
+    tokio::spawn(run(storage, config))
+}
+
+fn millis(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+async fn run(storage: Storage, config: Arc<WebhookConfig>) {
+    let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
+    // An attempt takes at most the time-out (resolution included): after twice that plus a
+    // second, an event whose worker died (process killed, runtime dropped) is free again.
+    let lease = millis(config.timeout).saturating_mul(2) + 1_000;
+    loop {
+        let free = i64::try_from(slots.available_permits()).unwrap_or(0);
+        if free > 0 {
+            match storage.claim_events(now_ms(), lease, free).await {
+                Ok(events) => {
+                    for event in events {
+                        let Ok(permit) = slots.clone().acquire_owned().await else {
+                            return;
+                        };
+                        let storage = storage.clone();
+                        let config = config.clone();
+                        tokio::spawn(async move {
+                            deliver(&storage, &config, event).await;
+                            drop(permit);
+                        });
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "webhooks: cannot claim events"),
+            }
+        }
+        tokio::time::sleep(config.poll_interval).await;
+    }
+}
+
+/// When to try again after `attempts` failed attempts, or `None` after the last.
+pub fn next_attempt(
+    config: &WebhookConfig,
+    environment: Environment,
+    attempts: i64,
+    now: i64,
+) -> Option<i64> {
+    let schedule = match environment {
+        Environment::Live => &config.live_schedule,
+        Environment::Sandbox => &config.sandbox_schedule,
+    };
+    let index = usize::try_from(attempts.max(1) - 1).ok()?;
+    let base = millis(*schedule.get(index)?);
+    // Up to +20 % jitter, so that retries of many events do not arrive together.
+    let jitter = rand::rng().random_range(0..=base / 5);
+    Some(now + base + jitter)
+}
+
+/// One attempt: returns the HTTP status (if any) and an error text (unless delivered).
+async fn attempt(config: &WebhookConfig, event: &DueEvent) -> (Option<u16>, Option<String>) {
+    let (host, addr) = match ssrf::resolve(&event.url, config.allow_private).await {
+        Ok(resolved) => resolved,
+        Err(e) => return (None, Some(e.to_string())),
+    };
+    let client = match reqwest::Client::builder()
+        .redirect(Policy::none())
+        .timeout(config.timeout)
+        .resolve(&host, addr)
+        .user_agent("Alama-Webhooks/1")
+        .build()
+    {
+        Ok(c) => c,
+        Err(e) => return (None, Some(e.to_string())),
+    };
+    let timestamp = now_ms() / 1000;
+    let Some(signature) = signing::sign(
+        &event.secret,
+        &event.id,
+        timestamp,
+        event.payload.as_bytes(),
+    ) else {
+        return (
+            None,
+            Some("the endpoint's secret is not whsec_<base64>".into()),
+        );
+    };
+    let sent = client
+        .post(&event.url)
+        .header("content-type", "application/json")
+        .header("webhook-id", &event.id)
+        .header("webhook-timestamp", timestamp.to_string())
+        .header("webhook-signature", signature)
+        .body(event.payload.clone())
+        .send()
+        .await;
+    match sent {
+        Ok(r) if r.status().as_u16() == 200 => (Some(200), None),
+        Ok(r) => (
+            Some(r.status().as_u16()),
+            Some(format!("answered {}", r.status())),
+        ),
+        Err(e) if e.is_timeout() => (None, Some("timed out".into())),
+        Err(e) => (None, Some(e.to_string())),
+    }
+}
+
+async fn deliver(storage: &Storage, config: &WebhookConfig, event: DueEvent) {
+    let (status, error) = tokio::time::timeout(config.timeout, attempt(config, &event))
+        .await
+        .unwrap_or_else(|_| (None, Some("timed out".into())));
+    let now = now_ms();
+    let outcome = if error.is_none() {
+        Outcome::Delivered
+    } else {
+        next_attempt(config, event.environment, event.attempts, now)
+            .map_or(Outcome::Failed, Outcome::Retry)
+    };
+    tracing::info!(event = %event.id, attempt = event.attempts, ?status, ?error, ?outcome, "webhook attempt");
+    if let Err(e) = storage
+        .finish_attempt(&event.id, &outcome, status, error.as_deref(), now)
+        .await
+    {
+        tracing::error!(error = %e, event = %event.id, "webhooks: cannot record an attempt");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_end() {
+        let config = WebhookConfig::default();
+        let at = |env, n| next_attempt(&config, env, n, 0);
+        let first = at(Environment::Live, 1).expect("retry");
+        assert!((5_000..=6_000).contains(&first), "{first}");
+        assert!(at(Environment::Live, 6).is_some());
+        assert!(at(Environment::Live, 7).is_none());
+        assert!(at(Environment::Sandbox, 2).is_some());
+        assert!(at(Environment::Sandbox, 3).is_none());
+    }
+}

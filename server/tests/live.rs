@@ -1,0 +1,250 @@
+//! The Live-only endpoints over real HTTP: the shareable PDF report and the usage figures, on
+//! SQLite and, when `ALAMA_TEST_POSTGRES_URL` is set, on PostgreSQL.
+
+mod support;
+
+use alama_server::Environment::{Live, Sandbox};
+use serde_json::json;
+use support::{Db, Server, assert_problem, partner, statement_csv};
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::Db::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(db) = super::Db::postgres() else {
+                        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
+                        return;
+                    };
+                    super::$name(db).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    pdf_report_of_a_live_analysis,
+    usage_counts_a_known_sequence_exactly
+);
+
+/// Collapses runs of whitespace, so that text split over lines by the extractor compares.
+fn squash(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+async fn pdf_report_of_a_live_analysis(db: Db) {
+    let server = Server::start(&db).await;
+    let name = partner("pdf");
+    let live = server.key(&name, Live).await;
+    let sandbox = server.key(&name, Sandbox).await;
+    let consent = server.granted_consent(&live).await;
+    let (status, _, report) = server
+        .analyse(&live, statement_csv(300), None, Some(&consent), None)
+        .await;
+    assert_eq!(status, 201, "{report}");
+    let id = report["reportId"].as_str().expect("reportId").to_owned();
+
+    let response = server
+        .client
+        .get(server.url(&format!("/v1/scores/{id}/pdf")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .expect("GET pdf");
+    assert_eq!(response.status(), 200);
+    let header = |n: &str| {
+        response
+            .headers()
+            .get(n)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    assert_eq!(header("content-type").as_deref(), Some("application/pdf"));
+    assert_eq!(
+        header("content-disposition"),
+        Some(format!("attachment; filename=\"alama-report-{id}.pdf\""))
+    );
+    assert_eq!(
+        header("cache-control").as_deref(),
+        Some("private, no-store")
+    );
+    let bytes = response.bytes().await.expect("body").to_vec();
+    assert!(bytes.starts_with(b"%PDF-"), "not a PDF");
+
+    let text = squash(&pdf_extract::extract_text_from_mem(&bytes).expect("PDF text"));
+    let score = report["score"].as_u64().expect("score").to_string();
+    assert!(text.contains(&score), "score {score} missing");
+    for field in ["band", "statementPeriod"] {
+        let value = report[field].as_str().expect(field);
+        assert!(text.contains(&squash(value)), "{field} {value:?} missing");
+    }
+    for factor in report["factors"].as_array().expect("factors") {
+        let name = factor["name"].as_str().expect("factor name");
+        assert!(text.contains(&squash(name)), "factor {name:?} missing");
+    }
+    assert!(text.contains(&id), "report id missing");
+
+    // The same report gives the same document.
+    let again = server
+        .client
+        .get(server.url(&format!("/v1/scores/{id}/pdf")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .expect("GET pdf");
+    assert_eq!(again.bytes().await.expect("body").to_vec(), bytes);
+
+    // A failed report has no PDF: 409 with its status.
+    let (status, _, failed) = server
+        .analyse(
+            &live,
+            b"Receipt No,Completion Time\n".to_vec(),
+            None,
+            Some(&consent),
+            None,
+        )
+        .await;
+    assert!(status >= 400, "{failed}");
+    let failed_id = failed["reportId"].as_str().expect("reportId");
+    let got = server
+        .get(&format!("/v1/scores/{failed_id}/pdf"), &live)
+        .await;
+    assert_problem(&got, 409, "report_not_completed");
+    assert_eq!(got.2["reportStatus"], "failed");
+    assert_eq!(got.2["reportId"], failed_id);
+
+    // Sandbox keys: 403; the Live report from a Sandbox key or another partner: 404.
+    assert_problem(
+        &server.get(&format!("/v1/scores/{id}/pdf"), &sandbox).await,
+        403,
+        "live_mode_required",
+    );
+    let other = server.key(&partner("pdf-other"), Live).await;
+    assert_problem(
+        &server.get(&format!("/v1/scores/{id}/pdf"), &other).await,
+        404,
+        "report_not_found",
+    );
+    server.stop().await;
+}
+
+async fn usage_counts_a_known_sequence_exactly(db: Db) {
+    let server = Server::start(&db).await;
+    let name = partner("usage");
+    let live = server.key(&name, Live).await;
+    let sandbox = server.key(&name, Sandbox).await;
+
+    // Live: consent (201) and grant (200).
+    let consent = server.granted_consent(&live).await;
+    // An analysis (201), its idempotent replay (201, not billed), a failed one (422).
+    let csv = statement_csv(120);
+    let first = server
+        .analyse(&live, csv.clone(), None, Some(&consent), Some("order-1"))
+        .await;
+    assert_eq!(first.0, 201, "{}", first.2);
+    let replay = server
+        .analyse(&live, csv, None, Some(&consent), Some("order-1"))
+        .await;
+    assert_eq!(replay.0, 201);
+    let bad = server
+        .analyse(
+            &live,
+            b"Receipt No,Completion Time\n".to_vec(),
+            None,
+            Some(&consent),
+            None,
+        )
+        .await;
+    assert_eq!(bad.0, 422, "{}", bad.2);
+    // Fetch it (200), an unknown report (404), its PDF (200).
+    let id = first.2["reportId"].as_str().expect("id");
+    assert_eq!(server.get(&format!("/v1/scores/{id}"), &live).await.0, 200);
+    assert_eq!(server.get("/v1/scores/rpt_unknown", &live).await.0, 404);
+    let pdf = server
+        .client
+        .get(server.url(&format!("/v1/scores/{id}/pdf")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .expect("pdf");
+    assert_eq!(pdf.status(), 200);
+    // Sandbox traffic is not Live usage.
+    assert_eq!(
+        server
+            .analyse(&sandbox, statement_csv(50), None, None, None)
+            .await
+            .0,
+        201
+    );
+    assert_problem(
+        &server.get("/v1/usage", &sandbox).await,
+        403,
+        "live_mode_required",
+    );
+
+    let expected = json!({
+        "requests": {
+            "total": 8,
+            "byEndpoint": {
+                "GET /v1/scores/{reportId}": 2,
+                "GET /v1/scores/{reportId}/pdf": 1,
+                "POST /v1/consents": 1,
+                "POST /v1/consents/{consentId}/grant": 1,
+                "POST /v1/scores/analyse": 3,
+            },
+            "byStatusClass": {"2xx": 6, "4xx": 2, "5xx": 0},
+        },
+        "analyses": {"submitted": 2, "completed": 1, "failed": 1, "processing": 0, "successRate": 0.5},
+        "billableUnits": 1,
+        "webhooks": {"events": 0, "delivered": 0, "failed": 0, "pending": 0, "deliveryRate": null},
+    });
+    let (status, _, usage) = server.get("/v1/usage", &live).await;
+    assert_eq!(status, 200, "{usage}");
+    assert_eq!(usage["granularity"], "day");
+    assert_eq!(usage["period"]["timeZone"], "UTC");
+    let buckets = usage["buckets"].as_array().expect("buckets");
+    assert_eq!(buckets.len(), 30);
+    assert_eq!(usage["totals"], expected);
+    let busy: Vec<_> = buckets
+        .iter()
+        .filter(|b| b["requests"]["total"].as_i64() > Some(0))
+        .collect();
+    assert!(!busy.is_empty() && busy.len() <= 2, "{busy:?}");
+
+    // Durable: after a restart the figures are the same, plus the usage request itself.
+    server.stop().await;
+    let server = Server::start(&db).await;
+    let (status, _, usage) = server.get("/v1/usage?granularity=month", &live).await;
+    assert_eq!(status, 200, "{usage}");
+    assert_eq!(usage["granularity"], "month");
+    let mut expected = expected;
+    expected["requests"]["total"] = json!(9);
+    expected["requests"]["byEndpoint"]["GET /v1/usage"] = json!(1);
+    expected["requests"]["byStatusClass"]["2xx"] = json!(7);
+    assert_eq!(usage["totals"], expected);
+
+    // Bad queries are problems.
+    for q in [
+        "from=2026-02-30",
+        "from=2026-11-02&to=2026-11-01",
+        "granularity=week",
+        "colour=red",
+    ] {
+        assert_problem(
+            &server.get(&format!("/v1/usage?{q}"), &live).await,
+            400,
+            "invalid_request",
+        );
+    }
+    server.stop().await;
+}

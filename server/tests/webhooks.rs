@@ -1,0 +1,364 @@
+//! `score.completed` webhooks over real HTTP: a loopback receiver (allowed by the test's
+//! `allow_private` setting, as `--allow-private-webhook-urls` does) checks signature, headers and
+//! payload; retries, failures, restarts, usage counts and the `alama webhooks` commands.
+
+mod support;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use alama_server::Environment::{self, Live, Sandbox};
+use alama_server::storage::Owner;
+use alama_server::webhooks::{self, WebhookConfig, signing};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use serde_json::Value;
+use sqlx::Row;
+use support::{Db, Server, partner, statement_csv};
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::Db::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(db) = super::Db::postgres() else {
+                        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
+                        return;
+                    };
+                    super::$name(db).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_backends!(
+    signed_events_are_retried_until_200,
+    silent_receivers_fail_without_stalling_others,
+    events_survive_a_restart,
+    cli_webhooks_add_list_remove,
+);
+
+/// What the receiver saw: headers and body of every request.
+type Seen = Arc<Mutex<Vec<(HeaderMap, String)>>>;
+
+/// A loopback receiver answering `script[n]` to its n-th request (the last one after that);
+/// status 0 means never answer.
+async fn receiver(script: Vec<u16>) -> (String, Seen) {
+    let seen: Seen = Arc::default();
+    let state = (seen.clone(), Arc::new(script));
+    let app = axum::Router::new()
+        .route(
+            "/hook",
+            axum::routing::post(
+                |State((seen, script)): State<(Seen, Arc<Vec<u16>>)>,
+                 headers: HeaderMap,
+                 body: String| async move {
+                    let n = {
+                        let mut seen = seen.lock().expect("lock");
+                        seen.push((headers, body));
+                        seen.len()
+                    };
+                    let status = script.get(n - 1).or(script.last()).copied().unwrap_or(200);
+                    if status == 0 {
+                        std::future::pending::<()>().await;
+                    }
+                    StatusCode::from_u16(status).expect("status")
+                },
+            ),
+        )
+        .with_state(state);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}/hook"), seen)
+}
+
+/// Every test uses the same settings: on a shared PostgreSQL database the workers of
+/// concurrent tests claim each other's events, as replicas do.
+fn config() -> WebhookConfig {
+    let schedule = vec![Duration::from_millis(150); 2];
+    WebhookConfig {
+        allow_private: true,
+        live_schedule: schedule.clone(),
+        sandbox_schedule: schedule,
+        timeout: Duration::from_millis(500),
+        poll_interval: Duration::from_millis(50),
+        ..WebhookConfig::default()
+    }
+}
+
+async fn register(
+    server: &Server,
+    key_partner: &str,
+    env: Environment,
+    url: &str,
+) -> (String, String) {
+    let p = server
+        .storage
+        .ensure_partner(key_partner)
+        .await
+        .expect("partner");
+    let owner = Owner {
+        partner_id: p.id,
+        environment: env,
+    };
+    let (id, secret) = webhooks::register(&server.storage, &owner, url, true)
+        .await
+        .expect("register");
+    (id, secret)
+}
+
+/// Status and attempts of the events of `report`.
+async fn events(server: &Server, report: &str) -> Vec<(String, i64)> {
+    sqlx::query("SELECT status, attempts FROM webhook_events WHERE report_id = $1 ORDER BY id")
+        .bind(report)
+        .fetch_all(server.storage.pool())
+        .await
+        .expect("events")
+        .iter()
+        .map(|r| (r.get::<String, _>(0), r.get::<i64, _>(1)))
+        .collect()
+}
+
+async fn wait_for(server: &Server, report: &str, want: &[&str]) -> Vec<(String, i64)> {
+    for _ in 0..200 {
+        let got = events(server, report).await;
+        let mut statuses: Vec<&str> = got.iter().map(|(s, _)| s.as_str()).collect();
+        statuses.sort_unstable();
+        if statuses == want {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "events of {report} never became {want:?}: {:?}",
+        events(server, report).await
+    );
+}
+
+async fn analyse(server: &Server, key: &str, env: Environment) -> String {
+    let consent = match env {
+        Live => Some(server.granted_consent(key).await),
+        Sandbox => None,
+    };
+    let (status, _, report) = server
+        .analyse(key, statement_csv(80), None, consent.as_deref(), None)
+        .await;
+    assert_eq!(status, 201, "{report}");
+    report["reportId"].as_str().expect("id").to_owned()
+}
+
+async fn signed_events_are_retried_until_200(db: Db) {
+    let server = Server::start_webhooks(&db, config()).await;
+    let name = partner("hooks");
+    let key = server.key(&name, Live).await;
+    let (url, seen) = receiver(vec![500, 500, 200]).await;
+    let (endpoint, secret) = register(&server, &name, Live, &url).await;
+    // A private URL is refused without the flag.
+    let p = server.storage.ensure_partner(&name).await.expect("partner");
+    let owner = Owner {
+        partner_id: p.id,
+        environment: Live,
+    };
+    assert!(
+        webhooks::register(&server.storage, &owner, &url, false)
+            .await
+            .is_err()
+    );
+
+    let report = analyse(&server, &key, Live).await;
+    let got = wait_for(&server, &report, &["delivered"]).await;
+    assert_eq!(got, vec![("delivered".to_owned(), 3)]);
+    let seen = seen.lock().expect("lock").clone();
+    assert_eq!(seen.len(), 3, "three attempts");
+    let first_id = seen[0]
+        .0
+        .get("webhook-id")
+        .and_then(|v| v.to_str().ok())
+        .expect("id")
+        .to_owned();
+    for (headers, body) in &seen {
+        let h = |n: &str| {
+            headers
+                .get(n)
+                .and_then(|v| v.to_str().ok())
+                .expect(n)
+                .to_owned()
+        };
+        assert_eq!(h("content-type"), "application/json");
+        assert_eq!(h("webhook-id"), first_id, "the same id on every retry");
+        let ts: i64 = h("webhook-timestamp").parse().expect("timestamp");
+        let now = alama_server::ids::now_ms() / 1000;
+        assert!((now - 60..=now).contains(&ts), "{ts}");
+        assert_eq!(
+            Some(h("webhook-signature")),
+            signing::sign(&secret, &first_id, ts, body.as_bytes())
+        );
+        let payload: Value = serde_json::from_str(body).expect("json");
+        assert_eq!(payload["id"], first_id.as_str());
+        assert_eq!(payload["type"], "score.completed");
+        assert_eq!(payload["environment"], "live");
+        assert!(
+            payload["createdAt"]
+                .as_str()
+                .is_some_and(|t| t.ends_with('Z'))
+        );
+        assert_eq!(payload["data"]["reportId"], report.as_str());
+        assert_eq!(payload["data"]["status"], "completed");
+    }
+    // The portal's list shows the counts and the delivery rate.
+    let mut out = Vec::new();
+    let list = alama_server::cli::WebhooksCommand::List {
+        db: alama_server::cli::DatabaseArgs {
+            database: db.url.clone(),
+        },
+    };
+    alama_server::cli::webhooks_command(&list, &mut out, &mut Vec::new())
+        .await
+        .expect("list");
+    let list = String::from_utf8(out).expect("utf8");
+    let row = list.lines().find(|l| l.contains(&endpoint)).expect("row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cells[4..9], ["1", "1", "0", "0", "100.0%"], "{row}");
+    // The partner sees the event and its delivery rate.
+    let (status, _, usage) = server.get("/v1/usage", &key).await;
+    assert_eq!(status, 200, "{usage}");
+    assert_eq!(
+        usage["totals"]["webhooks"],
+        serde_json::json!({"events": 1, "delivered": 1, "failed": 0, "pending": 0, "deliveryRate": 1.0})
+    );
+    server.stop().await;
+}
+
+async fn silent_receivers_fail_without_stalling_others(db: Db) {
+    let server = Server::start_webhooks(&db, config()).await;
+    let name = partner("silent");
+    let key = server.key(&name, Sandbox).await;
+    let (silent, silent_seen) = receiver(vec![0]).await;
+    let (ok, ok_seen) = receiver(vec![200]).await;
+    register(&server, &name, Sandbox, &silent).await;
+    register(&server, &name, Sandbox, &ok).await;
+    let started = std::time::Instant::now();
+    let report = analyse(&server, &key, Sandbox).await;
+    // The good endpoint is served while the other hangs.
+    for _ in 0..100 {
+        if !ok_seen.lock().expect("lock").is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(ok_seen.lock().expect("lock").len(), 1);
+    let got = wait_for(&server, &report, &["delivered", "failed"]).await;
+    assert!(got.contains(&("failed".to_owned(), 3)), "{got:?}");
+    assert_eq!(silent_seen.lock().expect("lock").len(), 3);
+    assert!(
+        started.elapsed() >= Duration::from_millis(1_500),
+        "three time-outs"
+    );
+    server.stop().await;
+}
+
+async fn events_survive_a_restart(db: Db) {
+    let name = partner("restart");
+    let (url, seen) = receiver(vec![200]).await;
+    // The report completes on a server that stops before its worker delivers anything.
+    let stopped = WebhookConfig {
+        enabled: false,
+        ..config()
+    };
+    let server = Server::start_webhooks(&db, stopped).await;
+    let key = server.key(&name, Live).await;
+    register(&server, &name, Live, &url).await;
+    let report = analyse(&server, &key, Live).await;
+    if db.url.starts_with("sqlite") {
+        // (On a shared PostgreSQL database another test's worker may already have it.)
+        assert_eq!(
+            events(&server, &report).await,
+            vec![("pending".to_owned(), 0)]
+        );
+        assert!(seen.lock().expect("lock").is_empty());
+    }
+    server.stop().await;
+
+    // The event is in the outbox: a restarted server delivers it.
+    let server = Server::start_webhooks(&db, config()).await;
+    let got = wait_for(&server, &report, &["delivered"]).await;
+    assert_eq!(got, vec![("delivered".to_owned(), 1)]);
+    assert_eq!(seen.lock().expect("lock").len(), 1);
+    server.stop().await;
+}
+
+async fn cli_webhooks_add_list_remove(db: Db) {
+    use alama_server::cli::{DatabaseArgs, WebhooksCommand, webhooks_command};
+    let args = DatabaseArgs {
+        database: db.url.clone(),
+    };
+    let name = partner("cli");
+    let add = |url: &str, allow: bool| WebhooksCommand::Add {
+        partner: name.clone(),
+        environment: Live,
+        url: url.to_owned(),
+        allow_private_webhook_urls: allow,
+        db: args.clone(),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let refused =
+        webhooks_command(&add("http://127.0.0.1:9/hook", false), &mut out, &mut err).await;
+    assert!(refused.is_err_and(|e| e.contains("private")));
+    webhooks_command(&add("http://127.0.0.1:9/hook", true), &mut out, &mut err)
+        .await
+        .expect("add");
+    let secret = String::from_utf8(out).expect("utf8");
+    assert!(
+        secret.trim().starts_with("whsec_") && secret.lines().count() == 1,
+        "{secret}"
+    );
+    let note = String::from_utf8(err).expect("utf8");
+    let id = note
+        .split_whitespace()
+        .find(|w| w.starts_with("whe_"))
+        .expect("id")
+        .to_owned();
+
+    let mut out = Vec::new();
+    webhooks_command(
+        &WebhooksCommand::List { db: args.clone() },
+        &mut out,
+        &mut Vec::new(),
+    )
+    .await
+    .expect("list");
+    let list = String::from_utf8(out).expect("utf8");
+    assert!(list.contains(&id) && list.contains("http://127.0.0.1:9/hook"));
+    assert!(!list.contains("whsec_"), "secrets are not listed");
+    let row = list.lines().find(|l| l.contains(&id)).expect("row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cells[4..9], ["0", "0", "0", "0", "-"], "{row}");
+
+    let remove = WebhooksCommand::Remove {
+        id: id.clone(),
+        db: args.clone(),
+    };
+    webhooks_command(&remove, &mut Vec::new(), &mut Vec::new())
+        .await
+        .expect("remove");
+    assert!(
+        webhooks_command(&remove, &mut Vec::new(), &mut Vec::new())
+            .await
+            .is_err()
+    );
+}
