@@ -44,7 +44,7 @@ fn score(c: &mut Criterion) {
     });
     let report = alama_core::score(&statement).expect("scores");
     c.bench_function("report/to_json", |b| {
-        b.iter(|| black_box(&report).to_json())
+        b.iter(|| black_box(&report).to_json());
     });
 }
 
