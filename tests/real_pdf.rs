@@ -278,11 +278,13 @@ fn truncated_and_mutated_real_bytes_never_panic() {
         seed
     };
     let options = ParseOptions::default();
-    for i in 1..=12 {
-        let cut = bytes.len() * i / 13;
+    // (A few cases only: this file takes about 1 s a parse in a debug build. The synthetic
+    // proptest in alama-core covers many more.)
+    for i in 1..=4 {
+        let cut = bytes.len() * i / 5;
         let _ = alama_core::parse(&bytes[..cut], &options);
     }
-    for _ in 0..12 {
+    for _ in 0..4 {
         let mut mutated = bytes.clone();
         for _ in 0..64 {
             let at = usize::try_from(next() % bytes.len() as u64).unwrap_or(0);
