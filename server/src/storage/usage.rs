@@ -83,25 +83,39 @@ impl Storage {
         from_ms: i64,
         to_ms: i64,
     ) -> Result<Vec<AnalysisCount>> {
-        let rows = sqlx::query(
-            "SELECT created_at / 86400000 AS day, status, COUNT(*) AS n FROM reports \
+        let rows = self
+            .daily_status_counts("reports", owner, from_ms, to_ms)
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(day, status, count)| AnalysisCount { day, status, count })
+            .collect())
+    }
+
+    /// Rows of `table` (`reports` or `webhook_events`) of `owner` created in `[from_ms, to_ms)`,
+    /// counted per UTC day and status: `(day, status, count)`.
+    pub(super) async fn daily_status_counts(
+        &self,
+        table: &'static str,
+        owner: &Owner,
+        from_ms: i64,
+        to_ms: i64,
+    ) -> Result<Vec<(i64, String, i64)>> {
+        let sql = format!(
+            "SELECT created_at / 86400000 AS day, status, COUNT(*) AS n FROM {table} \
              WHERE partner_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4 \
-             GROUP BY created_at / 86400000, status",
-        )
-        .bind(&owner.partner_id)
-        .bind(owner.environment.as_str())
-        .bind(from_ms)
-        .bind(to_ms)
-        .fetch_all(&self.pool)
-        .await?;
+             GROUP BY created_at / 86400000, status"
+        );
+        // `table` is one of two literal table names from this module, never input.
+        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(&owner.partner_id)
+            .bind(owner.environment.as_str())
+            .bind(from_ms)
+            .bind(to_ms)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter()
-            .map(|r| {
-                Ok(AnalysisCount {
-                    day: r.try_get(0)?,
-                    status: r.try_get(1)?,
-                    count: r.try_get(2)?,
-                })
-            })
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
             .collect()
     }
 }

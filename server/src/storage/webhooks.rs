@@ -242,26 +242,13 @@ impl Storage {
         from_ms: i64,
         to_ms: i64,
     ) -> Result<Vec<WebhookCount>> {
-        let rows = sqlx::query(
-            "SELECT created_at / 86400000 AS day, status, COUNT(*) AS n FROM webhook_events \
-             WHERE partner_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4 \
-             GROUP BY created_at / 86400000, status",
-        )
-        .bind(&owner.partner_id)
-        .bind(owner.environment.as_str())
-        .bind(from_ms)
-        .bind(to_ms)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(WebhookCount {
-                    day: r.try_get(0)?,
-                    status: r.try_get(1)?,
-                    count: r.try_get(2)?,
-                })
-            })
-            .collect()
+        let rows = self
+            .daily_status_counts("webhook_events", owner, from_ms, to_ms)
+            .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(day, status, count)| WebhookCount { day, status, count })
+            .collect())
     }
 }
 
