@@ -530,12 +530,13 @@ pub fn categorise(details: &str, paid_in: bool) -> Category {
     matching_rule(details, paid_in).map_or(Category::Other, |i| RULES[i].category)
 }
 
-/// Fills in the category of every transaction whose category is [`Category::Uncategorised`].
+/// Sets the category of every transaction from its Details and direction.
+///
+/// A category given in the input (a CSV `Category` column, the canonical JSON's `category`) is
+/// informational only and is replaced: the score must not depend on labels a person can edit.
 pub fn categorise_all(transactions: &mut [Transaction]) {
     for t in transactions {
-        if t.category == Category::Uncategorised {
-            t.category = categorise(&t.details, t.paid_in > t.withdrawn);
-        }
+        t.category = categorise(&t.details, t.paid_in > t.withdrawn);
     }
 }
 
@@ -903,7 +904,7 @@ mod tests {
     }
 
     #[test]
-    fn categorise_all_keeps_given_categories() {
+    fn categorise_all_replaces_given_categories() {
         let t = |details: &str, category| Transaction {
             receipt_no: "A".into(),
             completed_at: chrono::NaiveDate::from_ymd_opt(2024, 1, 1)
@@ -922,6 +923,7 @@ mod tests {
         ];
         categorise_all(&mut rows);
         assert_eq!(rows[0].category, Category::AirtimeAndBundles);
-        assert_eq!(rows[1].category, Category::Betting);
+        // An input label is informational only: editing it changes nothing.
+        assert_eq!(rows[1].category, Category::AirtimeAndBundles);
     }
 }

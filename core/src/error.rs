@@ -37,6 +37,9 @@ pub enum ErrorKind {
     },
     /// Reading a file from disk failed (CLI and bindings that take a path).
     Io,
+    /// A scorecard (JSON) that does not validate: bins with a gap or an overlap, maxima that do
+    /// not add up, an unknown feature, non-integer points (see `scorecard::card`).
+    InvalidScorecard,
 }
 
 impl ErrorKind {
@@ -51,11 +54,12 @@ impl ErrorKind {
             Self::EmptyStatement => "empty_statement",
             Self::TooLarge { .. } => "too_large",
             Self::Io => "io_error",
+            Self::InvalidScorecard => "invalid_scorecard",
         }
     }
 
     /// Every code, in a fixed order (for docs and binding tests).
-    pub const ALL_CODES: [&'static str; 8] = [
+    pub const ALL_CODES: [&'static str; 9] = [
         "password_required",
         "wrong_password",
         "unsupported_format",
@@ -64,6 +68,7 @@ impl ErrorKind {
         "empty_statement",
         "too_large",
         "io_error",
+        "invalid_scorecard",
     ];
 }
 
@@ -128,6 +133,7 @@ mod tests {
             ErrorKind::EmptyStatement,
             ErrorKind::TooLarge { limit: 1 },
             ErrorKind::Io,
+            ErrorKind::InvalidScorecard,
         ];
         let codes: Vec<_> = kinds.iter().map(ErrorKind::code).collect();
         assert_eq!(codes, ErrorKind::ALL_CODES);

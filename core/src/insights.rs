@@ -5,14 +5,18 @@
 //! (KES, `"KES/month"`), ratios to 4 (`"ratio"`, 0–1), counts and days as integers. Insights
 //! appear in a fixed order; the thin-file warning, when present, comes first.
 //!
-//! **Affordable monthly instalment** (`affordable_instalment`, KES/month):
-//! `max(0, min(income / 3 − existing loan repayments, 50 % × net monthly cash flow))`, all per
-//! 30 days. The first term is a debt-service-to-income cap of one third, the common Kenyan
-//! bank practice that also matches the Employment Act's rule that deductions leave an employee at
-//! least a third of pay; existing M-Shwari, KCB M-PESA, Hustler Fund and digital-lender repayments
-//! use part of it. The second term keeps half of the observed surplus as a buffer against
-//! income shocks. Fuliza is left out of "existing repayments" because its draws and repayments
-//! already net out inside the cash flow.
+//! Months are calendar months everywhere (see [`crate::features`]).
+//!
+//! **Affordable monthly instalment** (`affordable_instalment`, KES/month, computed in
+//! [`Features::affordable_instalment`] because the scorecard scores it):
+//! `max(0, min(typical monthly income / 3 − mobile and digital loans drawn per month, 50 % ×
+//! monthly net cash flow))`. The first term is a debt-service-to-income cap of one third, the
+//! common Kenyan bank practice that also matches the Employment Act's rule that deductions leave
+//! an employee at least a third of pay; what a rolling borrower draws each month is what falls
+//! due the next, so loans drawn stand for existing debt service (repayments themselves are not
+//! used, so that repaying can never lower the figure). The second term keeps half of the
+//! observed surplus (over full calendar months) as a buffer against income shocks. Fuliza is
+//! left out because its draws and repayments already net out inside the cash flow.
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
@@ -41,7 +45,7 @@ fn ratio4(v: Decimal) -> Decimal {
 }
 
 /// `12345.6` → `"12,345.60"`.
-fn kes(v: Decimal) -> String {
+pub(crate) fn kes(v: Decimal) -> String {
     let m = money(v);
     let text = m.abs().to_string();
     let (int, frac) = text.split_once('.').unwrap_or((&text, "00"));
@@ -61,8 +65,9 @@ fn kes(v: Decimal) -> String {
 }
 
 /// `0.1234` → `"12.3%"`.
-fn percent(v: Decimal) -> String {
-    let p = (v * Decimal::ONE_HUNDRED)
+pub(crate) fn percent(v: Decimal) -> String {
+    let p = v
+        .saturating_mul(Decimal::ONE_HUNDRED)
         .round_dp_with_strategy(1, RoundingStrategy::MidpointAwayFromZero);
     format!("{p}%")
 }
@@ -78,12 +83,7 @@ fn insight(code: &str, message: String, value: Decimal, unit: &str) -> Insight {
 
 /// The affordable monthly instalment, KES/month, unrounded (see the module rule).
 pub fn affordable_instalment(f: &Features) -> Decimal {
-    let dsr_room = (f.average_monthly_income / Decimal::from(DSR_CAP_DIVISOR))
-        .saturating_sub(f.average_monthly_loan_repayments);
-    let surplus_room = f
-        .average_monthly_net_cash_flow
-        .saturating_mul(SURPLUS_SHARE);
-    dsr_room.min(surplus_room).max(Decimal::ZERO)
+    f.affordable_instalment
 }
 
 /// The insights of a statement's features, in a fixed order (the thin-file warning first).
@@ -127,7 +127,8 @@ fn average_income(f: &Features) -> Insight {
         "average_monthly_income",
         format!(
             "Average income is {} per 30 days (money in, excluding loans, Fuliza, savings, \
-             reversals and betting winnings; money from banks counted net of money sent back)",
+             reversals, betting winnings and round trips; money from banks counted, net of money \
+             sent back, when it comes in most months)",
             kes(f.average_monthly_income)
         ),
         money(f.average_monthly_income),
@@ -148,7 +149,7 @@ fn income_regularity(f: &Features) -> Option<Insight> {
         "income_regularity",
         format!(
             "Monthly income is {reading}: it varies by {} of its average (coefficient of \
-             variation over {} full 30-day months)",
+             variation over {} full calendar months)",
             percent(cv),
             f.full_months
         ),
@@ -174,7 +175,7 @@ fn net_cash_flow(f: &Features) -> Insight {
     insight(
         "net_monthly_cash_flow",
         format!(
-            "Income minus spending averages {} per 30 days",
+            "Income minus spending (credit fees included) averages {} a month",
             kes(f.average_monthly_net_cash_flow)
         ),
         money(f.average_monthly_net_cash_flow),
@@ -198,7 +199,7 @@ fn average_balance(f: &Features) -> Option<Insight> {
 }
 
 fn fuliza(f: &Features) -> Insight {
-    match f.fuliza_reliance {
+    match f.fuliza_reliance.filter(|r| *r != Decimal::MAX) {
         Some(r) => insight(
             "fuliza_reliance",
             if f.fuliza_draw_count == 0 {
@@ -325,6 +326,7 @@ mod tests {
             income_cv: Some(dec!(0.123456)),
             salary_share: Some(dec!(0.5)),
             fuliza_reliance: Some(dec!(0)),
+            affordable_instalment: dec!(3000),
             ..Features::default()
         }
     }
@@ -334,19 +336,9 @@ mod tests {
     }
 
     #[test]
-    fn affordable_instalment_is_the_lower_of_dsr_and_surplus() {
-        let mut f = base();
-        // income/3 = 10,000; half the surplus = 3,000.
+    fn affordable_instalment_is_the_features_figure() {
+        let f = base();
         assert_eq!(affordable_instalment(&f), dec!(3000));
-        f.average_monthly_net_cash_flow = dec!(50000);
-        f.average_monthly_loan_repayments = dec!(4000);
-        // income/3 - repayments = 6,000 < 25,000.
-        assert_eq!(affordable_instalment(&f), dec!(6000));
-        f.average_monthly_net_cash_flow = dec!(-100);
-        assert_eq!(affordable_instalment(&f), dec!(0));
-        f.average_monthly_net_cash_flow = dec!(1000);
-        f.average_monthly_loan_repayments = dec!(20000);
-        assert_eq!(affordable_instalment(&f), dec!(0));
     }
 
     #[test]

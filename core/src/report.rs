@@ -107,17 +107,22 @@ pub struct Insight {
     pub unit: String,
 }
 
-/// A reason code: a characteristic that cost points, ordered by points lost (largest first).
+/// A reason code: one scorecard attribute that lost points through evidence (or the
+/// knock-out), ordered by points lost (largest first).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasonCode {
-    /// Stable reason code, e.g. `"R01"`.
+    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"` for the knock-out.
     pub code: String,
-    /// Code of the factor it comes from.
+    /// Code of the factor (characteristic) it comes from, e.g. `"credit_repayment"`.
     pub factor: String,
-    /// `max - score` of that factor.
+    /// Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`).
+    pub attribute: String,
+    /// Points this attribute lost: its maximum minus its points (for `K01`, the points the cap
+    /// removed).
     pub points_lost: u16,
-    /// Adverse-action style sentence, e.g. "Income varies strongly from month to month".
+    /// Adverse-action sentence with the figure behind it, e.g. "Fuliza and loans: 61.0% of the
+    /// amount due was repaid within 30 days".
     pub description: String,
 }
 
@@ -145,13 +150,47 @@ pub struct Finding {
     pub message: String,
 }
 
+/// What the integrity verdict rests on: the kind of source the statement was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceLevel {
+    /// A PDF as Safaricom's service wrote it: its writer's file structure, one save,
+    /// encrypted.
+    PdfOriginal,
+    /// A PDF decrypted or re-saved by another program (named in the findings).
+    PdfResaved,
+    /// A CSV export: nothing about its origin can be checked.
+    Csv,
+    /// The canonical JSON (or a statement built in code): nothing about its origin can be
+    /// checked.
+    Json,
+}
+
+impl EvidenceLevel {
+    /// The wire word (`"pdf_original"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PdfOriginal => "pdf_original",
+            Self::PdfResaved => "pdf_resaved",
+            Self::Csv => "csv",
+            Self::Json => "json",
+        }
+    }
+}
+
 /// Integrity of the statement as a whole.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Integrity {
-    /// `"verified"` (every check passed), `"warnings"` or `"failed"` (a critical finding).
+    /// The verdict ladder: `"verified"` (an original Safaricom PDF, every check passed),
+    /// `"consistent"` (every check passed on a re-saved PDF, a CSV or JSON: the arithmetic
+    /// holds, the origin cannot be checked; `evidenceLevel` says which), `"warnings"` (evidence
+    /// of editing or lost rows: a person should look) or `"failed"` (a critical finding).
     pub status: String,
-    /// Whether the parsed rows add up to the statement's SUMMARY; `None` without a SUMMARY.
+    /// The kind of source the verdict rests on.
+    pub evidence_level: EvidenceLevel,
+    /// Whether the listed rows (Cancelled included, Safaricom's rule) add up to the statement's
+    /// SUMMARY; `None` without a SUMMARY.
     pub summary_reconciled: Option<bool>,
     /// Findings, most severe first.
     pub findings: Vec<Finding>,
@@ -206,7 +245,7 @@ pub struct Report {
     pub report_id: String,
     /// Always `completed` from the engine.
     pub status: ReportStatus,
-    /// 300–850: `300 + Σ factors[].score`.
+    /// 300–850: `300 + Σ factors[].score`, minus the knock-out's points (reason code `K01`).
     pub score: u16,
     /// Band of `score`.
     pub band: Band,
@@ -216,10 +255,13 @@ pub struct Report {
     pub factors: Vec<Factor>,
     /// Typed insights.
     pub insights: Vec<Insight>,
-    /// Characteristics that cost points, largest loss first.
+    /// Attributes that lost points through evidence, and the knock-out, largest loss first.
     pub reason_codes: Vec<ReasonCode>,
-    /// Version of the scorecard that produced the points, e.g. `"alama-mpesa-2026.11"`.
+    /// Version of the scorecard that produced the points, e.g. `"alama-mpesa-2026.12"`.
     pub scorecard_version: String,
+    /// Lowercase hex SHA-256 of the canonical JSON of the scorecard that produced the points
+    /// (`Scorecard::sha256`): two cards with one version id but different tables differ here.
+    pub scorecard_sha256: String,
     /// Reconciliation, balance and tamper findings.
     pub integrity: Integrity,
     /// The statement scored.

@@ -63,6 +63,11 @@ pub struct Statement {
     /// Never silently dropped: each becomes an integrity finding in the report.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unparsed: Vec<UnparsedLine>,
+    /// The format [`crate::parse::parse`] read this statement from; `None` for a statement built
+    /// in code. Not part of the canonical JSON (a statement handed in as JSON is JSON evidence,
+    /// whatever it was made from); it sets the report's evidence level.
+    #[serde(skip)]
+    pub source: Option<crate::parse::Format>,
 }
 
 fn default_currency() -> String {
@@ -239,6 +244,65 @@ pub struct DocumentInfo {
     /// Page numbers the footer promises ("Page 20 of 21" → 21), when it says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declared_pages: Option<u32>,
+    /// How the file itself is built (xref sections, the writer's marker, fonts, page sizes), for
+    /// the forensic checks of [`crate::check::forensics`]. `None` when not measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structure: Option<PdfStructure>,
+}
+
+/// Facts about the bytes of a PDF that tell the program that wrote it, and whether it was
+/// appended to afterwards. Source: PDF 1.7 (ISO 32000-1) §7.5 (file structure, incremental
+/// updates) and the measured output of Safaricom's writers (see docs/integrity.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct PdfStructure {
+    /// Number of `%%EOF` markers: one per save; more than one means incremental updates.
+    pub eof_markers: u32,
+    /// Number of `startxref` keywords (one per cross-reference section).
+    pub xref_sections: u32,
+    /// Whether the file uses cross-reference streams (`/Type /XRef`); Safaricom's writers
+    /// (iText 5, `OpenPDF`) write classic tables.
+    pub xref_streams: bool,
+    /// `endstream` keywords not followed by an end of line. Safaricom's writers always end a
+    /// stream with `endstream` and a newline; some libraries (`lopdf`) write a space first.
+    #[serde(default)]
+    pub loose_stream_ends: u32,
+    /// The binary comment on the file's second line as lower-case hex (`"f6e4fcdf"` for
+    /// `OpenPDF`, `"e2e3cfd3"` for iText 5), when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binary_marker: Option<String>,
+    /// Every font the pages use, `/BaseFont` without a subset prefix (`"DejaVuSans"`), sorted,
+    /// with the 1-based pages that use it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fonts: Vec<FontUse>,
+    /// 1-based pages whose media box differs from page 1's.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub odd_size_pages: Vec<u32>,
+    /// Transaction-table lines whose Paid In, Withdrawn or Balance does not end at its
+    /// column's right edge (Safaricom right-aligns every amount; an edit that changes an
+    /// amount's length without moving it breaks the alignment).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub off_grid: Vec<PageLine>,
+}
+
+/// A line of a PDF page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct PageLine {
+    /// 1-based page.
+    pub page: u32,
+    /// 1-based line on the page (lines by baseline, top to bottom).
+    pub line: u32,
+}
+
+/// One font of a PDF and the pages that use it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct FontUse {
+    /// `/BaseFont` without a subset prefix, e.g. `"DejaVuSans"`, `"Helvetica-Bold"`.
+    pub name: String,
+    /// 1-based pages whose resources name it, ascending.
+    pub pages: Vec<u32>,
 }
 
 /// A source line that looked like part of a transaction table but could not be read.

@@ -15,6 +15,10 @@ use crate::statement::{
     AccountHolder, Period, Provider, Statement, Summary, SummaryRow, Transaction, TransactionStatus,
 };
 
+pub mod edits;
+mod personas;
+pub use personas::{PersonaKind, persona_statement, persona_statement_until};
+
 /// `SplitMix64` (Steele, Lea & Flood 2014): a tiny, fixed, well-distributed 64-bit stream.
 #[derive(Debug, Clone)]
 pub struct SplitMix64(u64);
@@ -111,13 +115,29 @@ pub fn synthetic_statement(seed: u64, months: u32) -> Statement {
         rows: Vec::new(),
         balance: Decimal::from(rng_start_balance(seed)),
         counter: 0,
+        auto_repay: false,
+        fuliza_owed: Decimal::ZERO,
     };
     let mut day = start;
     while day <= end {
         b.day(day, &persona);
         day += Duration::days(1);
     }
-    let mut transactions = b.rows;
+    finish(
+        b.rows,
+        (seed ^ 0xA1A1, "07000", seed),
+        Period { start, end },
+    )
+}
+
+/// A generated statement around `rows` (oldest first): listed newest first, with an invented
+/// holder drawn from `(name_seed, phone_prefix, phone_seed)`, the period, and a SUMMARY that
+/// totals the completed rows.
+fn finish(
+    mut transactions: Vec<Transaction>,
+    (name_seed, phone_prefix, phone_seed): (u64, &str, u64),
+    period: Period,
+) -> Statement {
     transactions.reverse();
     let (paid_in, paid_out) = transactions
         .iter()
@@ -125,17 +145,17 @@ pub fn synthetic_statement(seed: u64, months: u32) -> Statement {
         .fold((Decimal::ZERO, Decimal::ZERO), |(i, o), t| {
             (i + t.paid_in, o + t.withdrawn)
         });
-    let mut name_rng = SplitMix64::new(seed ^ 0xA1A1);
+    let mut name_rng = SplitMix64::new(name_seed);
     Statement {
         provider: Provider::Mpesa,
         holder: AccountHolder {
             name: Some(format!("{} {}", name_rng.pick(FIRST), name_rng.pick(LAST))),
-            mobile_number: Some(format!("07000{:05}", seed % 100_000)),
+            mobile_number: Some(format!("{phone_prefix}{:05}", phone_seed % 100_000)),
             email: None,
         },
         currency: "KES".to_owned(),
-        period: Some(Period { start, end }),
-        requested_at: Some(end + Duration::days(1)),
+        period: Some(period),
+        requested_at: Some(period.end + Duration::days(1)),
         summary: Some(Summary {
             rows: Vec::new(),
             total: SummaryRow {
@@ -147,6 +167,7 @@ pub fn synthetic_statement(seed: u64, months: u32) -> Statement {
         transactions,
         document: None,
         unparsed: Vec::new(),
+        source: None,
     }
 }
 
@@ -165,6 +186,11 @@ struct Builder {
     rows: Vec<Transaction>,
     balance: Decimal,
     counter: u64,
+    /// Repay Fuliza the way Safaricom does: the whole debt, fee included, from the next inflow.
+    /// Off for [`synthetic_statement`] (whose output is fixed by the golden vectors).
+    auto_repay: bool,
+    /// Fuliza owed, fee included (only tracked with `auto_repay`).
+    fuliza_owed: Decimal,
 }
 
 impl Builder {
@@ -226,6 +252,25 @@ impl Builder {
             Decimal::from(amount),
             TransactionStatus::Completed,
         );
+        self.repay_fuliza(at);
+    }
+
+    /// With `auto_repay`, repays as much of the Fuliza debt as the balance allows, right after
+    /// an inflow (Safaricom deducts it automatically).
+    fn repay_fuliza(&mut self, at: NaiveDateTime) {
+        if !self.auto_repay || self.fuliza_owed <= Decimal::ZERO || self.balance <= Decimal::ZERO {
+            return;
+        }
+        let pay = crate::money::cents(self.fuliza_owed.min(self.balance));
+        self.fuliza_owed -= pay;
+        let r = self.receipt(at);
+        self.push(
+            &r,
+            at,
+            "OD Loan Repayment to 232323 - M-PESA Overdraw".to_owned(),
+            -pay,
+            TransactionStatus::Completed,
+        );
     }
 
     /// An outflow with an optional charge row on the same receipt; draws Fuliza when short.
@@ -254,6 +299,10 @@ impl Builder {
                 return;
             }
             let draw = need - self.balance;
+            if self.auto_repay {
+                // Fuliza's 1 % access fee (Safaricom's Fuliza tariff), owed with the draw.
+                self.fuliza_owed += crate::money::cents(draw * Decimal::new(101, 2));
+            }
             self.push(
                 &r,
                 at,
@@ -289,7 +338,17 @@ impl Builder {
 
     fn at(&mut self, day: NaiveDate) -> NaiveDateTime {
         let secs = self.rng.range(6 * 3600, 22 * 3600) as u32;
-        day.and_time(NaiveTime::from_num_seconds_from_midnight_opt(secs, 0).unwrap_or_default())
+        let t = day
+            .and_time(NaiveTime::from_num_seconds_from_midnight_opt(secs, 0).unwrap_or_default());
+        if !self.auto_repay {
+            return t;
+        }
+        // Personas take their events in the order they draw them, so their clock only moves on.
+        let t = match self.rows.last() {
+            Some(r) if r.completed_at >= t => r.completed_at + Duration::minutes(1),
+            _ => t,
+        };
+        t.min(day.and_hms_opt(23, 59, 59).unwrap_or(t))
     }
 
     fn day(&mut self, day: NaiveDate, p: &Persona) {

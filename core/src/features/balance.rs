@@ -1,0 +1,134 @@
+//! End-of-day balances, read from the printed Balance column.
+//!
+//! The closing balance of a day is the closing balance of its last completion time, carried
+//! over days without rows. Rows that share a completion time are not reliably printed in order,
+//! so a group's closing balance is the printed balance that equals some row's opening balance
+//! (its balance minus its own movement) plus the whole group's movement; if none does, the
+//! group's lowest printed balance (the cautious choice). Both rules read the group as a set, so
+//! the result does not depend on the order rows are listed in.
+
+use std::collections::BTreeMap;
+
+use chrono::{NaiveDate, NaiveDateTime};
+use rust_decimal::Decimal;
+
+use crate::statement::Transaction;
+
+/// The closing balance of a group of `(net movement, printed balance)` rows that share a
+/// completion time.
+pub(crate) fn group_closing(rows: &[(Decimal, Decimal)]) -> Option<Decimal> {
+    let total = rows
+        .iter()
+        .fold(Decimal::ZERO, |a, (net, _)| a.saturating_add(*net));
+    let lowest = rows.iter().map(|(_, b)| *b).min()?;
+    rows.iter()
+        .map(|(net, b)| b.saturating_sub(*net).saturating_add(total))
+        .filter(|c| rows.iter().any(|(_, b)| b == c))
+        .min()
+        .or(Some(lowest))
+}
+
+/// The group's opening balance: its closing balance minus its movement.
+pub(crate) fn group_opening(rows: &[(Decimal, Decimal)]) -> Option<Decimal> {
+    let total = rows
+        .iter()
+        .fold(Decimal::ZERO, |a, (net, _)| a.saturating_add(*net));
+    group_closing(rows).map(|c| c.saturating_sub(total))
+}
+
+/// Printed end-of-day balances for every day from `first` to `last`, or `None` when no row
+/// prints a balance.
+pub fn daily_balances(
+    rows: &[&Transaction],
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Option<Vec<Decimal>> {
+    let mut groups: BTreeMap<NaiveDateTime, Vec<(Decimal, Decimal)>> = BTreeMap::new();
+    for t in rows {
+        if let Some(b) = t.balance {
+            groups
+                .entry(t.completed_at)
+                .or_default()
+                .push((t.paid_in.saturating_sub(t.withdrawn), b));
+        }
+    }
+    let mut closing_by_day: BTreeMap<NaiveDate, Decimal> = BTreeMap::new();
+    for (at, rows) in &mut groups {
+        rows.sort_unstable();
+        if let Some(c) = group_closing(rows) {
+            closing_by_day.insert(at.date(), c);
+        }
+    }
+    let opening = groups.values().next().and_then(|g| group_opening(g))?;
+    let mut balances = Vec::new();
+    let mut current = opening;
+    let mut day = first;
+    while day <= last {
+        if let Some(c) = closing_by_day.get(&day) {
+            current = *c;
+        }
+        balances.push(current);
+        match day.succ_opt() {
+            Some(next) => day = next,
+            None => break,
+        }
+    }
+    Some(balances)
+}
+
+/// The amount owed on each day from `first` to `last`, from the per-day changes of the credit
+/// ledgers (never below zero).
+pub fn daily_owed(
+    changes: &BTreeMap<NaiveDate, Decimal>,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Vec<Decimal> {
+    let mut owed = Decimal::ZERO;
+    let mut out = Vec::new();
+    let mut day = first;
+    while day <= last {
+        if let Some(c) = changes.get(&day) {
+            owed = owed.saturating_add(*c).max(Decimal::ZERO);
+        }
+        out.push(owed);
+        match day.succ_opt() {
+            Some(next) => day = next,
+            None => break,
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal_macros::dec;
+
+    #[test]
+    fn rows_sharing_a_time_close_on_the_consistent_balance() {
+        // A payment and its charge at the same second, printed in either order.
+        let pay = (dec!(-100), dec!(900));
+        let charge = (dec!(-7), dec!(893));
+        assert_eq!(group_closing(&[pay, charge]), Some(dec!(893)));
+        assert_eq!(group_closing(&[charge, pay]), Some(dec!(893)));
+        // Inconsistent printed balances: the cautious lowest.
+        assert_eq!(
+            group_closing(&[(dec!(-1), dec!(500)), (dec!(-1), dec!(700))]),
+            Some(dec!(500))
+        );
+        assert_eq!(
+            group_opening(&[(dec!(-7), dec!(993)), (dec!(-100), dec!(893))]),
+            Some(dec!(1000))
+        );
+    }
+
+    #[test]
+    fn owed_never_goes_below_zero() {
+        let d = |n| NaiveDate::from_ymd_opt(2024, 1, n).unwrap_or_default();
+        let changes = BTreeMap::from([(d(2), dec!(100)), (d(3), dec!(-150)), (d(4), dec!(20))]);
+        assert_eq!(
+            daily_owed(&changes, d(1), d(5)),
+            [dec!(0), dec!(100), dec!(0), dec!(20), dec!(20)]
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! The versioned, points-based scorecard, evaluated from data.
+//!
+//! A scorecard is a JSON document ([`card::Scorecard`], schema `docs/scorecard.schema.json`):
+//! characteristics made of attributes, each binning one feature of the
+//! [catalogue](crate::features::catalogue) with exact decimal edges. The built-in scorecard,
+//! [`VERSION`], is such a file (`core/scorecards/alama-mpesa-2026.12.json`), embedded and parsed
+//! once ([`builtin`]); a lender's own card is loaded with [`card::Scorecard::from_json`] and
+//! scored with [`crate::score_with`].
+//!
+//! `score = 300 + Σ points − knock-out`, 300–850. **Missing evidence** has a policy per
+//! attribute ([`card::MissingPolicy`]): *neutral* (a thin file, a never-borrower) scores its
+//! documented points and never gives a reason code; *adverse* (a statement without its Balance
+//! column) scores like the worst evidence, so leaving data out never pays.
+//!
+//! **Reason codes** are per attribute: each names the attribute and the figure behind it, only
+//! for points lost through evidence, largest loss first. The **knock-out** (when the card has one)
+//! caps the score when all its conditions hold; the points removed are its own reason code.
+//!
+//! The form is the points-based scorecard of Siddiqi (*Credit Risk Scorecards*, 2nd ed. 2017).
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use rust_decimal::Decimal;
+
+use crate::features::Features;
+use crate::report::{Factor, ReasonCode};
+
+pub mod card;
+pub use card::{BASE_SCORE as BASE, MAX_POINTS, MissingPolicy, Scorecard};
+
+/// Version of the built-in scorecard; part of every report and of its id. The previous version,
+/// `alama-mpesa-2026.11`, is described in the changelog of `docs/scorecard.md`.
+pub const VERSION: &str = "alama-mpesa-2026.12";
+
+/// The built-in scorecard's JSON.
+pub const BUILTIN_JSON: &str = include_str!("../../scorecards/alama-mpesa-2026.12.json");
+
+/// The built-in scorecard, parsed and validated once.
+///
+/// # Panics
+/// Never in a released build: a test parses [`BUILTIN_JSON`], so an invalid built-in card cannot
+/// ship.
+#[allow(clippy::expect_used)]
+pub fn builtin() -> &'static Scorecard {
+    static CARD: OnceLock<Scorecard> = OnceLock::new();
+    CARD.get_or_init(|| {
+        Scorecard::from_json(BUILTIN_JSON).expect("the built-in scorecard validates (tested)")
+    })
+}
+
+/// The points an attribute earns on `features`.
+pub fn attribute_points(a: &card::Attribute, features: &Features) -> u16 {
+    match (a.value(features), a.missing.policy) {
+        (Some(v), _) => a.points_of(v),
+        (None, MissingPolicy::Neutral) => a.missing.points.unwrap_or_else(|| a.min()),
+        (None, MissingPolicy::Adverse | MissingPolicy::Never) => a.min(),
+    }
+}
+
+/// Points an attribute lost through evidence on `features` (0 for a neutral missing value).
+pub fn attribute_points_lost(a: &card::Attribute, features: &Features) -> u16 {
+    match (a.value(features), a.missing.policy) {
+        (None, MissingPolicy::Neutral) => 0,
+        _ => a.max().saturating_sub(attribute_points(a, features)),
+    }
+}
+
+/// A figure for a reason sentence, in `unit`.
+fn figure(unit: &str, value: Option<Decimal>) -> String {
+    let Some(v) = value else {
+        return "not shown".to_owned();
+    };
+    match unit {
+        "ratio" if v == Decimal::MAX => "unmeasurable (no income)".to_owned(),
+        "ratio" => crate::insights::percent(v),
+        "KES" => crate::insights::kes(v),
+        "KES/month" => format!("{} a month", crate::insights::kes(v)),
+        "days" => format!("{} days", v.round_dp(1).normalize()),
+        "count/month" => format!("{} a month", v.round_dp(1).normalize()),
+        _ => v.round_dp(4).normalize().to_string(),
+    }
+}
+
+/// The scorecard's verdict on a statement's features.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assessment {
+    /// One factor per characteristic, in scorecard order.
+    pub factors: Vec<Factor>,
+    /// Points lost through evidence, largest first (attribute level), and the knock-out's code
+    /// when it applies.
+    pub reason_codes: Vec<ReasonCode>,
+    /// Points removed by the knock-out (0 without it).
+    pub knockout: u16,
+    /// `BASE + Σ factor points − knockout`, 300–850.
+    pub score: u16,
+}
+
+/// Whether the card's knock-out applies: it has one and every condition holds.
+pub fn knocked_out(card: &Scorecard, features: &Features) -> bool {
+    card.knockout.as_ref().is_some_and(|k| {
+        k.when.iter().all(|w| {
+            crate::features::catalogue::find(&w.feature)
+                .and_then(|d| (d.value)(features))
+                .is_some_and(|v| v >= w.at_least)
+        })
+    })
+}
+
+/// Evaluates every characteristic, in scorecard order. Each factor's `score` is in `0..=max`.
+pub fn evaluate(card: &Scorecard, features: &Features) -> Vec<Factor> {
+    card.characteristics
+        .iter()
+        .map(|c| Factor {
+            name: c.name.clone(),
+            score: c
+                .attributes
+                .iter()
+                .map(|a| attribute_points(a, features))
+                .sum::<u16>()
+                .min(c.max),
+            max: c.max,
+            code: c.code.clone(),
+        })
+        .collect()
+}
+
+/// Scores `features` with `card`: factors, attribute-level reason codes, the knock-out and the
+/// score.
+pub fn assess(card: &Scorecard, features: &Features) -> Assessment {
+    let factors = evaluate(card, features);
+    let raw = card
+        .base_score
+        .saturating_add(factors.iter().map(|f| f.score).sum::<u16>());
+    let knockout = match &card.knockout {
+        Some(k) if knocked_out(card, features) => raw.saturating_sub(k.cap),
+        _ => 0,
+    };
+    let mut lost: Vec<(u16, usize, ReasonCode)> = Vec::new();
+    let mut order = 0;
+    for c in &card.characteristics {
+        for a in &c.attributes {
+            order += 1;
+            let points_lost = attribute_points_lost(a, features);
+            if points_lost == 0 {
+                continue;
+            }
+            lost.push((
+                points_lost,
+                order,
+                ReasonCode {
+                    code: c.reason_code.clone(),
+                    factor: c.code.clone(),
+                    attribute: a.code.clone(),
+                    points_lost,
+                    description: a.reason.replace("{}", &figure(&a.unit, a.value(features))),
+                },
+            ));
+        }
+    }
+    if let (Some(k), true) = (&card.knockout, knockout > 0) {
+        let first = k
+            .when
+            .first()
+            .and_then(|w| crate::features::catalogue::find(&w.feature));
+        let text = first.map_or_else(String::new, |d| figure(d.unit, (d.value)(features)));
+        lost.push((
+            knockout,
+            0,
+            ReasonCode {
+                code: k.reason_code.clone(),
+                factor: k.factor.clone(),
+                attribute: k.attribute.clone(),
+                points_lost: knockout,
+                description: k
+                    .reason
+                    .replace("{cap}", &k.cap.to_string())
+                    .replace("{}", &text),
+            },
+        ));
+    }
+    lost.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    Assessment {
+        score: raw - knockout,
+        factors,
+        reason_codes: lost.into_iter().map(|(_, _, r)| r).collect(),
+        knockout,
+    }
+}
+
+/// A scorecard's tables as Markdown (for the built-in card, the part of `docs/scorecard.md`
+/// between its `<!-- scorecard:begin -->` and `<!-- scorecard:end -->` markers).
+pub fn describe(card: &Scorecard) -> String {
+    let mut s = String::new();
+    let _ = write!(
+        s,
+        "Scorecard `{}`: score = {} + Σ points (max {})",
+        card.version, card.base_score, card.max_points
+    );
+    if let Some(k) = &card.knockout {
+        let _ = write!(
+            s,
+            ", capped at {} by the knock-out (`{}`) when ",
+            k.cap, k.reason_code
+        );
+        let conditions: Vec<String> = k
+            .when
+            .iter()
+            .map(|w| format!("`{}` ≥ {}", w.feature, w.at_least))
+            .collect();
+        let _ = write!(s, "{}", conditions.join(" and "));
+    }
+    let _ = writeln!(s, ".");
+    for (i, c) in card.characteristics.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "\n### {}. {} — max {} points (`{}`, reason {})\n\n{}",
+            i + 1,
+            c.name,
+            c.max,
+            c.code,
+            c.reason_code,
+            c.rationale
+        );
+        for a in &c.attributes {
+            let _ = writeln!(
+                s,
+                "\n**{}** (`{}`: feature `{}`, {}, {}; max {})\n\nReason when points are lost: \"{}\".\n\n| value | points |\n|---|---:|",
+                a.name,
+                a.code,
+                a.feature,
+                a.unit,
+                match a.direction {
+                    card::Direction::HigherIsBetter => "higher is better",
+                    card::Direction::LowerIsBetter => "lower is better",
+                },
+                a.max(),
+                a.reason
+            );
+            for b in a.bins.iter().rev() {
+                let _ = writeln!(s, "| {} | {} |", b.text(), b.points);
+            }
+            match a.missing.policy {
+                MissingPolicy::Never => {}
+                MissingPolicy::Neutral => {
+                    let _ = writeln!(
+                        s,
+                        "| not measurable ({}): neutral, no reason code | {} |",
+                        a.missing.when,
+                        a.missing.points.unwrap_or_else(|| a.min())
+                    );
+                }
+                MissingPolicy::Adverse => {
+                    let _ = writeln!(
+                        s,
+                        "| not measurable ({}): adverse, with a reason code | {} |",
+                        a.missing.when,
+                        a.min()
+                    );
+                }
+            }
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;
