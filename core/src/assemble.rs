@@ -12,10 +12,7 @@ use crate::report::{Band, MonthlyCashflow, Report, ReportStatus, StatementOvervi
 use crate::statement::{Period, Statement, Transaction};
 use crate::{check, features, insights, scorecard};
 
-/// The lowest score; `score = BASE_SCORE + Σ factor points`.
-pub const BASE_SCORE: u16 = 300;
-
-pub(crate) fn report(statement: &Statement) -> Result<Report> {
+pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Result<Report> {
     // Statements built by hand (bindings, canonical JSON without categories, amounts without
     // cents) are prepared here exactly as `parse` prepares them, so `score(s)` and
     // `score(parse(bytes))` agree.
@@ -29,20 +26,21 @@ pub(crate) fn report(statement: &Statement) -> Result<Report> {
         ));
     }
     let features = features::compute(statement);
-    let factors = scorecard::evaluate(&features);
-    let points: u16 = factors.iter().map(|f| f.score).sum();
-    let score = BASE_SCORE + points;
+    let assessment = scorecard::assess(card, &features);
+    let sha = card.sha256();
+    let score = assessment.score;
     let period = covered_period(statement);
     Ok(Report {
-        report_id: report_id(statement),
+        report_id: report_id(statement, &card.version, &sha),
         status: ReportStatus::Completed,
         score,
         band: Band::of(score),
         statement_period: format_period(period),
-        reason_codes: scorecard::reason_codes(&factors),
+        reason_codes: assessment.reason_codes,
         insights: insights::insights(&features),
-        factors,
-        scorecard_version: scorecard::VERSION.to_owned(),
+        factors: assessment.factors,
+        scorecard_version: card.version.clone(),
+        scorecard_sha256: sha,
         integrity: check::check(statement),
         statement: overview(statement, period),
     })
@@ -67,9 +65,10 @@ pub fn format_period(period: Period) -> String {
     )
 }
 
-/// A stable id: `rpt_` + 24 hex digits of SHA-256 over the scorecard version and the canonical
-/// JSON of the statement with its transactions in a fixed order (so row order does not matter).
-fn report_id(statement: &Statement) -> String {
+/// A stable id: `rpt_` + 24 hex digits of SHA-256 over the scorecard version, the scorecard's
+/// SHA-256 and the canonical JSON of the statement with its transactions in a fixed order (so
+/// row order does not matter).
+fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
     // Every field of every row counts, and the rows are taken in a canonical order (sorted by
     // their own canonical JSON), so two orderings of the same rows give the same id.
     let mut rows: Vec<String> = statement
@@ -81,7 +80,9 @@ fn report_id(statement: &Statement) -> String {
     let mut sorted = statement.clone();
     sorted.transactions.clear();
     let mut hasher = Sha256::new();
-    hasher.update(scorecard::VERSION.as_bytes());
+    hasher.update(version.as_bytes());
+    hasher.update([0]);
+    hasher.update(card_sha256.as_bytes());
     hasher.update([0]);
     hasher.update(sorted.to_json().as_bytes());
     for row in &rows {

@@ -28,6 +28,8 @@ pub mod report;
 pub mod scorecard;
 pub mod statement;
 #[cfg(feature = "testing")]
+pub mod tamper;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 mod assemble;
@@ -35,7 +37,10 @@ mod assemble;
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};
 pub use parse::{Format, Limits, ParseOptions, parse};
-pub use report::{Band, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity};
+pub use report::{
+    Band, EvidenceLevel, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
+};
+pub use scorecard::Scorecard;
 pub use statement::{Statement, Transaction, TransactionStatus};
 
 /// Version of the engine crate.
@@ -48,7 +53,17 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// # Errors
 /// `ErrorKind::EmptyStatement` when the statement has no completed transactions.
 pub fn score(statement: &Statement) -> Result<Report> {
-    assemble::report(statement)
+    assemble::report(statement, scorecard::builtin())
+}
+
+/// Scores a parsed statement with a given scorecard (a lender's own, loaded with
+/// [`Scorecard::from_json`]). The report carries the card's version and SHA-256, and its
+/// `reportId` covers both.
+///
+/// # Errors
+/// `ErrorKind::EmptyStatement` when the statement has no completed transactions.
+pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report> {
+    assemble::report(statement, scorecard)
 }
 
 /// Parses and scores in one call.

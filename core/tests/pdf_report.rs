@@ -226,6 +226,7 @@ fn extreme_reports_do_not_overflow_or_panic() {
         .map(|i| ReasonCode {
             code: format!("R{i:02}{}", "9".repeat(i)),
             factor: format!("factor_{i}"),
+            attribute: format!("attribute_{i}"),
             points_lost: 57,
             description: "Income varies strongly from month to month ".repeat(i + 1),
         })

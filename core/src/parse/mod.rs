@@ -158,11 +158,12 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         ));
     }
     prepare(&mut statement);
+    statement.source = Some(format);
     Ok(statement)
 }
 
-/// What every parser's output goes through: amounts get at least two decimal places and
-/// uncategorised rows are categorised. [`crate::score`] applies it to hand-built statements too.
+/// What every parser's output goes through: amounts get at least two decimal places and every
+/// row is categorised from its Details (an input category is replaced). [`crate::score`] applies it to hand-built statements too.
 pub fn prepare(statement: &mut Statement) {
     normalise_amounts(statement);
     crate::categorise::categorise_all(&mut statement.transactions);

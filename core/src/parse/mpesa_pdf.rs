@@ -38,6 +38,7 @@ mod layout;
 mod load;
 mod parallel;
 mod rows;
+mod structure;
 #[cfg(test)]
 mod tests;
 
@@ -84,6 +85,9 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
     let table = rows::read(&pages)?;
     let mut document = loaded.info;
     document.declared_pages = table.declared_pages;
+    if let Some(structure) = document.structure.as_mut() {
+        structure.off_grid = table.off_grid;
+    }
     Ok(Statement {
         provider: Provider::Mpesa,
         holder: table.holder,
@@ -94,5 +98,6 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         transactions: table.transactions,
         document: Some(document),
         unparsed: table.unparsed,
+        source: None,
     })
 }

@@ -668,6 +668,7 @@ impl Flow<'_> {
         self.section("Integrity checks", "", 22.0 + first, total);
         let (status_color, status_word) = match integrity.status.as_str() {
             "verified" => (GOOD, "VERIFIED".to_owned()),
+            "consistent" => (GOOD, "CONSISTENT".to_owned()),
             "failed" => (BAD, "FAILED".to_owned()),
             "warnings" => (WARN, "WARNINGS".to_owned()),
             other => (MUTED, format::clean(other).to_uppercase()),

@@ -64,6 +64,24 @@ impl Columns {
         }
     }
 
+    /// The right edge of the last character drawn in each amount zone (Paid In, Withdrawn,
+    /// Balance), points; `None` for an empty cell. Amounts are right-aligned, so on a genuine
+    /// statement every edge of one zone is the same.
+    pub fn amount_edges(&self, line: &Line) -> [Option<f32>; 3] {
+        let edge = |zone: Zone| {
+            line.glyphs
+                .iter()
+                .filter(|g| !g.ch.is_whitespace() && self.zone(g) == zone)
+                .map(|g| g.right)
+                .reduce(f32::max)
+        };
+        [
+            edge(Zone::PaidIn),
+            edge(Zone::Withdrawn),
+            edge(Zone::Balance),
+        ]
+    }
+
     /// Splits a table line into the text of each zone.
     pub fn cells(&self, line: &Line) -> Cells {
         let pick = |zone: Zone| join(line.glyphs.iter().filter(|g| self.zone(g) == zone));

@@ -56,7 +56,8 @@ pub(super) fn load(bytes: &[u8], options: &ParseOptions) -> Result<Loaded> {
         return Err(Error::malformed(0, 0, "the PDF has no pages"));
     }
 
-    let info = document_info(&doc, pages);
+    let mut info = document_info(&doc, pages);
+    info.structure = Some(super::structure::measure(bytes, &doc, &page_ids));
     let total_budget = limits
         .max_decompressed
         .saturating_mul(TOTAL_DECOMPRESSED_FACTOR);
@@ -147,6 +148,7 @@ fn document_info(doc: &Document, pages: u32) -> DocumentInfo {
         created: text(b"CreationDate"),
         modified: text(b"ModDate"),
         declared_pages: None,
+        structure: None,
     }
 }
 

@@ -24,7 +24,8 @@ use crate::categorise::Category;
 use crate::error::{Error, ErrorKind, Result};
 use crate::money::{cents, parse_amount};
 use crate::statement::{
-    AccountHolder, Period, Summary, SummaryRow, Transaction, TransactionStatus, UnparsedLine,
+    AccountHolder, PageLine, Period, Summary, SummaryRow, Transaction, TransactionStatus,
+    UnparsedLine,
 };
 
 /// Everything read from the pages.
@@ -44,6 +45,36 @@ pub(super) struct Table {
     pub unparsed: Vec<UnparsedLine>,
     /// The largest `N` of the footers' `Page x of N`.
     pub declared_pages: Option<u32>,
+    /// Table lines whose amounts do not line up with their column (see [`off_grid`]).
+    pub off_grid: Vec<PageLine>,
+}
+
+/// An amount whose right edge is further than this from its column's usual edge is off the
+/// grid (points). No amount on the genuine samples is further off.
+const GRID_TOLERANCE: f32 = 1.0;
+
+/// Lines whose amount cells end elsewhere than the column's most common right edge.
+fn off_grid(edges: &[(u32, u32, [Option<f32>; 3])]) -> Vec<PageLine> {
+    let mut out: Vec<PageLine> = Vec::new();
+    for zone in 0..3 {
+        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
+        if values.len() < 3 {
+            continue;
+        }
+        values.sort_by(f32::total_cmp);
+        let median = values[values.len() / 2];
+        for (page, line, e) in edges {
+            if e[zone].is_some_and(|r| (r - median).abs() > GRID_TOLERANCE) {
+                out.push(PageLine {
+                    page: *page,
+                    line: *line,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|p| (p.page, p.line));
+    out.dedup();
+    out
 }
 
 /// What the previous table line left open.
@@ -83,6 +114,7 @@ pub(super) fn read(pages: &[Page]) -> Result<Table> {
         in_summary: false,
         columns: None,
         open: Open::Nothing,
+        edges: Vec::new(),
     };
     for page in pages {
         reader.page(page);
@@ -95,6 +127,7 @@ pub(super) fn read(pages: &[Page]) -> Result<Table> {
         ));
     }
     let mut table = reader.table;
+    table.off_grid = off_grid(&reader.edges);
     table.holder = reader.header.holder;
     table.period = reader.header.period;
     table.requested_at = reader.header.requested_at;
@@ -124,6 +157,8 @@ struct Reader {
     in_summary: bool,
     columns: Option<Columns>,
     open: Open,
+    /// `(page, line, right edges of Paid In, Withdrawn, Balance)` of every table line.
+    edges: Vec<(u32, u32, [Option<f32>; 3])>,
 }
 
 impl Reader {
@@ -173,6 +208,8 @@ impl Reader {
                     after_header = false;
                     if let Some(columns) = self.columns {
                         let cells = columns.cells(line);
+                        self.edges
+                            .push((page.number, number, columns.amount_edges(line)));
                         self.table_line(page.number, number, text, &cells, &columns);
                     }
                 }

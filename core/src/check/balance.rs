@@ -1,0 +1,318 @@
+//! The running-balance chain, order-independent by construction.
+//!
+//! Rows are grouped by completion time (rows sharing a time are not listed in a reliable order:
+//! a payment, its charge, the Fuliza draw that funds it). Within a group each completed row
+//! with a printed balance is an edge *opening → closing* (`opening = balance − net`). The
+//! group's own chain is read from multisets, never from the listing order: the openings no
+//! closing explains are where the group starts, the closings no opening consumes are where it
+//! ends. A group whose rows cannot form one chain (more than one start) has broken arithmetic
+//! of its own. Between groups (oldest first) the next group must start where the previous one
+//! ended; the first group may start anywhere (statements start mid-day).
+//!
+//! Genuine statements break the chain: Safaricom does not list every movement (Fuliza
+//! repayments taken from incoming money, a 27,570.00 debit with no row on the 2023 sample) and
+//! sometimes prints a balance after a neighbouring row. So a break alone is an `info` finding;
+//! it becomes evidence only with a signature of editing:
+//! - **an edited balance**: the chain breaks into a row and out of it by the same amount (the
+//!   row's printed balance disagrees with both neighbours), and the amount is not one of the
+//!   neighbouring rows' own amounts (which is how a genuine balance printed out of order looks);
+//! - **broken arithmetic inside a group** without a Fuliza row;
+//! - **a SUMMARY mismatch**: every break becomes a warning, and a break whose size equals the
+//!   SUMMARY difference names the row whose amount was probably edited.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDateTime;
+use rust_decimal::Decimal;
+
+use super::finding;
+use crate::report::{Finding, Severity};
+use crate::statement::{Statement, Transaction};
+
+/// One completion time.
+struct Group<'a> {
+    at: NaiveDateTime,
+    rows: Vec<&'a Transaction>,
+    /// Openings no closing of the group explains (sorted).
+    starts: Vec<Decimal>,
+    /// Closings no opening of the group consumes (sorted).
+    ends: Vec<Decimal>,
+    /// Every printed balance of the group.
+    balances: BTreeSet<Decimal>,
+}
+
+impl Group<'_> {
+    /// Whether a Fuliza draw or repayment is part of the group.
+    fn fuliza(&self) -> bool {
+        self.rows.iter().any(|t| {
+            let d = t.details.to_ascii_lowercase();
+            d.contains("fuliza") || d.contains("overdraft") || d.contains("overdraw")
+        })
+    }
+
+    /// The receipts of the group, sorted and de-duplicated, for messages.
+    fn receipts(&self) -> String {
+        let set: BTreeSet<&str> = self.rows.iter().map(|t| t.receipt_no.as_str()).collect();
+        set.into_iter().collect::<Vec<_>>().join("/")
+    }
+
+    /// Where the group may end: its unconsumed closings, or any balance for a group whose
+    /// rows return to where they started.
+    fn closings(&self) -> BTreeSet<Decimal> {
+        if self.ends.is_empty() {
+            self.balances.clone()
+        } else {
+            self.ends.iter().copied().collect()
+        }
+    }
+
+    fn absolute_nets(&self) -> BTreeSet<Decimal> {
+        self.rows.iter().map(|t| t.net().abs()).collect()
+    }
+}
+
+/// `a − b` on multisets, sorted.
+fn difference(a: &[Decimal], b: &[Decimal]) -> Vec<Decimal> {
+    let mut counts: BTreeMap<Decimal, i64> = BTreeMap::new();
+    for x in a {
+        *counts.entry(*x).or_default() += 1;
+    }
+    for x in b {
+        *counts.entry(*x).or_default() -= 1;
+    }
+    counts
+        .into_iter()
+        .filter(|(_, n)| *n > 0)
+        .flat_map(|(x, n)| std::iter::repeat_n(x, usize::try_from(n).unwrap_or(0)))
+        .collect()
+}
+
+fn groups(statement: &Statement) -> Vec<Group<'_>> {
+    let mut by_time: BTreeMap<NaiveDateTime, Vec<&Transaction>> = BTreeMap::new();
+    for t in statement.transactions.iter().filter(|t| t.is_completed()) {
+        if t.balance.is_some() {
+            by_time.entry(t.completed_at).or_default().push(t);
+        }
+    }
+    by_time
+        .into_iter()
+        .map(|(at, rows)| {
+            let closings: Vec<Decimal> = rows.iter().filter_map(|t| t.balance).collect();
+            let openings: Vec<Decimal> = rows
+                .iter()
+                .filter_map(|t| t.balance.map(|b| b - t.net()))
+                .collect();
+            Group {
+                at,
+                starts: difference(&openings, &closings),
+                ends: difference(&closings, &openings),
+                balances: closings.iter().copied().collect(),
+                rows,
+            }
+        })
+        .collect()
+}
+
+/// A break of the chain going into group `index`.
+struct Break {
+    index: usize,
+    /// `start − previous end`, KES, when both are single values.
+    gap: Option<Decimal>,
+}
+
+fn breaks(groups: &[Group<'_>]) -> Vec<Break> {
+    groups
+        .windows(2)
+        .enumerate()
+        .filter_map(|(i, pair)| {
+            let (prev, next) = (&pair[0], &pair[1]);
+            let closings = prev.closings();
+            let linked = if next.starts.is_empty() {
+                closings.iter().any(|c| next.balances.contains(c))
+            } else {
+                next.starts.iter().any(|s| closings.contains(s))
+            };
+            if linked {
+                return None;
+            }
+            let gap = match (closings.len(), next.starts.as_slice()) {
+                (1, [start]) => closings.first().map(|c| *start - *c),
+                _ => None,
+            };
+            Some(Break { index: i + 1, gap })
+        })
+        .collect()
+}
+
+fn when(group: &Group<'_>) -> String {
+    format!(
+        "{} (receipt {})",
+        group.at.format("%Y-%m-%d %H:%M:%S"),
+        group.receipts()
+    )
+}
+
+fn list(items: &[String]) -> String {
+    let mut shown: Vec<String> = items.iter().take(3).cloned().collect();
+    if items.len() > 3 {
+        shown.push(format!("and {} more", items.len() - 3));
+    }
+    shown.join(", ")
+}
+
+/// Finds adjacent breaks that cancel out: a balance printed after a neighbouring row when the
+/// gap is a neighbour's own amount (counted), an edited balance otherwise (a warning). Returns
+/// the indexes of the groups in such pairs and the count of out-of-order balances.
+fn edited_balances(
+    groups: &[Group<'_>],
+    breaks: &[Break],
+    findings: &mut Vec<Finding>,
+) -> (BTreeSet<usize>, usize) {
+    let mut paired: BTreeSet<usize> = BTreeSet::new();
+    let mut out_of_order = 0usize;
+    let mut edited = Vec::new();
+    for pair in breaks.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let (Some(ga), Some(gb)) = (a.gap, b.gap) else {
+            continue;
+        };
+        if b.index != a.index + 1 || ga + gb != Decimal::ZERO || paired.contains(&a.index) {
+            continue;
+        }
+        paired.insert(a.index);
+        paired.insert(b.index);
+        let neighbours = [a.index - 1, a.index, b.index];
+        let explained = neighbours
+            .iter()
+            .any(|i| groups[*i].absolute_nets().contains(&ga.abs()));
+        if explained {
+            out_of_order += 1;
+        } else {
+            edited.push(format!("{} off by {}", when(&groups[a.index]), ga));
+        }
+    }
+    if !edited.is_empty() {
+        findings.push(finding(
+            "balance_edited",
+            Severity::Warning,
+            format!(
+                "{} row(s) print a balance that disagrees with both neighbouring rows by the \
+                 same amount, which no listed or unlisted movement explains: {}",
+                edited.len(),
+                list(&edited)
+            ),
+        ));
+    }
+
+    (paired, out_of_order)
+}
+
+/// Checks the chain. `summary_difference` is SUMMARY minus rows (paid in, paid out) when the
+/// SUMMARY does not reconcile, `None` otherwise.
+pub(super) fn check(
+    statement: &Statement,
+    summary_difference: Option<(Decimal, Decimal)>,
+    findings: &mut Vec<Finding>,
+) {
+    let groups = groups(statement);
+    let breaks = breaks(&groups);
+
+    let (paired, out_of_order) = edited_balances(&groups, &breaks, findings);
+
+    // Groups whose own rows do not chain.
+    let internal: Vec<&Group<'_>> = groups.iter().filter(|g| g.starts.len() > 1).collect();
+    let (fuliza_internal, plain_internal): (Vec<_>, Vec<_>) =
+        internal.into_iter().partition(|g| g.fuliza());
+    if !plain_internal.is_empty() {
+        let at: Vec<String> = plain_internal.iter().map(|g| when(g)).collect();
+        findings.push(finding(
+            "row_arithmetic",
+            Severity::Warning,
+            format!(
+                "the rows sharing a completion time do not form one balance chain at {} \
+                 time(s): {}",
+                at.len(),
+                list(&at)
+            ),
+        ));
+    }
+
+    let unpaired: Vec<&Break> = breaks
+        .iter()
+        .filter(|b| !paired.contains(&b.index))
+        .collect();
+    if let Some((paid_in, paid_out)) = summary_difference {
+        // The SUMMARY does not reconcile: breaks are now evidence; name the ones it explains.
+        let matching: Vec<String> = unpaired
+            .iter()
+            .filter(|b| b.gap.is_some_and(|g| g == paid_in || g == -paid_out))
+            .map(|b| when(&groups[b.index]))
+            .collect();
+        if !matching.is_empty() {
+            findings.push(finding(
+                "edited_amount",
+                Severity::Warning,
+                format!(
+                    "the balance chain breaks by exactly the SUMMARY difference at {}: the \
+                     amount of that row was probably edited",
+                    list(&matching)
+                ),
+            ));
+        }
+        if !unpaired.is_empty() {
+            let at: Vec<String> = unpaired.iter().map(|b| when(&groups[b.index])).collect();
+            findings.push(finding(
+                "balance_breaks",
+                Severity::Warning,
+                format!(
+                    "the running balance does not follow from the previous row at {} of {} \
+                     completion times, and the SUMMARY does not reconcile: {}",
+                    at.len(),
+                    groups.len(),
+                    list(&at)
+                ),
+            ));
+        }
+        return;
+    }
+
+    let fuliza = unpaired
+        .iter()
+        .filter(|b| groups[b.index].fuliza() || groups[b.index - 1].fuliza())
+        .count();
+    let total: Decimal = unpaired.iter().filter_map(|b| b.gap).sum();
+    let unknown = unpaired.iter().filter(|b| b.gap.is_none()).count();
+    let count = unpaired.len() + fuliza_internal.len() + out_of_order;
+    if count > 0 {
+        let at: Vec<String> = unpaired.iter().map(|b| when(&groups[b.index])).collect();
+        findings.push(finding(
+            "unlisted_movements",
+            Severity::Info,
+            format!(
+                "the balance moves without a listed row at {} of {} completion times ({} next \
+                 to Fuliza rows, net {total} KES{}); {} balance(s) were printed after a \
+                 neighbouring row and {} Fuliza group(s) do not chain; {}{}",
+                unpaired.len(),
+                groups.len(),
+                fuliza,
+                if unknown > 0 {
+                    format!(", {unknown} of unknown size")
+                } else {
+                    String::new()
+                },
+                out_of_order,
+                fuliza_internal.len(),
+                if statement.summary.is_some() {
+                    "the SUMMARY reconciles, so these are movements Safaricom does not list"
+                } else {
+                    "without a SUMMARY they cannot be told from missing rows"
+                },
+                if at.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (first: {})", list(&at))
+                }
+            ),
+        ));
+    }
+}

@@ -1,0 +1,305 @@
+//! Forensics of the PDF file: who wrote it, whether it was appended to, whether its pages,
+//! fonts and footer are Safaricom's own.
+//!
+//! Evidence measured on the genuine samples (see docs/integrity.md):
+//! - Safaricom's writers are iText 5 (2021–2022 layouts; binary marker `e2e3cfd3`) and
+//!   `OpenPDF` 1.3 (2023+; marker `f6e4fcdf`, the bytes of "öäüß"). Both write one classic
+//!   cross-reference table and one `%%EOF`, and the file is encrypted.
+//! - Tools that decrypt or re-save (iLovePDF, 3-Heights) put their own name in `/Producer`:
+//!   a fact (the copy is `pdf_resaved`), not evidence of editing.
+//! - A file that still names Safaricom's writer but is built by another program (another
+//!   marker, cross-reference streams, `endstream` not followed by a newline) was rewritten by a tool that kept the old `/Producer`:
+//!   that is what editing libraries do, so it is a warning. (`qpdf --decrypt` does the same to
+//!   a genuine file: such a copy gets the warning too; ask for the original.)
+
+use chrono::NaiveDateTime;
+
+use super::finding;
+use crate::report::{EvidenceLevel, Finding, Severity};
+use crate::statement::{DocumentInfo, PdfStructure};
+
+/// PDF producers that Safaricom's statement service is known to use (lower case, prefix
+/// match), each with the binary marker its files carry on their second line.
+pub const SAFARICOM_WRITERS: &[(&str, &str)] = &[("itext", "e2e3cfd3"), ("openpdf", "f6e4fcdf")];
+
+/// Fonts Safaricom's statements use (`/BaseFont` without subset prefix, prefix match):
+/// `DejaVuSans` and `FuturaBT` in the 2023+ layout, Helvetica in the iText layouts.
+pub const SAFARICOM_FONTS: &[&str] = &["DejaVuSans", "FuturaBT", "Helvetica"];
+
+/// Safaricom's service writes a statement and then encrypts it, which stamps a modification
+/// time a few seconds after creation (6 s on the 2024 sample). Only a later modification is a
+/// sign of re-saving.
+pub const MODIFIED_GRACE_SECONDS: i64 = 600;
+
+/// Checks the document and returns its evidence level (`PdfOriginal` or `PdfResaved`).
+pub(super) fn check(doc: &DocumentInfo, findings: &mut Vec<Finding>) -> EvidenceLevel {
+    let mut original = true;
+    pages(doc, findings);
+    let producer = doc.producer.as_deref().unwrap_or("").to_ascii_lowercase();
+    let writer = SAFARICOM_WRITERS
+        .iter()
+        .find(|(name, _)| producer.starts_with(name));
+    if writer.is_none() {
+        original = false;
+        findings.push(finding(
+            "non_safaricom_producer",
+            Severity::Info,
+            format!(
+                "the PDF was produced by {:?}, not by Safaricom's statement service (iText or \
+                 OpenPDF): this copy was re-saved after issue",
+                doc.producer.as_deref().unwrap_or("an unnamed program")
+            ),
+        ));
+    }
+    if let Some(s) = &doc.structure
+        && !structure(s, writer, findings)
+    {
+        original = false;
+    }
+    if let (Some(c), Some(m)) = (
+        doc.created.as_deref().and_then(pdf_date),
+        doc.modified.as_deref().and_then(pdf_date),
+    ) && (m - c).num_seconds() > MODIFIED_GRACE_SECONDS
+    {
+        original = false;
+        findings.push(finding(
+            "modified_after_creation",
+            Severity::Info,
+            format!(
+                "the PDF was modified {} after it was created ({c} → {m}): it was re-saved after issue",
+                human_duration(m - c)
+            ),
+        ));
+    }
+    if !doc.encrypted {
+        original = false;
+        findings.push(finding(
+            "not_encrypted",
+            Severity::Info,
+            "the PDF is not password-protected; Safaricom sends statements encrypted, so this \
+             copy was decrypted or re-saved"
+                .to_owned(),
+        ));
+    }
+    if original {
+        EvidenceLevel::PdfOriginal
+    } else {
+        EvidenceLevel::PdfResaved
+    }
+}
+
+/// The checks on how the file is built; returns whether it looks as Safaricom's writer made
+/// it.
+fn structure(s: &PdfStructure, writer: Option<&(&str, &str)>, findings: &mut Vec<Finding>) -> bool {
+    let mut original = true;
+    if s.eof_markers > 1 || s.xref_sections > 1 {
+        original = false;
+        findings.push(finding(
+            "incremental_update",
+            Severity::Warning,
+            format!(
+                "the file was saved {} times ({} cross-reference sections): content was \
+                     appended after it was written",
+                s.eof_markers.max(1),
+                s.xref_sections
+            ),
+        ));
+    }
+    if let Some((name, marker)) = writer
+        && (s.binary_marker.as_deref() != Some(marker) || s.xref_streams || s.loose_stream_ends > 0)
+    {
+        original = false;
+        findings.push(finding(
+            "disguised_resave",
+            Severity::Warning,
+            format!(
+                "the PDF names {name} as its producer but was not written by it (file \
+                     marker {}, {}, {} stream end(s) in another style): another program \
+                     rewrote it and kept Safaricom's producer",
+                s.binary_marker.as_deref().unwrap_or("none"),
+                if s.xref_streams {
+                    "cross-reference streams"
+                } else {
+                    "classic cross-reference table"
+                },
+                s.loose_stream_ends
+            ),
+        ));
+    }
+    let foreign: Vec<String> = s
+        .fonts
+        .iter()
+        .filter(|f| !SAFARICOM_FONTS.iter().any(|k| f.name.starts_with(k)))
+        .map(|f| format!("{} (pages {})", f.name, pages_list(&f.pages)))
+        .collect();
+    if !foreign.is_empty() {
+        findings.push(finding(
+            "foreign_font",
+            Severity::Warning,
+            format!(
+                "text is drawn in fonts Safaricom's statements do not use: {}",
+                foreign.join(", ")
+            ),
+        ));
+    }
+    if !s.off_grid.is_empty() {
+        let at: Vec<String> = s
+            .off_grid
+            .iter()
+            .take(5)
+            .map(|p| format!("page {} line {}", p.page, p.line))
+            .collect();
+        findings.push(finding(
+            "off_grid_text",
+            Severity::Warning,
+            format!(
+                "{} amount(s) do not end at their column's right edge, where Safaricom \
+                     aligns every amount: {}{}",
+                s.off_grid.len(),
+                at.join(", "),
+                if s.off_grid.len() > 5 { ", …" } else { "" }
+            ),
+        ));
+    }
+    if !s.odd_size_pages.is_empty() {
+        findings.push(finding(
+            "odd_page_size",
+            Severity::Warning,
+            format!(
+                "page(s) {} differ in size from page 1: pages were replaced or inserted",
+                pages_list(&s.odd_size_pages)
+            ),
+        ));
+    }
+    original
+}
+
+fn pages(doc: &DocumentInfo, findings: &mut Vec<Finding>) {
+    match doc.declared_pages {
+        Some(declared) if declared > doc.pages => findings.push(finding(
+            "missing_pages",
+            Severity::Critical,
+            format!(
+                "the footer numbers {declared} pages but the file has {}: the statement is truncated",
+                doc.pages
+            ),
+        )),
+        Some(declared) if declared < doc.pages => findings.push(finding(
+            "extra_pages",
+            Severity::Critical,
+            format!(
+                "the footer numbers {declared} pages but the file has {}: pages were inserted",
+                doc.pages
+            ),
+        )),
+        _ => {}
+    }
+}
+
+fn pages_list(pages: &[u32]) -> String {
+    let mut shown: Vec<String> = pages.iter().take(5).map(u32::to_string).collect();
+    if pages.len() > 5 {
+        shown.push(format!("… {} in all", pages.len()));
+    }
+    shown.join(", ")
+}
+
+/// Reads a PDF date (`D:YYYYMMDDHHmmSS+03'00'`) as local time, ignoring the offset (both dates
+/// of one file carry the same one).
+fn pdf_date(date: &str) -> Option<NaiveDateTime> {
+    let digits: String = date.chars().filter(char::is_ascii_digit).take(14).collect();
+    NaiveDateTime::parse_from_str(&digits, "%Y%m%d%H%M%S").ok()
+}
+
+fn human_duration(d: chrono::Duration) -> String {
+    match d.num_minutes() {
+        m if m < 120 => format!("{m} minutes"),
+        m if m < 48 * 60 => format!("{} hours", m / 60),
+        m => format!("{} days", m / (24 * 60)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(created: &str, modified: &str, producer: &str) -> DocumentInfo {
+        DocumentInfo {
+            pages: 2,
+            encrypted: true,
+            producer: Some(producer.to_owned()),
+            created: Some(created.to_owned()),
+            modified: Some(modified.to_owned()),
+            structure: Some(PdfStructure {
+                eof_markers: 1,
+                xref_sections: 1,
+                binary_marker: Some("f6e4fcdf".to_owned()),
+                ..PdfStructure::default()
+            }),
+            ..DocumentInfo::default()
+        }
+    }
+
+    fn run(doc: &DocumentInfo) -> (EvidenceLevel, Vec<String>) {
+        let mut findings = Vec::new();
+        let level = check(doc, &mut findings);
+        (level, findings.into_iter().map(|f| f.code).collect())
+    }
+
+    #[test]
+    fn encryption_pass_seconds_later_is_original() {
+        let d = doc(
+            "D:20240523152429+03'00'",
+            "D:20240523152435+03'00'",
+            "OpenPDF 1.3.26",
+        );
+        assert_eq!(run(&d), (EvidenceLevel::PdfOriginal, Vec::new()));
+    }
+
+    #[test]
+    fn a_later_save_by_another_producer_is_a_resave_not_an_edit() {
+        let d = doc(
+            "D:20240523152429+03'00'",
+            "D:20240601090000+03'00'",
+            "iLovePDF",
+        );
+        assert_eq!(
+            run(&d),
+            (
+                EvidenceLevel::PdfResaved,
+                vec![
+                    "non_safaricom_producer".to_owned(),
+                    "modified_after_creation".to_owned()
+                ]
+            )
+        );
+    }
+
+    #[test]
+    fn a_rewrite_that_keeps_safaricoms_producer_is_a_warning() {
+        let mut d = doc("D:20240523152429", "D:20240523152429", "OpenPDF 1.3.26");
+        if let Some(s) = d.structure.as_mut() {
+            s.binary_marker = Some("bff7a2fe".to_owned());
+            s.eof_markers = 2;
+            s.xref_sections = 2;
+        }
+        let (level, codes) = run(&d);
+        assert_eq!(level, EvidenceLevel::PdfResaved);
+        assert_eq!(codes, ["incremental_update", "disguised_resave"]);
+    }
+
+    #[test]
+    fn missing_and_extra_pages_are_critical() {
+        let mut d = doc("D:20210928170258", "D:20210928170258", "iText 5.1.0");
+        d.declared_pages = Some(21);
+        d.pages = 20;
+        let mut findings = Vec::new();
+        check(&d, &mut findings);
+        assert_eq!(findings[0].code, "missing_pages");
+        assert_eq!(findings[0].severity, Severity::Critical);
+        d.declared_pages = Some(19);
+        let mut findings = Vec::new();
+        check(&d, &mut findings);
+        assert_eq!(findings[0].code, "extra_pages");
+    }
+}

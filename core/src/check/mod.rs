@@ -1,0 +1,118 @@
+//! Integrity checks: does the statement add up, and does the document look as Safaricom made it?
+//!
+//! None of these is fatal: each becomes a [`Finding`] in the report, so that a risk analyst sees
+//! a truncated statement, a missing page or an edited PDF next to the score. Every check reads
+//! the rows as a set, never in their listed order, so the same statement with its rows in any
+//! order gets the identical integrity section.
+//!
+//! - [`reconcile`]: the SUMMARY TOTAL against every listed row (Safaricom's rule).
+//! - [`balance`]: the running-balance chain per completion time, with breaks classified.
+//! - [`forensics`]: the PDF file itself (writer, incremental updates, fonts, pages).
+//! - here: unread lines and rows outside the statement period.
+//!
+//! The verdict ([`Integrity::status`]) is a ladder: `failed` (a critical finding), `warnings`
+//! (a warning: evidence of editing or of lost rows), `verified` (an original Safaricom PDF and
+//! every check passed), `consistent` (every check passed, but the source is a re-saved PDF, a
+//! CSV or JSON, whose authenticity cannot be established). See docs/integrity.md.
+
+pub mod balance;
+pub mod forensics;
+pub mod reconcile;
+
+use rust_decimal::Decimal;
+
+use crate::parse::Format;
+use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
+use crate::statement::Statement;
+
+pub use forensics::{MODIFIED_GRACE_SECONDS, SAFARICOM_FONTS, SAFARICOM_WRITERS};
+pub use reconcile::listed_totals;
+
+/// Runs every check and returns the statement's integrity, findings most severe first.
+pub fn check(statement: &Statement) -> Integrity {
+    let mut findings = Vec::new();
+    let reconciliation = reconcile::reconcile(statement, &mut findings);
+    let difference =
+        (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
+    balance::check(statement, difference, &mut findings);
+    let evidence_level = match (&statement.document, statement.source) {
+        (Some(doc), _) => forensics::check(doc, &mut findings),
+        (None, Some(Format::Csv)) => EvidenceLevel::Csv,
+        (None, _) => EvidenceLevel::Json,
+    };
+    check_unparsed(statement, &mut findings);
+    check_period(statement, &mut findings);
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    let status = match findings.iter().map(|f| f.severity).max() {
+        Some(Severity::Critical) => "failed",
+        Some(Severity::Warning) => "warnings",
+        _ if evidence_level == EvidenceLevel::PdfOriginal => "verified",
+        _ => "consistent",
+    };
+    Integrity {
+        status: status.to_owned(),
+        evidence_level,
+        summary_reconciled: reconciliation.reconciled,
+        findings,
+    }
+}
+
+fn finding(code: &str, severity: Severity, message: String) -> Finding {
+    Finding {
+        code: code.to_owned(),
+        severity,
+        message,
+    }
+}
+
+/// Sums of completed Paid In and Withdrawn (KES, positive): the money that moved.
+pub fn completed_totals(statement: &Statement) -> (Decimal, Decimal) {
+    statement
+        .transactions
+        .iter()
+        .filter(|t| t.is_completed())
+        .fold((Decimal::ZERO, Decimal::ZERO), |(i, o), t| {
+            (i + t.paid_in, o + t.withdrawn)
+        })
+}
+
+fn check_unparsed(statement: &Statement, findings: &mut Vec<Finding>) {
+    let Some(first) = statement.unparsed.iter().min_by_key(|u| (u.page, u.line)) else {
+        return;
+    };
+    findings.push(finding(
+        "unparsed_rows",
+        Severity::Warning,
+        format!(
+            "{} line(s) could not be read as transactions (first: page {}, line {}: {})",
+            statement.unparsed.len(),
+            first.page,
+            first.line,
+            first.reason
+        ),
+    ));
+}
+
+fn check_period(statement: &Statement, findings: &mut Vec<Finding>) {
+    let Some(period) = statement.period else {
+        return;
+    };
+    let outside = statement
+        .transactions
+        .iter()
+        .filter(|t| {
+            let d = t.completed_at.date();
+            d < period.start || d > period.end
+        })
+        .count();
+    if outside > 0 {
+        findings.push(finding(
+            "rows_outside_period",
+            Severity::Warning,
+            format!(
+                "{outside} row(s) fall outside the statement period {} to {}",
+                period.start, period.end
+            ),
+        ));
+    }
+}

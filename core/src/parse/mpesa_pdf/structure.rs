@@ -1,0 +1,167 @@
+//! The file-structure facts of a PDF that the forensic checks read (see
+//! [`PdfStructure`](crate::statement::PdfStructure)): save markers, cross-reference sections,
+//! the writer's binary comment, the fonts each page uses and the page sizes.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use lopdf::{Document, Object, ObjectId};
+
+use crate::statement::{FontUse, PdfStructure};
+
+/// Measures `bytes` (the file as received) and `doc` (the same file, opened). `off_grid` is
+/// filled in later from the glyph positions.
+pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> PdfStructure {
+    PdfStructure {
+        eof_markers: count(bytes, b"%%EOF"),
+        xref_sections: count(bytes, b"startxref"),
+        xref_streams: count(bytes, b"/XRef") > 0,
+        loose_stream_ends: loose_stream_ends(bytes),
+        binary_marker: binary_marker(bytes),
+        fonts: fonts(doc, page_ids),
+        odd_size_pages: odd_size_pages(doc, page_ids),
+        off_grid: Vec::new(),
+    }
+}
+
+fn count(haystack: &[u8], needle: &[u8]) -> u32 {
+    let n = haystack
+        .windows(needle.len())
+        .filter(|w| *w == needle)
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn loose_stream_ends(bytes: &[u8]) -> u32 {
+    let needle = b"endstream";
+    let n = bytes
+        .windows(needle.len() + 1)
+        .filter(|w| w.starts_with(needle) && !matches!(w[needle.len()], b'\n' | b'\r'))
+        .count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The comment of non-ASCII bytes that writers put on the line after `%PDF-1.x`.
+fn binary_marker(bytes: &[u8]) -> Option<String> {
+    let start = bytes.iter().position(|b| *b == b'\n' || *b == b'\r')?;
+    let rest = bytes.get(start..)?;
+    let rest = &rest[rest.iter().position(|b| *b == b'%')?..];
+    let marker: Vec<u8> = rest
+        .iter()
+        .skip(1)
+        .take_while(|b| **b >= 0x80)
+        .take(8)
+        .copied()
+        .collect();
+    (!marker.is_empty()).then(|| {
+        marker.iter().fold(String::new(), |mut out, b| {
+            let _ = write!(out, "{b:02x}");
+            out
+        })
+    })
+}
+
+fn resolve<'a>(doc: &'a Document, object: &'a Object) -> Option<&'a Object> {
+    doc.dereference(object).ok().map(|(_, o)| o)
+}
+
+fn page_resources(doc: &Document, page_id: ObjectId) -> Option<&lopdf::Dictionary> {
+    let mut id = page_id;
+    for _ in 0..32 {
+        let dict = doc.get_dictionary(id).ok()?;
+        if let Ok(resources) = dict.get(b"Resources") {
+            return resolve(doc, resources)?.as_dict().ok();
+        }
+        id = dict.get(b"Parent").and_then(Object::as_reference).ok()?;
+    }
+    None
+}
+
+/// `/BaseFont` names per page, subset prefixes (`ABCDEF+`) removed.
+fn fonts(doc: &Document, page_ids: &[ObjectId]) -> Vec<FontUse> {
+    let mut by_name: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for (index, page_id) in page_ids.iter().enumerate() {
+        let page = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let Some(font_dict) = page_resources(doc, *page_id)
+            .and_then(|r| r.get(b"Font").ok())
+            .and_then(|f| resolve(doc, f))
+            .and_then(|f| f.as_dict().ok())
+        else {
+            continue;
+        };
+        for (_, font) in font_dict {
+            let Some(name) = resolve(doc, font)
+                .and_then(|f| f.as_dict().ok())
+                .and_then(|f| f.get(b"BaseFont").ok())
+                .and_then(|n| n.as_name().ok())
+            else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(name);
+            let name = match name.split_once('+') {
+                Some((prefix, rest)) if prefix.len() == 6 => rest.to_owned(),
+                _ => name.into_owned(),
+            };
+            let pages = by_name.entry(name).or_default();
+            if pages.last() != Some(&page) {
+                pages.push(page);
+            }
+        }
+    }
+    by_name
+        .into_iter()
+        .map(|(name, pages)| FontUse { name, pages })
+        .collect()
+}
+
+fn media_box(doc: &Document, page_id: ObjectId) -> Option<Vec<i64>> {
+    let mut id = page_id;
+    for _ in 0..32 {
+        let dict = doc.get_dictionary(id).ok()?;
+        if let Ok(mb) = dict.get(b"MediaBox") {
+            let items = resolve(doc, mb)?.as_array().ok()?;
+            // Whole points: writers round differently, a real size change is far larger.
+            #[allow(clippy::cast_possible_truncation)]
+            return Some(
+                items
+                    .iter()
+                    .filter_map(|n| n.as_float().ok())
+                    .map(|n| n.round() as i64)
+                    .collect(),
+            );
+        }
+        id = dict.get(b"Parent").and_then(Object::as_reference).ok()?;
+    }
+    None
+}
+
+fn odd_size_pages(doc: &Document, page_ids: &[ObjectId]) -> Vec<u32> {
+    let sizes: Vec<Option<Vec<i64>>> = page_ids.iter().map(|id| media_box(doc, *id)).collect();
+    let Some(first) = sizes.first() else {
+        return Vec::new();
+    };
+    sizes
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| *s != first)
+        .map(|(i, _)| u32::try_from(i + 1).unwrap_or(u32::MAX))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_saves_and_reads_the_writer_marker() {
+        let bytes =
+            b"%PDF-1.5\n%\xf6\xe4\xfc\xdf\n1 0 obj\nstartxref\n9\n%%EOF\nstartxref\n1\n%%EOF\n";
+        assert_eq!(count(bytes, b"%%EOF"), 2);
+        assert_eq!(binary_marker(bytes).as_deref(), Some("f6e4fcdf"));
+        assert_eq!(binary_marker(b"%PDF-1.4\n1 0 obj"), None);
+        assert_eq!(
+            loose_stream_ends(b"x\nendstream\nendobj\nendstream \nendobj"),
+            1
+        );
+    }
+}

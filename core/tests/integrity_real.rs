@@ -1,0 +1,133 @@
+//! The integrity verdict on every real statement in `../shared/samples/real/` (see its README:
+//! passwords and truths). Genuine statements must come out `verified` or `consistent` with no
+//! warning, the truncated 2021 file `failed`, and the integrity section must not depend on the
+//! order of the rows.
+//!
+//! The files hold real people's data: these tests print codes and counts only. When the folder
+//! is absent (a clone without the samples) each test prints a note and passes.
+
+use std::path::PathBuf;
+
+use alama_core::check::check;
+use alama_core::{EvidenceLevel, ParseOptions, Severity, Statement};
+
+/// `(file, password, expected status, expected evidence level)`.
+const GENUINE: &[(&str, &str, &str, EvidenceLevel)] = &[
+    (
+        "mpesa_2021-03_to_2022-03_encrypted_pw35388008_cancelled_rows.pdf",
+        "35388008",
+        "verified",
+        EvidenceLevel::PdfOriginal,
+    ),
+    (
+        "mpesa_2022-01_monthly_itext5_aes256_pw34915463.pdf",
+        "34915463",
+        "verified",
+        EvidenceLevel::PdfOriginal,
+    ),
+    (
+        "mpesa_2023-04_decrypted_3heights.pdf",
+        "",
+        "consistent",
+        EvidenceLevel::PdfResaved,
+    ),
+    (
+        "mpesa_2023-05_to_2024-05_encrypted_pw183177.pdf",
+        "183177",
+        "verified",
+        EvidenceLevel::PdfOriginal,
+    ),
+    (
+        "mpesa_2024-04_to_2024-10_unlocked_ilovepdf.pdf",
+        "",
+        "consistent",
+        EvidenceLevel::PdfResaved,
+    ),
+    (
+        "mpesa_2019-08_to_2021-derived_processed.csv",
+        "",
+        "consistent",
+        EvidenceLevel::Csv,
+    ),
+];
+
+const TRUNCATED: &str = "mpesa_2021-03_to_2021-09_unencrypted_itext_TRUNCATED.pdf";
+
+fn samples() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/real");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} is absent; skipping", dir.display());
+        None
+    }
+}
+
+fn parse(dir: &std::path::Path, name: &str, password: &str) -> Statement {
+    let bytes = std::fs::read(dir.join(name)).expect("the sample is readable");
+    let options = if password.is_empty() {
+        ParseOptions::default()
+    } else {
+        ParseOptions::with_password(password)
+    };
+    alama_core::parse(&bytes, &options).expect("the sample parses")
+}
+
+#[test]
+fn genuine_statements_are_verified_or_consistent_in_any_row_order() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    for (name, password, status, level) in GENUINE {
+        let statement = parse(&dir, name, password);
+        let integrity = check(&statement);
+        let serious: Vec<&str> = integrity
+            .findings
+            .iter()
+            .filter(|f| f.severity > Severity::Info)
+            .map(|f| f.code.as_str())
+            .collect();
+        assert!(serious.is_empty(), "{name}: {serious:?}");
+        assert_eq!(integrity.status, *status, "{name}");
+        assert_eq!(integrity.evidence_level, *level, "{name}");
+        if integrity.summary_reconciled.is_some() {
+            assert_eq!(integrity.summary_reconciled, Some(true), "{name}");
+        }
+        let mut reversed = statement.clone();
+        reversed.transactions.reverse();
+        assert_eq!(check(&reversed), integrity, "{name}: reversed rows");
+        let mut rotated = statement.clone();
+        let half = rotated.transactions.len() / 2;
+        rotated.transactions.rotate_left(half);
+        assert_eq!(check(&rotated), integrity, "{name}: rotated rows");
+    }
+}
+
+#[test]
+fn cancelled_rows_count_in_the_summary() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    let (name, password, _, _) = GENUINE[0];
+    let mut statement = parse(&dir, name, password);
+    assert_eq!(check(&statement).summary_reconciled, Some(true));
+    // Without its Cancelled rows the same statement no longer reconciles.
+    statement
+        .transactions
+        .retain(|t| t.status != alama_core::TransactionStatus::Cancelled);
+    let integrity = check(&statement);
+    assert_eq!(integrity.summary_reconciled, Some(false));
+    assert_eq!(integrity.status, "failed");
+}
+
+#[test]
+fn the_truncated_statement_fails() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    let integrity = check(&parse(&dir, TRUNCATED, ""));
+    assert_eq!(integrity.status, "failed");
+    let codes: Vec<&str> = integrity.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&"missing_pages"), "{codes:?}");
+    assert!(codes.contains(&"summary_mismatch"), "{codes:?}");
+}
