@@ -1,9 +1,9 @@
 //! Reading a statement file (or standard input) with the options every subcommand shares.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use alama_core::parse::{ReadError, read_bounded, read_file};
-use alama_core::{Error, ErrorKind, Format, ParseOptions};
+use alama_core::{Error, ErrorKind, Format, ParseOptions, Statement};
 use clap::Args;
 
 /// Where the statement comes from and how to open it.
@@ -24,34 +24,49 @@ pub fn describe(error: &Error) -> String {
     format!("error[{}]: {}", error.code(), error.message())
 }
 
+/// Parse options from the shared flags.
+///
+/// # Errors
+/// `ErrorKind::UnsupportedFormat` when `input_format` is not `pdf`, `csv` or `json`.
+pub fn options(
+    password: Option<String>,
+    input_format: Option<&str>,
+) -> Result<ParseOptions, Error> {
+    Ok(ParseOptions {
+        password,
+        format: input_format.map(Format::from_name).transpose()?,
+        ..ParseOptions::default()
+    })
+}
+
+/// Reads `file` (`-` is standard input) within the size limit and parses it.
+///
+/// # Errors
+/// The engine's error: `io_error` when the file cannot be read, any parse error otherwise.
+pub fn read_statement(file: &Path, options: &ParseOptions) -> Result<Statement, Error> {
+    let bytes = read(file, options)?;
+    alama_core::parse(&bytes, options)
+}
+
+fn read(file: &Path, options: &ParseOptions) -> Result<Vec<u8>, Error> {
+    if file.as_os_str() != "-" {
+        return read_file(file, &options.limits);
+    }
+    read_bounded(std::io::stdin(), options.limits.max_bytes, "standard input").map_err(
+        |e| match e {
+            ReadError::Io(e) => {
+                Error::new(ErrorKind::Io, format!("cannot read standard input: {e}"))
+            }
+            ReadError::TooLarge(e) => e,
+        },
+    )
+}
+
 impl InputArgs {
     /// Reads the file and parses it.
-    pub fn statement(&self) -> Result<alama_core::Statement, String> {
-        let options = ParseOptions {
-            password: self.password.clone(),
-            format: self
-                .input_format
-                .as_deref()
-                .map(Format::from_name)
-                .transpose()
-                .map_err(|e| describe(&e))?,
-            ..ParseOptions::default()
-        };
-        let bytes = self.read(&options).map_err(|e| describe(&e))?;
-        alama_core::parse(&bytes, &options).map_err(|e| describe(&e))
-    }
-
-    fn read(&self, options: &ParseOptions) -> Result<Vec<u8>, Error> {
-        if self.file.as_os_str() != "-" {
-            return read_file(&self.file, &options.limits);
-        }
-        read_bounded(std::io::stdin(), options.limits.max_bytes, "standard input").map_err(|e| {
-            match e {
-                ReadError::Io(e) => {
-                    Error::new(ErrorKind::Io, format!("cannot read standard input: {e}"))
-                }
-                ReadError::TooLarge(e) => e,
-            }
-        })
+    pub fn statement(&self) -> Result<Statement, String> {
+        let options = options(self.password.clone(), self.input_format.as_deref())
+            .map_err(|e| describe(&e))?;
+        read_statement(&self.file, &options).map_err(|e| describe(&e))
     }
 }

@@ -1,12 +1,17 @@
 //! `alama`: the command-line tool of the Alama credit-scoring engine.
 //!
-//! `alama score FILE` prints a score report, `alama parse FILE` the canonical statement.
-//! Errors are one line on standard error (`error[wrong_password]: …`) and exit code 1;
-//! usage errors exit with 2.
+//! `alama score FILE` prints a score report (`alama score FILE… DIR…` one JSON line per
+//! statement), `alama parse FILE` the canonical statement. Errors are one line on standard error
+//! (`error[wrong_password]: …`) and exit code 1; usage errors exit with 2. A closed output pipe
+//! (`alama parse … | head`) ends quietly with exit code 0, as Unix tools do.
 
+mod batch;
 mod input;
+mod output;
 mod parse_cmd;
+mod passwords;
 mod score_cmd;
+mod scorecard_cmd;
 mod text;
 
 use std::process::ExitCode;
@@ -23,11 +28,16 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Score a statement and print the report.
+    /// Score a statement and print the report (several files or folders: JSON Lines).
     Score(score_cmd::ScoreArgs),
     /// Parse a statement and print it in canonical form.
     Parse(parse_cmd::ParseArgs),
-    /// Run the HTTP service (partner API under /v1).
+    /// Validate, describe or export a scorecard (JSON).
+    Scorecard {
+        #[command(subcommand)]
+        command: scorecard_cmd::ScorecardCommand,
+    },
+    /// Run the HTTP service (partner API under /v1, developer portal under /portal).
     Serve(alama_server::cli::ServeArgs),
     /// Manage API keys: create, list, revoke.
     Keys {
@@ -39,6 +49,11 @@ enum Command {
         #[command(subcommand)]
         command: alama_server::cli::WebhooksCommand,
     },
+    /// Manage developer-portal users: create (prints a one-time sign-in link), link, list.
+    Users {
+        #[command(subcommand)]
+        command: alama_server::cli::UsersCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -46,9 +61,11 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Score(args) => score_cmd::run(&args),
         Command::Parse(args) => parse_cmd::run(&args),
+        Command::Scorecard { command } => scorecard_cmd::run(&command),
         Command::Serve(args) => alama_server::cli::run_serve(&args),
         Command::Keys { command } => alama_server::cli::run_keys(&command),
         Command::Webhooks { command } => alama_server::cli::run_webhooks(&command),
+        Command::Users { command } => alama_server::cli::run_users(&command),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

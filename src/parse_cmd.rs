@@ -1,7 +1,5 @@
 //! `alama parse FILE`: print the canonical statement.
 
-use std::io::Write;
-
 use clap::{Args, ValueEnum};
 
 use crate::input::InputArgs;
@@ -32,8 +30,5 @@ pub fn run(args: &ParseArgs) -> Result<(), String> {
         StatementFormat::Json => format!("{}\n", statement.to_json()),
         StatementFormat::Csv => statement.to_csv(),
     };
-    std::io::stdout()
-        .lock()
-        .write_all(out.as_bytes())
-        .map_err(|e| format!("error[io_error]: {e}"))
+    crate::output::write_stdout(out.as_bytes())
 }

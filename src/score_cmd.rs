@@ -1,13 +1,19 @@
-//! `alama score FILE`: parse, score, print the report.
+//! `alama score FILE…`: parse, score, print the report.
+//!
+//! One file: the report in the chosen format, as it always was. Several files, a folder or
+//! `--passwords`: batch mode ([`crate::batch`]), one JSON line per statement.
 
-use std::io::Write;
+use std::num::NonZeroUsize;
+use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::input::{InputArgs, describe};
+use crate::batch;
+use crate::input::{describe, options, read_statement};
+use crate::passwords::Passwords;
 
 /// Output of `alama score`.
-#[derive(Debug, Clone, Copy, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     /// The canonical compact JSON report (one line), identical in every binding.
     Json,
@@ -20,21 +26,63 @@ pub enum ReportFormat {
 /// Arguments of `alama score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    #[command(flatten)]
-    input: InputArgs,
-    /// Output format.
+    /// Statement files (M-Pesa PDF, CSV export or canonical JSON; `-` reads standard input) or
+    /// folders (their .pdf, .csv and .json files, at any depth). More than one, or a folder,
+    /// prints JSON Lines: one report or one `{"file", "error"}` per statement.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Password of an encrypted PDF (Safaricom: normally the customer's ID number); in a batch,
+    /// the password of every file that `--passwords` does not name.
+    #[arg(long, env = "ALAMA_PASSWORD", hide_env_values = true)]
+    password: Option<String>,
+    /// Input format, when detection from the content is not wanted: pdf, csv or json.
+    #[arg(long, value_name = "FORMAT")]
+    input_format: Option<String>,
+    /// Output format (a batch writes JSON Lines: `json` only).
     #[arg(long, value_enum, default_value = "json")]
     format: ReportFormat,
-    /// Also write the shareable PDF credit report to this path.
+    /// A CSV of `file name,password` rows giving each statement's password (batch mode).
+    #[arg(long, value_name = "CSV")]
+    passwords: Option<PathBuf>,
+    /// Score with this scorecard (JSON, see `alama scorecard`) instead of the built-in one.
+    #[arg(long, value_name = "CARD")]
+    scorecard: Option<PathBuf>,
+    /// Statements scored at once in a batch (default: all cores).
+    #[arg(long, value_name = "N")]
+    jobs: Option<NonZeroUsize>,
+    /// Also write the shareable PDF credit report to this path (one statement only).
     #[cfg(feature = "pdf-report")]
     #[arg(long, value_name = "PATH")]
     pdf: Option<std::path::PathBuf>,
 }
 
+impl ScoreArgs {
+    fn is_batch(&self) -> bool {
+        self.files.len() > 1 || self.passwords.is_some() || self.files.iter().any(|f| f.is_dir())
+    }
+}
+
 /// Runs `alama score`.
 pub fn run(args: &ScoreArgs) -> Result<(), String> {
-    let statement = args.input.statement()?;
-    let report = alama_core::score(&statement).map_err(|e| describe(&e))?;
+    let own = args
+        .scorecard
+        .as_deref()
+        .map(crate::scorecard_cmd::load)
+        .transpose()?;
+    let card = own
+        .as_ref()
+        .unwrap_or_else(|| alama_core::scorecard::builtin());
+    if args.is_batch() {
+        return run_batch(args, card);
+    }
+    let options =
+        options(args.password.clone(), args.input_format.as_deref()).map_err(|e| describe(&e))?;
+    let file = args
+        .files
+        .first()
+        .ok_or("error[usage]: no statement file given")?;
+    let statement = read_statement(file, &options).map_err(|e| describe(&e))?;
+    let report = alama_core::score_with(&statement, card).map_err(|e| describe(&e))?;
     #[cfg(feature = "pdf-report")]
     if let Some(path) = &args.pdf {
         write_pdf(&report, path)?;
@@ -44,8 +92,51 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         ReportFormat::JsonPretty => report.to_json_pretty(),
         ReportFormat::Text => crate::text::render(&report),
     };
-    let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "{out}").map_err(|e| format!("error[io_error]: {e}"))
+    crate::output::write_stdout(format!("{out}\n").as_bytes())
+}
+
+/// Scores many statements: JSON Lines on standard output; exit code 1 when any failed.
+fn run_batch(args: &ScoreArgs, card: &alama_core::Scorecard) -> Result<(), String> {
+    if args.format != ReportFormat::Json {
+        usage_error("several statements print JSON Lines: use --format json (the default)");
+    }
+    #[cfg(feature = "pdf-report")]
+    if args.pdf.is_some() {
+        usage_error("--pdf writes the report of one statement: give one file");
+    }
+    let base = options(None, args.input_format.as_deref()).map_err(|e| describe(&e))?;
+    let passwords = match &args.passwords {
+        Some(path) => Passwords::load(path)?,
+        None => Passwords::default(),
+    };
+    let files = batch::expand(&args.files, args.passwords.as_deref());
+    if files.is_empty() {
+        return Err(
+            "error[empty_statement]: no statements (.pdf, .csv or .json files) in the given folders"
+                .to_owned(),
+        );
+    }
+    let jobs = batch::jobs(files, &base, args.password.as_deref(), &passwords);
+    let workers = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN));
+    let failed = batch::run(&jobs, workers, card)?;
+    if failed > 0 {
+        return Err(format!(
+            "alama: {failed} of {} statements could not be scored (their lines carry the error)",
+            jobs.len()
+        ));
+    }
+    Ok(())
+}
+
+/// A usage error: clap's message and exit code 2.
+fn usage_error(message: &str) -> ! {
+    clap::Error::raw(
+        clap::error::ErrorKind::ArgumentConflict,
+        format!("{message}\n"),
+    )
+    .exit()
 }
 
 /// Renders the PDF report, stamped with the current time in East Africa Time (UTC+03:00).

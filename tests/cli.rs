@@ -1,7 +1,7 @@
 //! The `alama` command line, run as a user runs it: exit codes, one-line errors, outputs.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn alama(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_alama"))
@@ -158,4 +158,240 @@ fn score_writes_the_pdf_report_when_asked() {
         pdf.len()
     );
     let _ = std::fs::remove_file(out);
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("alama-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_exit_0() {
+    // `alama parse big.json | head -c1`: the reader leaves after one byte; the output (hundreds
+    // of kilobytes) cannot fit the pipe, so alama meets EPIPE and must end as Unix tools do.
+    let dir = temp_dir("pipe");
+    let big = dir.join("big.json");
+    let statement = alama_core::testing::synthetic_statement(7, 24);
+    std::fs::write(&big, statement.to_json()).expect("write");
+    let mut head = Command::new("head")
+        .arg("-c1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("runs head");
+    let head_stdin = head.stdin.take().expect("head's stdin");
+    let alama = Command::new(env!("CARGO_BIN_EXE_alama"))
+        .args(["parse", big.to_str().expect("utf-8 path")])
+        .stdout(Stdio::from(head_stdin))
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs alama");
+    let head_out = head.wait_with_output().expect("head ends");
+    let o = alama.wait_with_output().expect("alama ends");
+    assert_eq!(head_out.stdout, b"{");
+    assert!(o.stderr.is_empty(), "stderr: {}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+fn json_lines(o: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect()
+}
+
+#[test]
+fn batch_scores_files_and_folders_into_json_lines_in_order() {
+    let dir = temp_dir("batch");
+    let sub = dir.join("more");
+    std::fs::create_dir_all(&sub).expect("sub dir");
+    std::fs::copy("examples/statement.json", dir.join("b.json")).expect("copy");
+    std::fs::copy("examples/statement.csv", sub.join("a.csv")).expect("copy");
+    std::fs::write(dir.join("c.csv"), "id,amount,when\n1,2,3\n").expect("write");
+    std::fs::write(dir.join("notes.txt"), "not a statement").expect("write");
+    std::fs::write(dir.join(".hidden.json"), "{").expect("write");
+    let folder = dir.to_str().expect("utf-8 path");
+    let o = alama(&["score", "examples/statement.json", folder, "--jobs", "2"]);
+    // One statement failed: exit 1, one summary line on stderr, every line on stdout.
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("1 of 4 statements"), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    let files: Vec<&str> = lines
+        .iter()
+        .map(|l| l["file"].as_str().expect("file"))
+        .collect();
+    let sub_a = sub.join("a.csv");
+    let expected = [
+        "examples/statement.json".to_owned(),
+        dir.join("b.json").display().to_string(),
+        dir.join("c.csv").display().to_string(),
+        sub_a.display().to_string(),
+    ];
+    assert_eq!(files, expected);
+
+    // A report line is the canonical report with `file` first: the same bytes after it.
+    let bytes = std::fs::read("examples/statement.json").expect("example");
+    let report =
+        alama_core::score_bytes(&bytes, &alama_core::ParseOptions::default()).expect("scores");
+    let first = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .next()
+        .expect("a line")
+        .to_owned();
+    assert_eq!(
+        first,
+        format!(
+            "{{\"file\":\"examples/statement.json\",{}",
+            &report.to_json()[1..]
+        )
+    );
+    assert_eq!(lines[1]["reportId"], lines[0]["reportId"]);
+    assert_eq!(lines[2]["error"]["code"], "unsupported_wallet");
+    assert!(
+        lines[2]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty())
+    );
+    assert!(lines[3]["score"].is_u64());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn batch_takes_passwords_from_a_csv() {
+    let dir = temp_dir("passwords");
+    let statement = alama_core::testing::synthetic_statement(3, 2);
+    std::fs::write(dir.join("one.json"), statement.to_json()).expect("write");
+    std::fs::write(dir.join("two.csv"), statement.to_csv()).expect("write");
+    // The passwords file sits in the folder too: it is not taken for a statement.
+    std::fs::write(dir.join("pw.csv"), "file,password\none.json,1234\n").expect("write");
+    let o = alama(&[
+        "score",
+        dir.to_str().expect("utf-8 path"),
+        "--passwords",
+        dir.join("pw.csv").to_str().expect("utf-8 path"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        o.stderr.is_empty(),
+        "no progress bar when stderr is not a terminal"
+    );
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 2);
+    assert!(lines.iter().all(|l| l["status"] == "completed"));
+
+    // A malformed passwords file is refused before any scoring, naming its line.
+    std::fs::write(dir.join("bad.txt"), "one.json,1\ntwo.csv\n").expect("write");
+    let o = alama(&[
+        "score",
+        "examples/statement.json",
+        "--passwords",
+        dir.join("bad.txt").to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn batch_wrong_password_is_a_line_not_a_stop() {
+    let Some(pdf) = real("mpesa_2024-04_to_2024-10_encrypted_pw_unknown.pdf") else {
+        return;
+    };
+    let dir = temp_dir("batch-pdf");
+    std::fs::write(
+        dir.join("pw.csv"),
+        "mpesa_2024-04_to_2024-10_encrypted_pw_unknown.pdf,000000\n",
+    )
+    .expect("write");
+    let o = alama(&[
+        "score",
+        pdf.to_str().expect("path"),
+        "examples/statement.csv",
+        "--passwords",
+        dir.join("pw.csv").to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["error"]["code"], "wrong_password");
+    assert_eq!(lines[1]["status"], "completed");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn batch_refuses_text_and_pdf_output_as_usage_errors() {
+    let o = alama(&[
+        "score",
+        "examples/statement.json",
+        "examples/statement.csv",
+        "--format",
+        "text",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_scorecard_of_ones_own_scores_and_an_invalid_one_is_named() {
+    let dir = std::env::temp_dir().join(format!("alama-card-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let exported = alama(&["scorecard", "export"]);
+    assert!(exported.status.success(), "{}", stderr(&exported));
+    let mut card: serde_json::Value = serde_json::from_slice(&exported.stdout).expect("card JSON");
+    card["version"] = serde_json::json!("lender-test-1");
+    let good = dir.join("good.json");
+    std::fs::write(&good, card.to_string()).expect("write");
+    let valid = alama(&["scorecard", "validate", good.to_str().expect("utf-8")]);
+    assert!(valid.status.success(), "{}", stderr(&valid));
+    assert!(String::from_utf8_lossy(&valid.stdout).starts_with("valid: lender-test-1"));
+
+    let own = alama(&[
+        "score",
+        "examples/statement.csv",
+        "--scorecard",
+        good.to_str().expect("utf-8"),
+    ]);
+    assert!(own.status.success(), "{}", stderr(&own));
+    let report: serde_json::Value = serde_json::from_slice(&own.stdout).expect("report");
+    assert_eq!(report["scorecardVersion"], "lender-test-1");
+    let builtin: serde_json::Value =
+        serde_json::from_slice(&alama(&["score", "examples/statement.csv"]).stdout)
+            .expect("report");
+    assert_eq!(
+        report["score"], builtin["score"],
+        "same tables, same points"
+    );
+    assert_ne!(
+        report["reportId"], builtin["reportId"],
+        "the id covers the card"
+    );
+    assert_ne!(report["scorecardSha256"], builtin["scorecardSha256"]);
+
+    // A gap between two bins.
+    card["characteristics"][0]["attributes"][0]["bins"][1]["min"] = serde_json::json!("0.55");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, card.to_string()).expect("write");
+    for args in [
+        vec!["scorecard", "validate", bad.to_str().expect("utf-8")],
+        vec![
+            "score",
+            "examples/statement.csv",
+            "--scorecard",
+            bad.to_str().expect("utf-8"),
+        ],
+    ] {
+        let out = alama(&args);
+        assert_eq!(out.status.code(), Some(1));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("error[invalid_scorecard]:") && err.contains("gap"),
+            "{err}"
+        );
+    }
+    let described = alama(&["scorecard", "describe"]);
+    assert!(String::from_utf8_lossy(&described.stdout).contains("### 2. Capacity"));
+    let _ = std::fs::remove_dir_all(&dir);
 }

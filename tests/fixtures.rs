@@ -112,3 +112,61 @@ fn golden_vectors_replay() {
         );
     }
 }
+
+/// A second, non-default scorecard (a lender's refit, made here from the built-in card with
+/// other income edges and knock-out cap), and the vectors scored with it: the same statement
+/// and the same card give the same report in every runtime.
+fn lender_card() -> alama_core::Scorecard {
+    let mut v: serde_json::Value =
+        serde_json::from_str(alama_core::scorecard::BUILTIN_JSON).expect("built-in JSON");
+    v["version"] = serde_json::json!("lender-example-2027.01");
+    if let Some(k) = v.get_mut("knockout") {
+        k["cap"] = serde_json::json!(550);
+    }
+    // Capacity: income edges at 80 % of the built-in ones (a lender in a poorer region).
+    let edges = ["2400", "6000", "12000", "24000", "40000", "80000"];
+    let bins = &mut v["characteristics"][1]["attributes"][0]["bins"];
+    for (i, b) in bins.as_array_mut().into_iter().flatten().enumerate() {
+        if i > 0 {
+            b["min"] = serde_json::json!(edges[i - 1]);
+        }
+        if let Some(edge) = edges.get(i) {
+            b["max"] = serde_json::json!(edge);
+        }
+    }
+    alama_core::Scorecard::from_json(&v.to_string()).expect("the lender card validates")
+}
+
+#[test]
+fn scorecard_vectors_replay() {
+    let dir = root().join("tests/scorecard-vectors");
+    let card = lender_card();
+    let card_path = dir.join(format!("{}.json", card.version));
+    if bless() {
+        std::fs::create_dir_all(&dir).expect("mkdir");
+    }
+    check_or_write(&card_path, &(card.to_json_pretty() + "\n"));
+    let committed_card =
+        alama_core::Scorecard::from_json(&std::fs::read_to_string(&card_path).expect("card"))
+            .expect("committed card validates");
+    assert_eq!(committed_card, card);
+    for (name, statement) in vectors().into_iter().take(4) {
+        let report = alama_core::score_with(&statement, &card).expect("vector scores");
+        assert_eq!(report.scorecard_version, "lender-example-2027.01");
+        assert_eq!(report.scorecard_sha256, card.sha256());
+        assert_ne!(
+            report.report_id,
+            alama_core::score(&statement).expect("scores").report_id
+        );
+        let input: serde_json::Value = serde_json::from_str(&statement.to_json()).expect("json");
+        let expected: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
+        let file = serde_json::json!({
+            "name": name,
+            "scorecard": format!("{}.json", card.version),
+            "input": input,
+            "report": expected,
+        });
+        let text = serde_json::to_string_pretty(&file).expect("serialises") + "\n";
+        check_or_write(&dir.join(format!("{name}.json")), &text);
+    }
+}

@@ -1,7 +1,7 @@
 //! Invariants of the engine over synthetic statements (proptest).
 //!
 //! - every factor's points lie in `0..=max`, and the maxima add up to 550;
-//! - the score is `300 + Σ points` and its band is the band of that score;
+//! - the score is `300 + Σ points − knock-out` and its band is the band of that score;
 //! - writing the canonical JSON or CSV and parsing it back gives back what was written;
 //! - the order of the rows does not change the report.
 
@@ -30,13 +30,18 @@ proptest! {
             max += f.max;
         }
         prop_assert_eq!(max, 550);
-        prop_assert_eq!(report.score, 300 + sum);
+        let knockout: u16 = report.reason_codes.iter().filter(|r| r.code == "K01").map(|r| r.points_lost).sum();
+        prop_assert_eq!(report.score, 300 + sum - knockout);
         prop_assert!((300..=850).contains(&report.score));
         prop_assert_eq!(report.band, Band::of(report.score));
+        for f in &report.factors {
+            // Attribute-level reasons never claim more than the factor lost.
+            let lost: u16 = report.reason_codes.iter().filter(|r| r.factor == f.code && r.code != "K01").map(|r| r.points_lost).sum();
+            prop_assert!(lost <= f.max - f.score, "{} {lost}", f.code);
+        }
         for r in &report.reason_codes {
-            let f = report.factors.iter().find(|f| f.code == r.factor).expect("reason names a factor");
-            prop_assert_eq!(r.points_lost, f.max - f.score);
             prop_assert!(r.points_lost > 0);
+            prop_assert!(!r.attribute.is_empty());
         }
     }
 

@@ -161,6 +161,7 @@ fn encrypted_2023_statement_reconciles_with_its_summary() {
     assert!(!findings.contains(&"non_safaricom_producer".to_owned()));
     assert!(!findings.contains(&"summary_mismatch".to_owned()));
     assert!(!findings.contains(&"missing_pages".to_owned()));
+    assert_eq!(check(&s).status, "verified");
 }
 
 #[test]
@@ -188,6 +189,8 @@ fn ilovepdf_copy_reconciles_and_is_flagged() {
     let findings = codes(&s);
     assert!(findings.contains(&"non_safaricom_producer".to_owned()));
     assert!(!findings.contains(&"summary_mismatch".to_owned()));
+    // Re-saved by a named tool: a fact, not evidence of editing.
+    assert_eq!(check(&s).status, "consistent");
 }
 
 #[test]
