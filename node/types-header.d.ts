@@ -36,6 +36,7 @@ export type StatementFormat = 'pdf' | 'csv' | 'json'
  * - `empty_statement`: no completed transactions to score.
  * - `too_large`: beyond a safety limit (32 MiB, 2,000 pages, 500,000 rows, 64 MiB per decompressed PDF stream).
  * - `io_error`: a path that cannot be read.
+ * - `invalid_scorecard`: a scorecard (JSON) that does not validate (reserved: the Node API takes the built-in scorecard today).
  */
 export type ErrorCode =
   | 'password_required'
@@ -46,10 +47,12 @@ export type ErrorCode =
   | 'empty_statement'
   | 'too_large'
   | 'io_error'
+  | 'invalid_scorecard'
 
 /**
  * What `parse`, `score` and `scoreAsync` throw (or reject with): a plain `Error` whose `code` says
- * what went wrong and whose `message` is `"<code>: <sentence>"`.
+ * what went wrong and whose `message` is the sentence alone (`e.code` carries the code; `String(e)`
+ * reads `"Error: <sentence>"`).
  *
  * An argument of the wrong JS type is an `Error` with napi-rs's code `"InvalidArg"` instead: a bug
  * in the caller, not a problem with the statement.
@@ -156,6 +159,42 @@ export interface Transaction {
   category: Category
 }
 
+/** A place in the PDF: 1-based page and line of the transaction table. */
+export interface PageLine {
+  /** 1-based page. */
+  page: number
+  /** 1-based line of the page's transaction table. */
+  line: number
+}
+
+/** A font the pages use and the 1-based pages that use it. */
+export interface FontUse {
+  /** `/BaseFont` without its subset prefix. */
+  name: string
+  /** 1-based pages. */
+  pages: number[]
+}
+
+/** How the bytes of a PDF are built: tells the program that wrote it (see docs/integrity.md). */
+export interface PdfStructure {
+  /** Number of `%%EOF` markers (one per save). */
+  eofMarkers: number
+  /** Number of cross-reference sections. */
+  xrefSections: number
+  /** Whether the file uses cross-reference streams. */
+  xrefStreams: boolean
+  /** `endstream` keywords not followed by an end of line (Safaricom's writers: 0). */
+  looseStreamEnds: number
+  /** The binary comment on the file's second line, lower-case hex (`"f6e4fcdf"`). */
+  binaryMarker?: string
+  /** Every font the pages use (`/BaseFont` without subset prefix) with its 1-based pages. */
+  fonts?: FontUse[]
+  /** 1-based pages whose size differs from page 1's. */
+  oddSizePages?: number[]
+  /** Transaction-table lines whose amounts do not end at their column's right edge. */
+  offGrid?: PageLine[]
+}
+
 /** Facts about the source PDF that tamper checks read. */
 export interface DocumentInfo {
   /** Number of pages. */
@@ -176,6 +215,8 @@ export interface DocumentInfo {
   modified?: string
   /** Page count the footer promises ("Page 20 of 21" → 21). */
   declaredPages?: number
+  /** How the file itself is built, for the forensic checks. */
+  structure?: PdfStructure
 }
 
 /** A source line that looked like a transaction but could not be read (never silently dropped). */
@@ -259,15 +300,20 @@ export interface Insight {
   unit: string
 }
 
-/** A characteristic that cost points; reason codes are ordered by points lost, largest first. */
+/**
+ * One scorecard attribute that lost points through evidence, or `K01` (the knock-out); reason
+ * codes are ordered by points lost, largest first.
+ */
 export interface ReasonCode {
-  /** Stable reason code, e.g. `"R01"`. */
+  /** Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"` for the knock-out. */
   code: string
-  /** Code of the factor it comes from. */
+  /** Code of the factor (characteristic) it comes from, e.g. `"credit_repayment"`. */
   factor: string
-  /** `max - score` of that factor. */
+  /** Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`). */
+  attribute: string
+  /** Points this attribute lost (for `K01`, the points the cap removed). */
   pointsLost: number
-  /** Adverse-action style sentence. */
+  /** Adverse-action sentence with the figure behind it. */
   description: string
 }
 
@@ -286,8 +332,13 @@ export interface Finding {
 
 /** Integrity of the statement as a whole. */
 export interface Integrity {
-  /** `"verified"` (every check passed), `"warnings"` or `"failed"` (a critical finding). */
-  status: 'verified' | 'warnings' | 'failed'
+  /**
+   * `"verified"` (an original Safaricom PDF, every check passed), `"consistent"` (every check
+   * passed on a re-saved PDF, a CSV or JSON), `"warnings"` or `"failed"` (a critical finding).
+   */
+  status: 'verified' | 'consistent' | 'warnings' | 'failed'
+  /** The kind of source the verdict rests on. */
+  evidenceLevel: 'pdf_original' | 'pdf_resaved' | 'csv' | 'json'
   /** Whether the rows add up to the statement's SUMMARY; `null` without a SUMMARY. */
   summaryReconciled: boolean | null
   /** Findings, most severe first. */
@@ -351,8 +402,10 @@ export interface Report {
   insights: Insight[]
   /** Characteristics that cost points, largest loss first. */
   reasonCodes: ReasonCode[]
-  /** Version of the scorecard that produced the points, e.g. `"alama-mpesa-2026.11"`. */
+  /** Version of the scorecard that produced the points, e.g. `"alama-mpesa-2026.12"`. */
   scorecardVersion: string
+  /** Lowercase hex SHA-256 of the canonical JSON of the scorecard that produced the points. */
+  scorecardSha256: string
   /** Reconciliation, balance and tamper findings. */
   integrity: Integrity
   /** The statement scored. */

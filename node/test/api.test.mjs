@@ -29,6 +29,7 @@ const REPORT_KEYS = [
   'insights',
   'reasonCodes',
   'scorecardVersion',
+  'scorecardSha256',
   'integrity',
   'statement',
 ]
@@ -54,6 +55,7 @@ describe('exports', () => {
       'empty_statement',
       'too_large',
       'io_error',
+      'invalid_scorecard',
     ])
   })
 })
@@ -154,13 +156,22 @@ describe('score', () => {
     for (const i of report.insights) assert.match(i.value, DECIMAL, i.code)
   })
 
+  // A statement handed over as an object is JSON evidence to the integrity check
+  // (`evidenceLevel: "json"`); everything else in the report is byte for byte the CSV's.
+  const asCsvEvidence = (r) => {
+    const o = JSON.parse(JSON.stringify(r))
+    assert.equal(o.integrity.evidenceLevel, 'json')
+    o.integrity.evidenceLevel = 'csv'
+    return JSON.stringify(o)
+  }
+
   test('every input route gives the same report, byte for byte', () => {
     const expected = JSON.stringify(report)
     assertSameJson(JSON.stringify(score(csvPath)), expected, 'path')
     assertSameJson(JSON.stringify(score(new Uint8Array(csvBytes))), expected, 'Uint8Array')
     const statement = parse(csvBytes)
-    assertSameJson(JSON.stringify(score(statement)), expected, 'Statement from parse()')
-    assertSameJson(JSON.stringify(score(JSON.parse(JSON.stringify(statement)))), expected, 'Statement via JSON')
+    assertSameJson(asCsvEvidence(score(statement)), expected, 'Statement from parse()')
+    assertSameJson(asCsvEvidence(score(JSON.parse(JSON.stringify(statement)))), expected, 'Statement via JSON')
   })
 
   test('a hand-built StatementInput is categorised and scored like its CSV', () => {
@@ -168,7 +179,7 @@ describe('score', () => {
     const handBuilt = {
       transactions: statement.transactions.map(({ category, ...row }) => row),
     }
-    assertSameJson(JSON.stringify(score(handBuilt)), JSON.stringify(report), 'hand-built')
+    assertSameJson(asCsvEvidence(score(handBuilt)), JSON.stringify(report), 'hand-built')
   })
 
   test('integer JS numbers are accepted as whole amounts, like integers in the canonical JSON', () => {
@@ -210,7 +221,11 @@ describe('scoreAsync', () => {
     const expected = JSON.stringify(score(csvBytes))
     assertSameJson(JSON.stringify(await scoreAsync(csvBytes)), expected, 'bytes')
     assertSameJson(JSON.stringify(await scoreAsync(csvPath)), expected, 'path')
-    assertSameJson(JSON.stringify(await scoreAsync(parse(csvBytes))), expected, 'Statement')
+    assertSameJson(
+      JSON.stringify(await scoreAsync(parse(csvBytes))),
+      JSON.stringify(score(parse(csvBytes))),
+      'Statement',
+    )
   })
 
   test('copies the input at call time: the caller may reuse its buffer at once', async () => {

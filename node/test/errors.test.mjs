@@ -118,8 +118,8 @@ const CASES = [
 function checkError(e, c) {
   assert.ok(e instanceof Error, 'an Error object')
   assert.equal(e.code, c.code)
-  assert.ok(e.message.startsWith(`${c.code}: `), 'message starts with the code')
-  assert.ok(e.message.length > c.code.length + 10, 'message has a sentence')
+  assert.ok(!e.message.includes(c.code), `the message does not repeat the code: ${e.message}`)
+  assert.ok(e.message.length > 10, 'message has a sentence')
   c.check?.(e)
   return true
 }
@@ -143,7 +143,8 @@ describe('engine errors carry a stable code', () => {
 
   test('the cases above cover every code the engine lists', (t) => {
     const covered = new Set(CASES.filter((c) => !c.skip).map((c) => c.code))
-    const all = errorCodes()
+    // invalid_scorecard is reserved: the Node API scores with the built-in scorecard today.
+    const all = errorCodes().filter((c) => c !== 'invalid_scorecard')
     const uncovered = all.filter((c) => !covered.has(c))
     if (!locked && !known) {
       t.diagnostic(`real samples absent: ${uncovered.join(', ')} not exercised`)

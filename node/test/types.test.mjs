@@ -121,6 +121,7 @@ describe('index.d.ts matches the runtime objects', () => {
       'insights',
       'reasonCodes',
       'scorecardVersion',
+      'scorecardSha256',
       'integrity',
       'statement',
     ])

@@ -74,6 +74,8 @@ function statusOf(code: ErrorCode): number {
       return 413
     case 'io_error':
       return 500
+    case 'invalid_scorecard':
+      return 422
     default: {
       const never: never = code
       return never

@@ -41,8 +41,8 @@ from alama._alama import (
     __version__,
     parse,
     score,
-    score_many,
 )
+from alama._batch import score_many
 
 __all__ = [
     "SCORECARD_VERSION",

@@ -140,6 +140,7 @@ def test_score_report_fields(statement: alama.Statement) -> None:
     assert report.band in {"Poor", "Fair", "Good", "Very Good", "Excellent"}
     assert report.report_id.startswith("rpt_") and len(report.report_id) == 28
     assert report.scorecard_version == alama.SCORECARD_VERSION
+    assert len(report.scorecard_sha256) == 64
     assert report.statement_period.endswith("2024")
     assert report.factors and all(isinstance(f.max, int) for f in report.factors)
     assert {f.code for f in report.factors} == {
@@ -149,7 +150,10 @@ def test_score_report_fields(statement: alama.Statement) -> None:
         assert isinstance(insight.value, Decimal) and insight.unit and insight.message
     for reason in report.reason_codes:
         assert reason.points_lost > 0 and reason.factor and reason.description
-    assert report.integrity.status in {"verified", "warnings", "failed"}
+    assert report.integrity.status in {"verified", "consistent", "warnings", "failed"}
+    # A statement handed in as data can be consistent, never verified.
+    assert report.integrity.evidence_level in {"csv", "json"}
+    assert report.integrity.status != "verified"
     for finding in report.integrity.findings:
         assert finding.severity in {"info", "warning", "critical"}
     overview = report.statement

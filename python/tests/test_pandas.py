@@ -103,7 +103,7 @@ def test_from_pandas_missing_column(statement: alama.Statement) -> None:
 
 def test_without_pandas(statement: alama.Statement, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(ImportError, match="pip install pandas"):
+    with pytest.raises(ImportError, match=r"alama\[pandas\]"):
         statement.to_pandas()
-    with pytest.raises(ImportError, match="pip install pandas"):
+    with pytest.raises(ImportError, match=r"alama\[pandas\]"):
         alama.Statement.from_pandas(object())

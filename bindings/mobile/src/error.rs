@@ -133,6 +133,8 @@ mod tests {
             ErrorKind::EmptyStatement,
             ErrorKind::TooLarge { limit: 42 },
             ErrorKind::Io,
+            // Reserved on mobile until it takes scorecards: the generic case, with its code.
+            ErrorKind::InvalidScorecard,
         ];
         let mapped: Vec<AlamaError> = kinds
             .iter()
@@ -140,7 +142,12 @@ mod tests {
             .collect();
         let codes: Vec<String> = mapped.iter().map(AlamaError::code).collect();
         assert_eq!(codes, ErrorKind::ALL_CODES);
-        assert!(!mapped.iter().any(|e| matches!(e, AlamaError::Other { .. })));
+        let others: Vec<String> = mapped
+            .iter()
+            .filter(|e| matches!(e, AlamaError::Other { .. }))
+            .map(AlamaError::code)
+            .collect();
+        assert_eq!(others, ["invalid_scorecard"]);
         assert_eq!(
             mapped[4],
             AlamaError::MalformedStatement {

@@ -18,9 +18,11 @@
 //! A value handed in from Kotlin or Swift that is not a valid decimal, date-time or date fails
 //! with [`AlamaError::MalformedStatement`] (page 0, line 0).
 
-use alama_core::report::{Integrity, MonthlyCashflow, StatementOverview};
+use alama_core::parse::Format;
+use alama_core::report::{EvidenceLevel, Integrity, MonthlyCashflow, StatementOverview};
 use alama_core::statement::{
-    AccountHolder, DocumentInfo, Period, Provider, Summary, SummaryRow, UnparsedLine,
+    AccountHolder, DocumentInfo, FontUse, PageLine, PdfStructure, Period, Provider, Summary,
+    SummaryRow, UnparsedLine,
 };
 use alama_core::{
     Band, Category, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
@@ -134,6 +136,21 @@ pub struct Statement {
     /// Lines of the source that looked like transactions but could not be read.
     #[uniffi(default)]
     pub unparsed: Vec<UnparsedLine>,
+    /// The format the statement was parsed from; `null` for a statement built in code (its
+    /// report's evidence level is then `JSON`, or that of its `document`).
+    #[uniffi(default)]
+    pub source: Option<Format>,
+}
+
+/// A source format the engine reads.
+#[uniffi::remote(Enum)]
+pub enum Format {
+    /// Safaricom M-Pesa full statement PDF.
+    MpesaPdf,
+    /// CSV with M-Pesa's columns or their usual aliases.
+    Csv,
+    /// The canonical JSON statement.
+    Json,
 }
 
 /// The account holder fields of a statement header; each is `null` when the source has none.
@@ -298,6 +315,53 @@ pub struct DocumentInfo {
     /// Pages the footer promises ("Page 20 of 21" → 21), when it says.
     #[uniffi(default)]
     pub declared_pages: Option<u32>,
+    /// How the file itself is built, for the forensic checks; `null` when not measured.
+    #[uniffi(default)]
+    pub structure: Option<PdfStructure>,
+}
+
+/// Facts about the bytes of a PDF that tell the program that wrote it.
+#[uniffi::remote(Record)]
+pub struct PdfStructure {
+    /// Number of `%%EOF` markers (one per save).
+    pub eof_markers: u32,
+    /// Number of cross-reference sections.
+    pub xref_sections: u32,
+    /// Whether the file uses cross-reference streams.
+    pub xref_streams: bool,
+    /// `endstream` keywords not followed by an end of line (Safaricom's writers: 0).
+    #[uniffi(default)]
+    pub loose_stream_ends: u32,
+    /// The binary comment on the file's second line, lower-case hex.
+    #[uniffi(default)]
+    pub binary_marker: Option<String>,
+    /// Every font the pages use, with its pages.
+    #[uniffi(default)]
+    pub fonts: Vec<FontUse>,
+    /// 1-based pages whose size differs from page 1's.
+    #[uniffi(default)]
+    pub odd_size_pages: Vec<u32>,
+    /// Transaction-table lines whose amounts do not end at their column's right edge.
+    #[uniffi(default)]
+    pub off_grid: Vec<PageLine>,
+}
+
+/// A line of a PDF page.
+#[uniffi::remote(Record)]
+pub struct PageLine {
+    /// 1-based page.
+    pub page: u32,
+    /// 1-based line on the page.
+    pub line: u32,
+}
+
+/// One font of a PDF and the pages that use it.
+#[uniffi::remote(Record)]
+pub struct FontUse {
+    /// `/BaseFont` without a subset prefix, e.g. `"DejaVuSans"`.
+    pub name: String,
+    /// 1-based pages that use it, ascending.
+    pub pages: Vec<u32>,
 }
 
 /// A source line that looked like part of a transaction table but could not be read.
@@ -368,16 +432,19 @@ pub struct Insight {
     pub unit: String,
 }
 
-/// A characteristic that cost points, ordered by points lost (largest first).
+/// One scorecard attribute that lost points through evidence, or `K01` (the knock-out),
+/// ordered by points lost (largest first).
 #[uniffi::remote(Record)]
 pub struct ReasonCode {
-    /// Stable reason code, e.g. `"R01"`.
+    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"`.
     pub code: String,
-    /// Code of the factor it comes from.
+    /// Code of the factor (characteristic) it comes from.
     pub factor: String,
-    /// `max - score` of that factor.
+    /// Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`).
+    pub attribute: String,
+    /// Points this attribute lost (for `K01`, the points the cap removed).
     pub points_lost: u16,
-    /// Adverse-action style sentence.
+    /// Adverse-action sentence with the figure behind it.
     pub description: String,
 }
 
@@ -403,11 +470,27 @@ pub struct Finding {
     pub message: String,
 }
 
+/// What the integrity verdict rests on: the kind of source the statement was read from.
+#[uniffi::remote(Enum)]
+pub enum EvidenceLevel {
+    /// A PDF as Safaricom's service wrote it.
+    PdfOriginal,
+    /// A PDF decrypted or re-saved by another program.
+    PdfResaved,
+    /// A CSV export.
+    Csv,
+    /// The canonical JSON, or a statement built in code.
+    Json,
+}
+
 /// Integrity of the statement as a whole.
 #[uniffi::remote(Record)]
 pub struct Integrity {
-    /// `"verified"`, `"warnings"` or `"failed"`.
+    /// `"verified"` (original Safaricom PDF, every check passed), `"consistent"` (every check
+    /// passed on a re-saved PDF, CSV or JSON), `"warnings"` or `"failed"`.
     pub status: String,
+    /// The kind of source the verdict rests on.
+    pub evidence_level: EvidenceLevel,
     /// Whether the parsed rows add up to the statement's SUMMARY; `null` without a SUMMARY.
     pub summary_reconciled: Option<bool>,
     /// Findings, most severe first.
@@ -473,6 +556,8 @@ pub struct Report {
     pub reason_codes: Vec<ReasonCode>,
     /// Version of the scorecard that produced the points, e.g. `"alama-mpesa-2026.11"`.
     pub scorecard_version: String,
+    /// Lowercase hex SHA-256 of the canonical JSON of the scorecard that produced the points.
+    pub scorecard_sha256: String,
     /// Reconciliation, balance and tamper findings.
     pub integrity: Integrity,
     /// The statement scored.

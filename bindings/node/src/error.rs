@@ -2,7 +2,8 @@
 //!
 //! Every [`alama_core::Error`] is thrown (or rejected) as a plain JS `Error` whose `code` is the
 //! engine's stable code ([`alama_core::ErrorKind::code`], e.g. `"wrong_password"`) and whose
-//! `message` is the engine's `Display` (`"wrong_password: the password does not open this PDF"`).
+//! `message` is the engine's sentence alone ([`alama_core::Error::message`], e.g. `"the password
+//! does not open this PDF"`): the code is not repeated in the message.
 //! Kinds with data add properties: `malformed_statement` → `page`, `line` (1-based, 0 when not
 //! known); `too_large` → `limit` (in the unit the message names).
 //!
@@ -34,7 +35,8 @@ pub fn to_js(env: Env, err: &Error) -> napi::Error {
 }
 
 fn build(env: Env, err: &Error) -> napi::Result<napi::Error> {
-    let js = JsError::from(napi::Error::new(Code(err.code()), err.to_string())).into_unknown(env);
+    let js = JsError::from(napi::Error::new(Code(err.code()), err.message().to_owned()))
+        .into_unknown(env);
     let mut object = Object::from_unknown(js)?;
     match *err.kind() {
         ErrorKind::Malformed { page, line } => {

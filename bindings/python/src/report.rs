@@ -79,6 +79,13 @@ impl PyReport {
         &self.0.scorecard_version
     }
 
+    /// Lowercase hex SHA-256 of the canonical JSON of the scorecard that produced the points
+    /// (`str`, 64 characters).
+    #[getter]
+    fn scorecard_sha256(&self) -> &str {
+        &self.0.scorecard_sha256
+    }
+
     /// Reconciliation, balance-chain and tamper findings (`Integrity`).
     #[getter]
     fn integrity(&self) -> PyIntegrity {
@@ -198,7 +205,8 @@ impl PyInsight {
     }
 }
 
-/// A reason code: a characteristic that cost points.
+/// A reason code: one scorecard attribute that lost points through evidence (or `K01`, the
+/// knock-out), ordered by points lost.
 #[pyclass(name = "ReasonCode", module = "alama", frozen)]
 pub struct PyReasonCode(ReasonCode);
 
@@ -216,13 +224,21 @@ impl PyReasonCode {
         &self.0.factor
     }
 
-    /// Points lost, `max - score` of that factor (`int`).
+    /// Code of the attribute (`str`), e.g. `"on_time_repayment_share"`; `"overdue_credit"`
+    /// for `K01`.
+    #[getter]
+    fn attribute(&self) -> &str {
+        &self.0.attribute
+    }
+
+    /// Points this attribute lost (`int`): its maximum minus its points; for `K01`, the points
+    /// the knock-out cap removed.
     #[getter]
     fn points_lost(&self) -> u16 {
         self.0.points_lost
     }
 
-    /// Adverse-action style sentence (`str`).
+    /// Adverse-action sentence with the figure behind it (`str`).
     #[getter]
     fn description(&self) -> &str {
         &self.0.description
@@ -231,7 +247,7 @@ impl PyReasonCode {
     fn __repr__(&self) -> String {
         format!(
             "<alama.ReasonCode {} {} -{}>",
-            self.0.code, self.0.factor, self.0.points_lost
+            self.0.code, self.0.attribute, self.0.points_lost
         )
     }
 }
@@ -242,10 +258,18 @@ pub struct PyIntegrity(Integrity);
 
 #[pymethods]
 impl PyIntegrity {
-    /// `"verified"` (every check passed), `"warnings"` or `"failed"` (a critical finding).
+    /// `"verified"` (an original Safaricom PDF, every check passed), `"consistent"` (every
+    /// check passed on a re-saved PDF, a CSV or JSON), `"warnings"` or `"failed"`.
     #[getter]
     fn status(&self) -> &str {
         &self.0.status
+    }
+
+    /// The kind of source the verdict rests on: `"pdf_original"`, `"pdf_resaved"`, `"csv"` or
+    /// `"json"`.
+    #[getter]
+    fn evidence_level(&self) -> &'static str {
+        self.0.evidence_level.as_str()
     }
 
     /// Whether the rows add up to the statement's SUMMARY (`bool`), or `None` without one.

@@ -274,7 +274,7 @@ const COLUMNS: [(&str, &str); 8] = [
 fn import_pandas(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     py.import("pandas").map_err(|e| {
         PyImportError::new_err(format!(
-            "this needs pandas (pip install pandas): {}",
+            "this needs pandas: pip install 'alama[pandas]' (or pip install pandas): {}",
             e.value(py)
         ))
     })
