@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the project on a fresh Debian machine: the Rust workspace (engine, CLI,
-# service on SQLite and PostgreSQL), the Python, Node and Kotlin bindings, and the lints.
+# service on SQLite and PostgreSQL), the Python (and Spark), Node and Kotlin bindings, and the lints.
 # Installs what it needs (apt-get, pip, npm) and builds everything once, in release.
 # Usage: bash scripts/test-all.sh        (from anywhere inside the checkout)
 set -euo pipefail
@@ -26,12 +26,39 @@ step "Rust tests (engine, CLI, fixtures, real statements)"
 cargo test --release --locked -p alama -p alama-core --features alama-core/testing,alama-core/pdf-report
 
 step "service tests (SQLite and PostgreSQL)"
+bash server/ci-postgres-test.sh
+# A cluster of its own on a free port, stopped and deleted when this script exits.
 # shellcheck source=/dev/null
 source server/ci-postgres.sh
 cargo test --release --locked -p alama-server
 
+step "service hardening: memory under a burst of uploads, slow clients (bounded, loopback)"
+# Release build, glibc malloc: peak 257 MiB, idle 207 MiB measured here; the 128 MiB idle
+# target is not met yet (see server/README.md), so the gate holds what is measured.
+ALAMA_BIN="$ALAMA_CLI" MAX_PEAK_MIB=512 MAX_IDLE_MIB=256 bash server/burst.sh
+ALAMA_BIN="$ALAMA_CLI" WATCH_SECS=20 REQUIRE_CLOSED=1 bash server/slow-clients.sh
+
+step "API fuzzing: schemathesis against /v1/openapi.json (no 5xx, responses match the document)"
+ALAMA_BIN="$ALAMA_CLI" bash server/schemathesis.sh
+
+step "fuzzing smoke: cargo-fuzz, 20 s per target (PDF, CSV, JSON parsers, score)"
+# Dev-profile targets: a quick compile keeps the smoke within CI time (long runs: fuzz/README.md).
+FUZZ_DEV=1 FUZZ_SECS=20 bash fuzz/smoke.sh
+
+step "developer portal in a browser (playwright-core driving Debian chromium)"
+bash server/tests/browser/run.sh
+
 step "Python package"
 bash python/ci.sh
+
+step "Spark (alama.spark on local[2]: the venv and wheel of the Python step, plus PySpark)"
+SPARK_PY="${ALAMA_VENV:-$PWD/target/python-ci-venv}/bin/python"
+[ -x "$SPARK_PY" ] || SPARK_PY="$(command -v python3)"
+"$SPARK_PY" -m pip install --quiet --disable-pip-version-check "pyspark>=3.5" "pyarrow>=11" "pandas>=1.5,<3"
+# Spark's Python workers must run the interpreter that has alama and pyarrow.
+PYSPARK_PYTHON="$SPARK_PY" ALAMA_REQUIRE_SPARK=1 ALAMA_REQUIRE_CLI=1 "$SPARK_PY" -m pytest \
+  -c python/pyproject.toml --rootdir python python/tests/test_spark.py \
+  "python/tests/test_typing.py::test_package_and_tests_type_check"
 
 step "Node package"
 bash node/ci.sh

@@ -35,10 +35,18 @@ pub struct AppState {
     pub limits: Arc<Limits>,
     /// Per-key rate limits.
     pub limiter: Arc<RateLimiter>,
+    /// Failed authentications per source address.
+    pub auth_failures: Arc<crate::auth_throttle::AuthThrottle>,
     /// Analysis slots (`limits.max_concurrent_analyses`).
     pub analyses: Arc<Semaphore>,
+    /// Upload slots (`limits.max_uploads_in_flight`): an analyse request reads its body only
+    /// while holding one.
+    pub uploads: Arc<Semaphore>,
     /// Webhook delivery settings (the worker started by [`serve`]).
     pub webhooks: Arc<WebhookConfig>,
+    /// The HMAC key of request fingerprints: configured, or read (generated on first start)
+    /// from the database on first use.
+    pub fingerprint_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
 }
 
 impl AppState {
@@ -47,10 +55,35 @@ impl AppState {
         Self {
             storage,
             limiter: Arc::new(RateLimiter::new(limits.rate_per_minute, limits.rate_burst)),
+            auth_failures: Arc::new(crate::auth_throttle::AuthThrottle::new(
+                limits.auth_failures_per_minute,
+            )),
             analyses: Arc::new(Semaphore::new(limits.max_concurrent_analyses.max(1))),
+            uploads: Arc::new(Semaphore::new(limits.max_uploads_in_flight.max(1))),
             limits: Arc::new(limits),
             webhooks: Arc::new(WebhookConfig::default()),
+            fingerprint_key: Arc::new(tokio::sync::OnceCell::new()),
         }
+    }
+
+    /// The same state with a configured fingerprint key (`--fingerprint-secret`) instead of
+    /// the one generated and stored in the database.
+    #[must_use]
+    pub fn with_fingerprint_key(mut self, key: Vec<u8>) -> Self {
+        self.fingerprint_key = Arc::new(tokio::sync::OnceCell::new_with(Some(key)));
+        self
+    }
+
+    /// The HMAC key of request fingerprints.
+    ///
+    /// # Errors
+    /// The database's, when the stored key cannot be read or created.
+    pub async fn fingerprint_key(&self) -> Result<&[u8], ApiError> {
+        self.fingerprint_key
+            .get_or_try_init(|| self.storage.server_secret("fingerprint_key"))
+            .await
+            .map(Vec::as_slice)
+            .map_err(ApiError::from)
     }
 
     /// The same state with webhook settings `config`.
@@ -76,9 +109,13 @@ pub fn router(state: AppState) -> Router {
             "/v1/scores/analyse",
             post(scores::analyse).layer(upload_limit),
         )
-        .route("/v1/scores/{reportId}", get(scores::get))
+        .route(
+            "/v1/scores/{reportId}",
+            get(scores::get).delete(scores::erase),
+        )
         .route("/v1/scores/{reportId}/pdf", get(pdf::get))
         .route("/v1/usage", get(usage::get))
+        .merge(crate::portal::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(
@@ -121,6 +158,11 @@ async fn request_context(
     request.extensions_mut().insert(slot.clone());
 
     let mut response = next.run(request).await;
+    // The API answers problems; the portal answers its own HTML pages (a 422 form, a 403
+    // CSRF page), which stay as they are.
+    if !path.starts_with("/portal") && problem::is_plain_error(&response) {
+        response = problem::from_plain(response).await;
+    }
 
     problem::finalize(&mut response, &request_id, &path);
     if let Ok(value) = HeaderValue::from_str(&request_id) {
@@ -152,7 +194,8 @@ async fn request_context(
     response
 }
 
-/// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish), with
+/// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish within
+/// `limits.shutdown_grace`; see [`crate::connections`] for the connection limits), with
 /// the webhook delivery worker running alongside (unless `state.webhooks.enabled` is false).
 ///
 /// # Errors
@@ -166,12 +209,46 @@ pub async fn serve(
         .webhooks
         .enabled
         .then(|| worker::spawn(state.storage.clone(), state.webhooks.clone()));
-    let served = axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let limits = state.limits.clone();
+    let retention = limits.retention.map(|keep| {
+        crate::privacy::spawn_retention(state.storage.clone(), keep, limits.retention_every)
+    });
+    // Alive before the first request, so other replicas never take our analyses for dead.
+    if let Err(e) = state.storage.heartbeat(now_ms()).await {
+        tracing::warn!(error = %e, "could not record the heartbeat");
+    }
+    let sweeper = spawn_sweeper(state.storage.clone(), limits.clone());
+    let served = crate::connections::serve(listener, router(state), &limits, shutdown).await;
+    sweeper.abort();
+    let _ = sweeper.await;
+    if let Some(retention) = retention {
+        retention.abort();
+        let _ = retention.await;
+    }
     if let Some(worker) = worker {
         worker.abort();
         let _ = worker.await;
     }
     served
+}
+
+/// Every [`crate::limits::HEARTBEAT_EVERY`]: records that this server is alive and fails the
+/// analyses interrupted by a stopped server (`analysis_interrupted`, not billable), so usage
+/// figures never keep them `processing`.
+fn spawn_sweeper(storage: Storage, limits: Arc<Limits>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(crate::limits::HEARTBEAT_EVERY).await;
+            let now = now_ms();
+            if let Err(e) = storage.heartbeat(now).await {
+                tracing::warn!(error = %e, "could not record the heartbeat");
+            }
+            let (stale, heartbeat) = crate::limits::interrupted_cutoffs(&limits, now);
+            match storage.fail_interrupted(stale, heartbeat, now).await {
+                Ok(0) => {}
+                Ok(n) => tracing::warn!(reports = n, "interrupted analyses failed"),
+                Err(e) => tracing::warn!(error = %e, "sweeping interrupted analyses failed"),
+            }
+        }
+    })
 }

@@ -3,18 +3,21 @@
 //!
 //! Order of checks: header present (`missing_api_key`), key well-formed with a valid checksum
 //! (`invalid_api_key`, no database lookup), key known (`invalid_api_key`), not revoked
-//! (`revoked_api_key`), then the key's rate limit (`rate_limited`).
+//! (`revoked_api_key`), then the key's rate limit (`rate_limited`). Before all of them, an
+//! address with too many failed attempts this minute is refused (`auth_throttled`, see
+//! [`crate::auth_throttle`]).
 
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::FromRequestParts;
+use axum::extract::{ConnectInfo, FromRequestParts};
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::keys::{self, Environment};
-use crate::storage::Owner;
+use crate::storage::{KeyRecord, Owner};
 
 /// The authenticated caller of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,19 +78,24 @@ impl FromRequestParts<AppState> for Caller {
         if let Some(caller) = parts.extensions.get::<Caller>() {
             return Ok(caller.clone());
         }
-        let token = bearer_token(parts)?;
-        keys::parse(token).map_err(|e| ApiError::new("invalid_api_key", e.to_string()))?;
-        let record = state
-            .storage
-            .key_by_hash(&keys::hash(token))
-            .await?
-            .ok_or_else(|| ApiError::new("invalid_api_key", "no such API key"))?;
-        if record.revoked_at.is_some() {
-            return Err(ApiError::new(
-                "revoked_api_key",
-                format!("API key {} has been revoked", record.id),
-            ));
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        if let Some(ip) = peer {
+            state.auth_failures.check(ip)?;
         }
+        let record = match authenticate(parts, state).await {
+            Ok(record) => record,
+            Err(e) => {
+                if let Some(ip) = peer
+                    && e.status() == axum::http::StatusCode::UNAUTHORIZED
+                {
+                    state.auth_failures.failed(ip);
+                }
+                return Err(e);
+            }
+        };
         let caller = Caller {
             key_id: record.id,
             partner_id: record.partner_id,
@@ -97,10 +105,28 @@ impl FromRequestParts<AppState> for Caller {
         if let Some(slot) = parts.extensions.get::<CallerSlot>() {
             let _ = slot.0.set(caller.clone());
         }
-        state.limiter.check(&caller.key_id)?;
+        check_rate(state, &caller.key_id).await?;
         parts.extensions.insert(caller.clone());
         Ok(caller)
     }
+}
+
+/// The stored key of the request's bearer token, not revoked.
+async fn authenticate(parts: &Parts, state: &AppState) -> Result<KeyRecord, ApiError> {
+    let token = bearer_token(parts)?;
+    keys::parse(token).map_err(|e| ApiError::new("invalid_api_key", e.to_string()))?;
+    let record = state
+        .storage
+        .key_by_hash(&keys::hash(token))
+        .await?
+        .ok_or_else(|| ApiError::new("invalid_api_key", "no such API key"))?;
+    if record.revoked_at.is_some() {
+        return Err(ApiError::new(
+            "revoked_api_key",
+            format!("API key {} has been revoked", record.id),
+        ));
+    }
+    Ok(record)
 }
 
 fn bearer_token(parts: &Parts) -> Result<&str, ApiError> {
@@ -121,4 +147,32 @@ fn bearer_token(parts: &Parts) -> Result<&str, ApiError> {
         ));
     }
     Ok(token.trim())
+}
+
+/// The per-key rate limit: in this process with SQLite, in the database with PostgreSQL (so
+/// that replicas share it).
+async fn check_rate(state: &AppState, key_id: &str) -> Result<(), ApiError> {
+    if state.storage.backend() != crate::storage::Backend::Postgres {
+        return state.limiter.check(key_id);
+    }
+    let interval_ms = (60_000 / i64::from(state.limits.rate_per_minute.max(1))).max(1);
+    let burst = i64::from(state.limits.rate_burst.max(1));
+    match state
+        .storage
+        .take_shared_token(key_id, crate::ids::now_ms(), interval_ms, burst)
+        .await?
+    {
+        None => Ok(()),
+        Some(wait_ms) => {
+            let seconds = u64::try_from(wait_ms.max(1))
+                .unwrap_or(1)
+                .div_ceil(1000)
+                .max(1);
+            Err(ApiError::new(
+                "rate_limited",
+                format!("this API key made too many requests; retry in {seconds} s"),
+            )
+            .retry_after(seconds))
+        }
+    }
 }

@@ -13,6 +13,9 @@ use crate::limits::{Limits, MIB};
 use crate::storage::{Owner, Storage};
 use crate::webhooks::{self, WebhookConfig};
 
+/// `alama users …` (portal users): defined with the portal.
+pub use crate::portal::cli::{UsersCommand, run_users};
+
 /// `--database URL`.
 #[derive(Debug, Clone, Args)]
 pub struct DatabaseArgs {
@@ -44,12 +47,49 @@ pub struct ServeArgs {
     /// Requests a key may make at once before the per-minute rate applies.
     #[arg(long, default_value_t = 60, value_name = "N")]
     pub rate_limit_burst: u32,
+    /// Failed authentications a minute per source address before it is refused for the rest
+    /// of the minute (0: no limit).
+    #[arg(long, default_value_t = 30, value_name = "N")]
+    pub auth_failures_per_minute: u32,
+    /// Days reports, consents and request logs are kept (0: keep them); a background job
+    /// erases and deletes older ones hourly, keeping usage counts.
+    #[arg(long, default_value_t = 90, value_name = "DAYS")]
+    pub retention_days: u64,
     /// Largest statement upload, MiB.
     #[arg(long, default_value_t = 10, value_name = "MIB")]
     pub max_upload_mib: usize,
     /// Longest analysis, seconds.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     pub analysis_timeout_secs: u64,
+    /// Analyse requests holding an upload at once (read, queued or analysed); others wait
+    /// unread. Default: twice the analyses run at once (the CPU cores), at least 4.
+    #[arg(long, value_name = "N")]
+    pub max_uploads_in_flight: Option<usize>,
+    /// Longest wait for an upload slot before `503` with `Retry-After`, seconds.
+    #[arg(long, default_value_t = 5, value_name = "SECONDS")]
+    pub upload_queue_wait_secs: u64,
+    /// Longest time for a request head to arrive (also the idle limit of kept-alive
+    /// connections), seconds.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    pub header_read_timeout_secs: u64,
+    /// Longest pause while a request body arrives, seconds (`408` past it).
+    #[arg(long, default_value_t = 15, value_name = "SECONDS")]
+    pub body_idle_timeout_secs: u64,
+    /// Connections open at once (`503` and close past it).
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    pub max_connections: usize,
+    /// On shutdown (SIGTERM, Ctrl-C), how long open connections may finish, seconds.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS")]
+    pub shutdown_grace_secs: u64,
+    /// The HMAC key of stored request fingerprints (any string of 32 or more characters);
+    /// by default one is generated on first start and kept in the database.
+    #[arg(
+        long,
+        env = "ALAMA_FINGERPRINT_SECRET",
+        hide_env_values = true,
+        value_name = "SECRET"
+    )]
+    pub fingerprint_secret: Option<String>,
     /// Deliver webhooks to loopback, private and link-local addresses (for tests and local
     /// development only).
     #[arg(long)]
@@ -62,10 +102,23 @@ impl ServeArgs {
         let mut limits = Limits {
             rate_per_minute: self.rate_limit_per_minute,
             rate_burst: self.rate_limit_burst,
+            auth_failures_per_minute: self.auth_failures_per_minute,
+            retention: (self.retention_days > 0)
+                .then(|| std::time::Duration::from_hours(24 * self.retention_days)),
             analysis_timeout: std::time::Duration::from_secs(self.analysis_timeout_secs.max(1)),
             max_statement_bytes: self.max_upload_mib.clamp(1, 1024) * MIB,
+            upload_queue_wait: std::time::Duration::from_secs(self.upload_queue_wait_secs),
+            header_read_timeout: std::time::Duration::from_secs(
+                self.header_read_timeout_secs.max(1),
+            ),
+            body_idle_timeout: std::time::Duration::from_secs(self.body_idle_timeout_secs.max(1)),
+            max_connections: self.max_connections.max(1),
+            shutdown_grace: std::time::Duration::from_secs(self.shutdown_grace_secs),
             ..Limits::default()
         };
+        if let Some(n) = self.max_uploads_in_flight {
+            limits.max_uploads_in_flight = n.max(1);
+        }
         limits.engine.max_bytes = limits.max_statement_bytes as u64;
         limits
     }
@@ -88,6 +141,20 @@ pub enum KeysCommand {
     },
     /// List keys (ids, partners, environments, hints; never the keys).
     List {
+        /// The database.
+        #[command(flatten)]
+        db: DatabaseArgs,
+    },
+    /// Set a partner's policies (created if new): `--integrity accept` (default: reports are
+    /// completed whatever their integrity verdict) or `--integrity reject_failed` (a critical
+    /// integrity finding ends the report `failed`, code `integrity_failed`, not billable).
+    Policy {
+        /// Partner name.
+        #[arg(long)]
+        partner: String,
+        /// Integrity policy.
+        #[arg(long, value_enum)]
+        integrity: crate::policy::IntegrityPolicy,
         /// The database.
         #[command(flatten)]
         db: DatabaseArgs,
@@ -315,7 +382,23 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
-    runtime()?.block_on(async {
+    // Panics (the PDF parser's are caught and answered `malformed_statement`) become one log
+    // line with their location instead of Rust's default message and backtrace note.
+    std::panic::set_hook(Box::new(|info| {
+        let location = info
+            .location()
+            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_default();
+        tracing::error!(location, message, "panic");
+    }));
+    let runtime = runtime()?;
+    let result = runtime.block_on(async {
         let storage = Storage::connect(&args.db.database)
             .await
             .map_err(|e| db_error(&e))?;
@@ -329,19 +412,30 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
             "alama serve: listening on http://{addr}/v1 (database {})",
             redact(&args.db.database)
         );
-        serve(
-            listener,
+        let mut state =
             AppState::new(storage.clone(), args.limits()).with_webhooks(WebhookConfig {
                 allow_private: args.allow_private_webhook_urls,
                 ..WebhookConfig::default()
-            }),
-            shutdown_signal(),
-        )
-        .await
-        .map_err(|e| format!("error[io_error]: {e}"))?;
+            });
+        if let Some(secret) = &args.fingerprint_secret {
+            if secret.len() < 32 {
+                return Err(
+                    "error[invalid_argument]: --fingerprint-secret must be at least 32 characters"
+                        .to_owned(),
+                );
+            }
+            state = state.with_fingerprint_key(secret.as_bytes().to_vec());
+        }
+        serve(listener, state, shutdown_signal())
+            .await
+            .map_err(|e| format!("error[io_error]: {e}"))?;
         storage.close().await;
         Ok(())
-    })
+    });
+    // An analysis still running on the blocking pool cannot be cancelled: do not wait for it
+    // (its report is ended `analysis_interrupted` by the next server).
+    runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    result
 }
 
 async fn shutdown_signal() {
@@ -362,6 +456,29 @@ async fn shutdown_signal() {
         () = terminate => {}
     }
     tracing::info!("alama serve: shutting down");
+}
+
+/// `alama keys policy`: sets a partner's integrity policy.
+async fn set_policy(
+    db: &DatabaseArgs,
+    partner: &str,
+    integrity: crate::policy::IntegrityPolicy,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    let storage = Storage::connect(&db.database)
+        .await
+        .map_err(|e| db_error(&e))?;
+    let record = storage.set_integrity_policy(partner, integrity).await;
+    storage.close().await;
+    let record = record.map_err(|e| db_error(&e))?;
+    writeln!(
+        out,
+        "{} ({}): integrity policy {}",
+        record.name,
+        record.id,
+        integrity.as_str()
+    )
+    .map_err(|e| format!("error[io_error]: {e}"))
 }
 
 /// Runs `alama keys …`, writing results to standard output and notes to standard error.
@@ -444,6 +561,11 @@ pub async fn keys_command(
                 .map_err(write_error)?;
             }
         }
+        KeysCommand::Policy {
+            partner,
+            integrity,
+            db,
+        } => set_policy(db, partner, *integrity, out).await?,
         KeysCommand::Revoke { id, db } => {
             let storage = Storage::connect(&db.database)
                 .await

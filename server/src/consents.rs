@@ -80,6 +80,9 @@ pub struct GrantConsent {
 pub struct RevokeConsent {
     /// Why, at most 500 characters.
     pub reason: Option<String>,
+    /// Also erase every report analysed under this consent (the customer's right to
+    /// erasure). Default false.
+    pub erase_reports: Option<bool>,
 }
 
 /// Status of a consent.
@@ -483,6 +486,13 @@ pub async fn revoke(
         .storage
         .revoke_consent(&owner, &id, now, body.reason.as_deref())
         .await?;
+    if body.erase_reports == Some(true) {
+        let erased = state
+            .storage
+            .erase_reports_of_consent(&owner, &id, now)
+            .await?;
+        tracing::info!(consent = %id, erased, "reports erased on revocation");
+    }
     let record = load(&state, &owner, &id).await?;
     Ok(consent_response(StatusCode::OK, &view(&record, now)))
 }

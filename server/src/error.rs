@@ -61,6 +61,7 @@ pub const CODES: &[CodeInfo] = &[
     ),
     row("too_large", 413, "The upload exceeds a size limit"),
     row("io_error", 500, "The statement could not be read"),
+    row("invalid_scorecard", 422, "The scorecard does not validate"),
     // Keys and environments.
     row("missing_api_key", 401, "An API key is required"),
     row("invalid_api_key", 401, "The API key is not valid"),
@@ -71,6 +72,11 @@ pub const CODES: &[CodeInfo] = &[
         "This endpoint is available in Live only",
     ),
     row("rate_limited", 429, "Too many requests for this API key"),
+    row(
+        "auth_throttled",
+        429,
+        "Too many failed authentications from this address",
+    ),
     // Resources.
     row("not_found", 404, "No such endpoint"),
     row(
@@ -98,6 +104,7 @@ pub const CODES: &[CodeInfo] = &[
     ),
     // Requests.
     row("invalid_request", 400, "The request is not valid"),
+    row("request_timeout", 408, "The request body stopped arriving"),
     row(
         "unsupported_media_type",
         415,
@@ -119,6 +126,11 @@ pub const CODES: &[CodeInfo] = &[
         "analysis_timeout",
         422,
         "The statement took too long to analyse",
+    ),
+    row(
+        "integrity_failed",
+        422,
+        "The statement failed its integrity checks",
     ),
     row(
         "analysis_interrupted",

@@ -18,19 +18,26 @@
 //! [`scores`] (analyse, fetch), [`pdf`] (the shareable PDF), [`usage`], [`analysis`] (running the engine safely), [`limits`],
 //! [`error`] (the one code → HTTP table), [`problem`] (RFC 9457 bodies), [`storage`],
 //! [`openapi`], [`webhooks`] (`score.completed` events), [`cli`] (`alama serve`, `alama keys`,
-//! `alama webhooks`).
+//! `alama webhooks`), [`portal`] (the developer portal under `/portal/`, `alama users`).
 
 pub mod analysis;
 pub mod app;
 pub mod auth;
+pub mod auth_throttle;
+pub mod body_timeout;
 pub mod cli;
+pub mod connections;
 pub mod consents;
 pub mod error;
 pub mod ids;
 pub mod keys;
 pub mod limits;
+pub mod linger;
 pub mod openapi;
 pub mod pdf;
+pub mod policy;
+pub mod portal;
+pub mod privacy;
 pub mod problem;
 pub mod scores;
 pub mod storage;

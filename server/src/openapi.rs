@@ -47,18 +47,20 @@ pub struct InsightDoc {
     unit: String,
 }
 
-/// A characteristic that cost points.
+/// A scorecard attribute that lost points through evidence, or `K01` (the knock-out).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = ReasonCode)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasonCodeDoc {
-    /// Stable reason code, e.g. `R01`.
+    /// Stable reason code of the characteristic, `R01`–`R08`, or `K01` for the knock-out.
     code: String,
-    /// Code of the factor.
+    /// Code of the factor (characteristic).
     factor: String,
-    /// `max - score` of the factor.
+    /// Code of the attribute, e.g. `on_time_repayment_share` (`overdue_credit` for `K01`).
+    attribute: String,
+    /// Points this attribute lost (for `K01`, the points the cap removed).
     points_lost: u16,
-    /// Adverse-action style sentence.
+    /// Adverse-action sentence with the figure behind it.
     description: String,
 }
 
@@ -80,8 +82,11 @@ pub struct FindingDoc {
 #[schema(as = Integrity)]
 #[serde(rename_all = "camelCase")]
 pub struct IntegrityDoc {
-    /// `verified`, `warnings` or `failed`.
+    /// `verified` (original Safaricom PDF, every check passed), `consistent` (every check passed
+    /// on a re-saved PDF, CSV or JSON), `warnings` or `failed`.
     status: String,
+    /// `pdf_original`, `pdf_resaved`, `csv` or `json`: the kind of source the verdict rests on.
+    evidence_level: String,
     /// Whether the rows add up to the statement's SUMMARY; null without one.
     summary_reconciled: Option<bool>,
     /// Findings, most severe first.
@@ -160,6 +165,65 @@ impl Modify for BearerKeys {
     }
 }
 
+/// Responses every operation may give whatever its own: `400` (an unreadable path or
+/// header), `401` (no, bad or revoked key), `408` (a request body that stopped arriving), `429`
+/// (the key's rate limit, or too many failed authentications from the address) and `503`
+/// (the database or every slot busy; too many connections), each a problem.
+struct CommonResponses;
+
+impl Modify for CommonResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+        let common = [
+            ("400", "Unreadable path, header or body (`invalid_request`)"),
+            ("401", "No, bad or revoked key"),
+            (
+                "408",
+                "The request body stopped arriving (`request_timeout`)",
+            ),
+            (
+                "429",
+                "Rate limited or too many failed authentications (`Retry-After`)",
+            ),
+            (
+                "503",
+                "Temporarily unavailable (`service_unavailable`, `Retry-After`)",
+            ),
+        ];
+        for item in openapi.paths.paths.values_mut() {
+            for operation in [
+                item.get.as_mut(),
+                item.post.as_mut(),
+                item.put.as_mut(),
+                item.delete.as_mut(),
+                item.patch.as_mut(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                for (status, description) in common {
+                    operation
+                        .responses
+                        .responses
+                        .entry(status.to_owned())
+                        .or_insert_with(|| {
+                            ResponseBuilder::new()
+                                .description(description)
+                                .content(
+                                    crate::problem::CONTENT_TYPE,
+                                    ContentBuilder::new()
+                                        .schema(Some(Ref::from_schema_name("Problem")))
+                                        .build(),
+                                )
+                                .build()
+                                .into()
+                        });
+                }
+            }
+        }
+    }
+}
+
 /// The API description.
 #[derive(OpenApi)]
 #[openapi(
@@ -175,6 +239,7 @@ impl Modify for BearerKeys {
         crate::consents::revoke,
         crate::scores::analyse,
         crate::scores::get,
+        crate::scores::erase,
         crate::pdf::get,
         crate::usage::get,
     ),
@@ -183,7 +248,7 @@ impl Modify for BearerKeys {
         StatementOverviewDoc, MonthlyCashflowDoc, ReportErrorDoc, CreateConsent, GrantConsent,
         RevokeConsent, Consent, ConsentStatus, Notice, Environment, Problem,
     )),
-    modifiers(&BearerKeys),
+    modifiers(&BearerKeys, &CommonResponses),
     tags(
         (name = "consents", description = "Customer consent sessions"),
         (name = "scores", description = "Statement analysis and score reports"),

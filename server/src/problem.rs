@@ -5,7 +5,8 @@
 //! allows non-resolvable URIs); the codes are listed in the README.
 
 use axum::body::Body;
-use axum::response::Response;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -74,5 +75,75 @@ pub fn finalize(response: &mut Response, request_id: &str, instance: &str) {
             .headers_mut()
             .remove(axum::http::header::CONTENT_LENGTH);
         *response.body_mut() = Body::from(text);
+    }
+}
+
+/// Whether `response` is an error that is not yet a problem: an extractor's or the router's
+/// own rejection (a path segment that is not UTF-8, a JSON body that does not parse, …), with
+/// a `text/plain` body.
+pub fn is_plain_error(response: &Response) -> bool {
+    let status = response.status();
+    (status.is_client_error() || status.is_server_error())
+        && response.extensions().get::<ApiError>().is_none()
+        && response
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .is_none_or(|v| v.as_bytes() != CONTENT_TYPE.as_bytes())
+}
+
+/// The code of a plain error response of `status`.
+pub fn code_for_status(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        401 => "invalid_api_key",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "request_timeout",
+        413 => "too_large",
+        415 => "unsupported_media_type",
+        429 => "rate_limited",
+        503 => "service_unavailable",
+        500..=599 => "internal_error",
+        _ => "invalid_request",
+    }
+}
+
+/// Turns a plain error response (see [`is_plain_error`]) into a problem, its text (at most
+/// 1 KiB, never for server errors) as the `detail`.
+pub async fn from_plain(response: Response) -> Response {
+    let status = response.status();
+    let code = code_for_status(status);
+    let text = axum::body::to_bytes(response.into_body(), 1024)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_owned())
+        .unwrap_or_default();
+    let detail = if status.is_server_error() || text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("the request could not be handled")
+            .to_owned()
+    } else {
+        text
+    };
+    ApiError::new(code, detail).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn plain_rejections_become_problems() {
+        let plain = (StatusCode::BAD_REQUEST, "Invalid URL: not UTF-8").into_response();
+        assert!(is_plain_error(&plain));
+        let problem = from_plain(plain).await;
+        assert!(!is_plain_error(&problem));
+        assert_eq!(problem.status(), StatusCode::BAD_REQUEST);
+        let error = problem.extensions().get::<ApiError>().cloned();
+        assert_eq!(error.as_ref().map(ApiError::code), Some("invalid_request"));
+        assert_eq!(
+            error.as_ref().map(ApiError::detail),
+            Some("Invalid URL: not UTF-8")
+        );
+        assert!(!is_plain_error(&StatusCode::OK.into_response()));
     }
 }

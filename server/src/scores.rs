@@ -8,7 +8,8 @@
 //! `Idempotent-Replayed: true`) instead of scoring twice; the same key with a different request
 //! is `422 idempotency_key_reused`, and while the first is still running `409
 //! idempotency_key_in_use`. Failures of the service itself (`internal_error`,
-//! `service_unavailable`, `analysis_interrupted`) free the key so that a retry runs again.
+//! `service_unavailable`, `analysis_interrupted`) and password failures (`wrong_password`,
+//! `password_required`) free the key so that a retry runs again.
 
 use std::pin::Pin;
 
@@ -17,6 +18,7 @@ use axum::extract::multipart::{Field, MultipartError};
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use hmac::{Hmac, KeyInit, Mac};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -37,12 +39,15 @@ use crate::{analysis, consents};
 /// Response header set on idempotent replays.
 pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-replayed");
 
-/// Error codes that are failures of the service, not of the statement: they free the
-/// `Idempotency-Key`.
-const TRANSIENT: [&str; 3] = [
+/// Error codes that free the `Idempotency-Key` so that a retry runs again: failures of the
+/// service, not of the statement, and the password failures (the password is not part of the
+/// stored fingerprint, so a retry with the right password must not replay the wrong one).
+const TRANSIENT: [&str; 5] = [
     "internal_error",
     "service_unavailable",
     "analysis_interrupted",
+    "wrong_password",
+    "password_required",
 ];
 
 /// The `multipart/form-data` body of `POST /v1/scores/analyse` (for the OpenAPI document).
@@ -68,7 +73,9 @@ struct Form {
 }
 
 fn multipart_error(e: &MultipartError) -> ApiError {
-    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+    if crate::body_timeout::is_body_timeout(e) {
+        ApiError::new("request_timeout", e.body_text())
+    } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::new("too_large", "the request body exceeds the upload limit")
     } else {
         ApiError::invalid(format!("unreadable multipart body: {}", e.body_text()))
@@ -80,8 +87,9 @@ async fn read_capped(
     field: &mut Field<'_>,
     max: usize,
     code: &'static str,
+    size_hint: usize,
 ) -> Result<Vec<u8>, ApiError> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(size_hint.min(max));
     while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e))? {
         if out.len() + chunk.len() > max {
             let name = field.name().unwrap_or_default().to_owned();
@@ -128,14 +136,40 @@ fn expects_continue(headers: &HeaderMap) -> bool {
 }
 
 async fn read_text(field: &mut Field<'_>, max: usize) -> Result<Option<String>, ApiError> {
-    let bytes = read_capped(field, max, "invalid_request").await?;
+    let bytes = read_capped(field, max, "invalid_request", 0).await?;
     let text = String::from_utf8(bytes)
         .map_err(|_| ApiError::invalid("form fields must be UTF-8 text"))?;
     let text = text.trim().to_owned();
     Ok((!text.is_empty()).then_some(text))
 }
 
-async fn read_form(mut multipart: Multipart, max_statement: usize) -> Result<Form, ApiError> {
+/// `503 service_unavailable` when every upload slot stayed taken for `upload_queue_wait`.
+fn uploads_busy(limits: &Limits) -> ApiError {
+    ApiError::new(
+        "service_unavailable",
+        format!(
+            "the server is analysing as many uploads as it takes at once ({}); retry shortly",
+            limits.max_uploads_in_flight
+        ),
+    )
+    .retry_after(2)
+}
+
+/// `Content-Length` of the request, when given and numeric.
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+}
+
+/// Reads the form; `size_hint` (the request's length, capped at `max_statement`) sizes the
+/// statement buffer once instead of letting it double past the file's size.
+async fn read_form(
+    mut multipart: Multipart,
+    max_statement: usize,
+    size_hint: usize,
+) -> Result<Form, ApiError> {
     let mut statement = None;
     let mut password = None;
     let mut consent_id = None;
@@ -147,7 +181,8 @@ async fn read_form(mut multipart: Multipart, max_statement: usize) -> Result<For
         let name = field.name().unwrap_or_default().to_owned();
         match name.as_str() {
             "statement" if statement.is_none() => {
-                statement = Some(read_capped(&mut field, max_statement, "too_large").await?);
+                statement =
+                    Some(read_capped(&mut field, max_statement, "too_large", size_hint).await?);
             }
             "password" if password.is_none() => {
                 password = read_text(&mut field, MAX_PASSWORD_BYTES).await?;
@@ -178,11 +213,7 @@ async fn read_form(mut multipart: Multipart, max_statement: usize) -> Result<For
 
 fn check_content_length(headers: &HeaderMap, limits: &Limits) -> Result<(), ApiError> {
     let max = limits.max_request_bytes();
-    let length = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    match length {
+    match content_length(headers) {
         Some(n) if n > max as u64 => Err(ApiError::new(
             "too_large",
             format!(
@@ -214,15 +245,35 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     Ok(Some(key.to_owned()))
 }
 
-fn fingerprint(form: &Form) -> String {
-    let statement = Sha256::digest(&form.statement);
-    let mut h = Sha256::new();
-    h.update(statement);
-    h.update([0]);
-    h.update(form.password.as_deref().unwrap_or_default().as_bytes());
-    h.update([0]);
-    h.update(form.consent_id.as_deref().unwrap_or_default().as_bytes());
-    crate::ids::hex(&h.finalize())
+/// `v2:` + hex HMAC-SHA256, under the server's fingerprint key, of the statement's SHA-256
+/// and the consent id. The password is deliberately not an input: nothing stored may help
+/// recover it (an ID number is a small search space, and whoever reads the database may read
+/// a stored key too). A retry under the same `Idempotency-Key` with another password is told
+/// apart by the outcome instead: `wrong_password` and `password_required` free the key.
+fn fingerprint(key: &[u8], form: &Form) -> Result<String, ApiError> {
+    request_fingerprint(key, &form.statement, form.consent_id.as_deref())
+}
+
+/// The stored fingerprint of an analyse request (see `fingerprint`): `v2:` + hex
+/// HMAC-SHA256 under `key` of the statement's SHA-256 and the consent id.
+///
+/// # Errors
+/// `internal_error` if the HMAC cannot be keyed (it takes any key length).
+pub fn request_fingerprint(
+    key: &[u8],
+    statement: &[u8],
+    consent_id: Option<&str>,
+) -> Result<String, ApiError> {
+    let digest = Sha256::digest(statement);
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(|e| ApiError::internal(&e))?;
+    mac.update(b"alama request fingerprint v2\0");
+    mac.update(&digest);
+    mac.update(&[0]);
+    mac.update(consent_id.unwrap_or_default().as_bytes());
+    Ok(format!(
+        "v2:{}",
+        crate::ids::hex(&mac.finalize().into_bytes())
+    ))
 }
 
 /// The report body of a stored report: for `completed`, the engine's report (its fields in the
@@ -243,6 +294,15 @@ pub fn render(record: &ReportRecord) -> Result<Value, ApiError> {
             }
             m.insert("factors".into(), json!([]));
             m.insert("insights".into(), json!([]));
+            // A report refused by the integrity policy keeps the engine's verdict.
+            if let Some(integrity) = record
+                .report_json
+                .as_deref()
+                .and_then(|text| serde_json::from_str::<Map<String, Value>>(text).ok())
+                .and_then(|mut report| report.remove("integrity"))
+            {
+                m.insert("integrity".into(), integrity);
+            }
             if let Some(code) = &record.error_code {
                 m.insert(
                     "error".into(),
@@ -284,12 +344,14 @@ fn failure(record: &ReportRecord) -> ApiError {
         .with("reportId", record.id.clone())
 }
 
-/// The stored outcome of an earlier request with the same `Idempotency-Key`.
+/// The stored outcome of an earlier request with the same `Idempotency-Key`; `Ok(None)` when
+/// that earlier analysis was interrupted (its server stopped): it is failed and its key freed,
+/// and this request runs the analysis at once.
 async fn replay(
     state: &AppState,
     existing: ReportRecord,
     fingerprint: &str,
-) -> Result<Response, ApiError> {
+) -> Result<Option<Response>, ApiError> {
     if existing.request_fingerprint != fingerprint {
         return Err(ApiError::new(
             "idempotency_key_reused",
@@ -301,19 +363,11 @@ async fn replay(
         ));
     }
     match existing.status.as_str() {
-        "completed" => created(&existing, true),
+        "completed" => created(&existing, true).map(Some),
         "failed" => Err(failure(&existing).replayed()),
         _ => {
-            let now = now_ms();
-            let cutoff =
-                now - i64::try_from(state.limits.stale_after().as_millis()).unwrap_or(i64::MAX);
-            if state
-                .storage
-                .fail_if_stale(&existing.id, cutoff, now)
-                .await?
-                && let Some(r) = state.storage.report(&existing.owner, &existing.id).await?
-            {
-                return Err(failure(&r).replayed());
+            if fail_if_interrupted(state, &existing.id).await? {
+                return Ok(None);
             }
             Err(ApiError::new(
                 "idempotency_key_in_use",
@@ -346,8 +400,9 @@ async fn replay(
         (status = 409, description = "Same Idempotency-Key still processing", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Upload over 10 MiB (`too_large`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not a PDF, CSV or JSON statement (`unsupported_format`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, …; `reportId` given) or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, `integrity_failed` under the `reject_failed` policy, …; `reportId` given) or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Rate limited (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
+        (status = 503, description = "Every upload slot busy (`service_unavailable`, `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     ),
     security(("apiKey" = []))
 )]
@@ -365,6 +420,21 @@ pub async fn analyse(
         return Err(too_large);
     }
     let idempotency_key = idempotency_key(request.headers())?;
+    // The body is read only while holding an upload slot: waiting costs a socket, not memory.
+    let Ok(Ok(_upload_slot)) = tokio::time::timeout(
+        state.limits.upload_queue_wait,
+        state.uploads.clone().acquire_owned(),
+    )
+    .await
+    else {
+        if !expects_continue(request.headers()) {
+            drain(request.into_body()).await;
+        }
+        return Err(uploads_busy(&state.limits));
+    };
+    let size_hint = content_length(request.headers())
+        .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
+        .min(state.limits.max_statement_bytes);
     let multipart = Multipart::from_request(request, &state)
         .await
         .map_err(|e| {
@@ -376,13 +446,14 @@ pub async fn analyse(
                 ),
             )
         })?;
-    let form = read_form(multipart, state.limits.max_statement_bytes).await?;
-    let fingerprint = fingerprint(&form);
+    let form = read_form(multipart, state.limits.max_statement_bytes, size_hint).await?;
+    let fingerprint = fingerprint(state.fingerprint_key().await?, &form)?;
     let owner = caller.owner();
     if let Some(key) = &idempotency_key
         && let Some(existing) = state.storage.report_by_idempotency_key(&owner, key).await?
+        && let Some(answer) = replay(&state, existing, &fingerprint).await?
     {
-        return replay(&state, existing, &fingerprint).await;
+        return Ok(answer);
     }
     let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
     let format = sniff(&form.statement)?;
@@ -402,23 +473,18 @@ pub async fn analyse(
         })
         .await?;
     if let Claim::Existing(existing) = claim {
-        return replay(&state, *existing, &fingerprint).await;
+        // Another request took the key between the lookup and the claim.
+        return match replay(&state, *existing, &fingerprint).await? {
+            Some(answer) => Ok(answer),
+            None => Err(ApiError::new(
+                "idempotency_key_in_use",
+                "another request with this Idempotency-Key is starting; retry",
+            )
+            .retry_after(1)),
+        };
     }
     match analysis::run(&state, form.statement, form.password).await {
-        Ok(mut report) => {
-            report.report_id.clone_from(&report_id);
-            let json = report.to_json();
-            state
-                .storage
-                .complete_report(&owner, &report_id, &report, &json, now_ms())
-                .await?;
-            let record = state
-                .storage
-                .report(&owner, &report_id)
-                .await?
-                .ok_or_else(|| ApiError::internal(&format!("report {report_id} vanished")))?;
-            created(&record, false)
-        }
+        Ok(report) => finish(&state, &caller, report_id, report).await,
         Err(error) => {
             let release = TRANSIENT.contains(&error.code());
             state
@@ -428,6 +494,43 @@ pub async fn analyse(
             Err(error.with("reportId", report_id))
         }
     }
+}
+
+/// Stores the engine's `report` as report `report_id`: completed (`201`), or failed
+/// `integrity_failed` under the partner's `reject_failed` policy.
+async fn finish(
+    state: &AppState,
+    caller: &Caller,
+    report_id: String,
+    mut report: alama_core::Report,
+) -> Result<Response, ApiError> {
+    let owner = caller.owner();
+    report.report_id.clone_from(&report_id);
+    crate::privacy::mask_report(&mut report);
+    let json = report.to_json();
+    let policy = state.storage.integrity_policy(&caller.partner_id).await?;
+    if policy.rejects(&report) {
+        let detail = "the statement failed its integrity checks (a critical finding: \
+                          rows or pages missing, or the file edited) and this partner's \
+                          integrity policy is reject_failed; see `integrity`";
+        state
+            .storage
+            .reject_report(&report_id, &json, "integrity_failed", detail, now_ms())
+            .await?;
+        return Err(ApiError::new("integrity_failed", detail)
+            .with("reportId", report_id)
+            .with("integrity", crate::policy::verdict(&report)));
+    }
+    state
+        .storage
+        .complete_report(&owner, &report_id, &report, &json, now_ms())
+        .await?;
+    let record = state
+        .storage
+        .report(&owner, &report_id)
+        .await?
+        .ok_or_else(|| ApiError::internal(&format!("report {report_id} vanished")))?;
+    created(&record, false)
 }
 
 /// Fetches a report: `processing`, `completed` or `failed`.
@@ -450,6 +553,54 @@ pub async fn get(
     Ok(json_response(StatusCode::OK, &render(&record)?))
 }
 
+/// Erases a report (right to erasure): its content is deleted for good; a stub without
+/// personal data stays for usage counts.
+#[utoipa::path(
+    delete, path = "/v1/scores/{reportId}", tag = "scores",
+    params(("reportId" = String, Path, description = "`rpt_…`")),
+    responses(
+        (status = 204, description = "Erased"),
+        (status = 401, description = "No, bad or revoked key", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such report (or already erased)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "Still processing (`report_not_completed`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("apiKey" = []))
+)]
+pub async fn erase(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let not_found = || ApiError::new("report_not_found", format!("no report {id:?}"));
+    if id.len() > MAX_ID_BYTES {
+        return Err(not_found());
+    }
+    match state
+        .storage
+        .erase_report(&caller.owner(), &id, now_ms())
+        .await?
+    {
+        None => Err(not_found()),
+        Some(false) => Err(ApiError::new(
+            "report_not_completed",
+            format!("report {id} is still processing; erase it once it has finished"),
+        )
+        .with("reportId", id.clone())),
+        Some(true) => Ok(StatusCode::NO_CONTENT.into_response()),
+    }
+}
+
+/// Fails report `id` if its analysis was interrupted (too old, or its server stopped
+/// heartbeating); returns whether it did.
+async fn fail_if_interrupted(state: &AppState, id: &str) -> Result<bool, ApiError> {
+    let now = now_ms();
+    let (stale, heartbeat) = crate::limits::interrupted_cutoffs(&state.limits, now);
+    Ok(state
+        .storage
+        .fail_if_interrupted(id, stale, heartbeat, now)
+        .await?)
+}
+
 /// Report `id` of the caller (`404 report_not_found` otherwise), failing it first if it was
 /// left `processing` by a stopped server.
 pub(crate) async fn load(
@@ -467,17 +618,12 @@ pub(crate) async fn load(
         .report(&owner, id)
         .await?
         .ok_or_else(not_found)?;
-    if record.status == "processing" {
-        let now = now_ms();
-        let cutoff =
-            now - i64::try_from(state.limits.stale_after().as_millis()).unwrap_or(i64::MAX);
-        if state.storage.fail_if_stale(id, cutoff, now).await? {
-            return state
-                .storage
-                .report(&owner, id)
-                .await?
-                .ok_or_else(not_found);
-        }
+    if record.status == "processing" && fail_if_interrupted(state, id).await? {
+        return state
+            .storage
+            .report(&owner, id)
+            .await?
+            .ok_or_else(not_found);
     }
     Ok(record)
 }
@@ -503,11 +649,15 @@ pub struct ScoreReport {
     factors: Vec<crate::openapi::FactorDoc>,
     /// Typed insights (empty unless completed).
     insights: Vec<crate::openapi::InsightDoc>,
-    /// Characteristics that cost points, largest loss first (completed only).
+    /// Attributes that lost points through evidence (and the knock-out), largest loss first
+    /// (completed only).
     reason_codes: Option<Vec<crate::openapi::ReasonCodeDoc>>,
     /// Scorecard version (completed only).
     scorecard_version: Option<String>,
-    /// Reconciliation, balance and tamper findings (completed only).
+    /// Lowercase hex SHA-256 of the scorecard's canonical JSON (completed only).
+    scorecard_sha256: Option<String>,
+    /// Reconciliation, balance and tamper findings: on completed reports, and on reports
+    /// failed with `integrity_failed` (the partner's `reject_failed` integrity policy).
     integrity: Option<crate::openapi::IntegrityDoc>,
     /// What the report says about the statement (completed only).
     statement: Option<crate::openapi::StatementOverviewDoc>,

@@ -1,6 +1,7 @@
 //! The service over real HTTP on a loopback port: every scenario runs against SQLite, and
 //! against PostgreSQL when `ALAMA_TEST_POSTGRES_URL` is set (see `server/ci-postgres.sh`).
 
+#[macro_use]
 mod support;
 
 use alama_server::Environment::{Live, Sandbox};
@@ -12,33 +13,6 @@ use support::{Db, Server, assert_problem, partner, real_sample, statement_csv};
 
 const PDF_117: &str = "mpesa_2023-05_to_2024-05_encrypted_pw183177.pdf";
 const PDF_UNKNOWN_PW: &str = "mpesa_2024-04_to_2024-10_encrypted_pw_unknown.pdf";
-
-/// Runs each scenario once per backend: `sqlite::name` always, `postgres::name` when
-/// `ALAMA_TEST_POSTGRES_URL` is set (otherwise it says so and passes).
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    super::$name(super::Db::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let Some(db) = super::Db::postgres() else {
-                        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
-                        return;
-                    };
-                    super::$name(db).await;
-                }
-            )*
-        }
-    };
-}
 
 on_both_backends!(
     consent_analyse_fetch_and_restart,

@@ -1,36 +1,12 @@
 //! The Live-only endpoints over real HTTP: the shareable PDF report and the usage figures, on
 //! SQLite and, when `ALAMA_TEST_POSTGRES_URL` is set, on PostgreSQL.
 
+#[macro_use]
 mod support;
 
 use alama_server::Environment::{Live, Sandbox};
 use serde_json::json;
 use support::{Db, Server, assert_problem, partner, statement_csv};
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    super::$name(super::Db::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let Some(db) = super::Db::postgres() else {
-                        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
-                        return;
-                    };
-                    super::$name(db).await;
-                }
-            )*
-        }
-    };
-}
 
 on_both_backends!(
     pdf_report_of_a_live_analysis,

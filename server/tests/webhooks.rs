@@ -2,6 +2,7 @@
 //! `allow_private` setting, as `--allow-private-webhook-urls` does) checks signature, headers and
 //! payload; retries, failures, restarts, usage counts and the `alama webhooks` commands.
 
+#[macro_use]
 mod support;
 
 use std::sync::{Arc, Mutex};
@@ -15,31 +16,6 @@ use axum::http::{HeaderMap, StatusCode};
 use serde_json::Value;
 use sqlx::Row;
 use support::{Db, Server, partner, statement_csv};
-
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    super::$name(super::Db::sqlite()).await;
-                }
-            )*
-        }
-        mod postgres {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $name() {
-                    let Some(db) = super::Db::postgres() else {
-                        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
-                        return;
-                    };
-                    super::$name(db).await;
-                }
-            )*
-        }
-    };
-}
 
 on_both_backends!(
     signed_events_are_retried_until_200,

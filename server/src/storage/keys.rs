@@ -86,6 +86,43 @@ impl Storage {
         })
     }
 
+    /// The integrity policy of partner `partner_id` (`accept` when unknown).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn integrity_policy(
+        &self,
+        partner_id: &str,
+    ) -> Result<crate::policy::IntegrityPolicy> {
+        let text: Option<String> =
+            sqlx::query_scalar("SELECT integrity_policy FROM partners WHERE id = $1")
+                .bind(partner_id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(text
+            .as_deref()
+            .and_then(crate::policy::IntegrityPolicy::parse)
+            .unwrap_or_default())
+    }
+
+    /// Sets the integrity policy of the partner named `name` (created if new).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn set_integrity_policy(
+        &self,
+        name: &str,
+        policy: crate::policy::IntegrityPolicy,
+    ) -> Result<Partner> {
+        let partner = self.ensure_partner(name).await?;
+        sqlx::query("UPDATE partners SET integrity_policy = $2 WHERE id = $1")
+            .bind(&partner.id)
+            .bind(policy.as_str())
+            .execute(&self.pool)
+            .await?;
+        Ok(partner)
+    }
+
     /// Stores a new key of `partner` by its hash and hint; returns the stored record.
     ///
     /// # Errors

@@ -8,8 +8,11 @@
 
 mod consents;
 mod keys;
+mod liveness;
+mod privacy;
 mod reports;
 mod requests;
+mod secrets;
 mod usage;
 mod webhooks;
 
@@ -23,6 +26,7 @@ use sqlx::{AnyPool, ConnectOptions, Connection, Executor, SqlSafeStr};
 
 pub use consents::ConsentRecord;
 pub use keys::{KeyRecord, Partner};
+pub use privacy::RetentionOutcome;
 pub use reports::{Claim, NewReport, ReportRecord};
 pub use requests::RequestRecord;
 pub use usage::{AnalysisCount, DAY_MS, RequestCount};
@@ -97,6 +101,8 @@ struct Step {
 
 const INITIAL: &str = include_str!("../../migrations/0001_initial.sql");
 const WEBHOOKS: &str = include_str!("../../migrations/0002_webhooks.sql");
+const HARDENING: &str = include_str!("../../migrations/0003_hardening.sql");
+const PORTAL: &str = include_str!("../../migrations/0004_portal.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -111,6 +117,18 @@ const STEPS: &[Step] = &[
         description: "webhooks",
         sqlite: WEBHOOKS,
         postgres: WEBHOOKS,
+    },
+    Step {
+        version: 3,
+        description: "hardening",
+        sqlite: HARDENING,
+        postgres: HARDENING,
+    },
+    Step {
+        version: 4,
+        description: "portal",
+        sqlite: PORTAL,
+        postgres: PORTAL,
     },
 ];
 
@@ -181,6 +199,7 @@ pub fn normalise_url(input: &str) -> Result<(Backend, String)> {
 pub struct Storage {
     pool: AnyPool,
     backend: Backend,
+    instance: std::sync::Arc<str>,
 }
 
 impl Storage {
@@ -210,7 +229,17 @@ impl Storage {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(options)
             .await?;
-        Ok(Self { pool, backend })
+        Ok(Self {
+            pool,
+            backend,
+            instance: crate::ids::new_id("srv").into(),
+        })
+    }
+
+    /// `srv_…`: this process's id, recorded on the analyses it runs (see
+    /// [`Storage::heartbeat`]).
+    pub fn instance(&self) -> &str {
+        &self.instance
     }
 
     /// Which database this is (issue 7's outbox worker locks rows differently per backend).

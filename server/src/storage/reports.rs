@@ -19,7 +19,8 @@ pub struct NewReport {
     pub consent_id: Option<String>,
     /// The request's `Idempotency-Key`, if any.
     pub idempotency_key: Option<String>,
-    /// Hex SHA-256 over the statement, password and consent id.
+    /// `v2:` + hex HMAC-SHA256 under the server's fingerprint key over the statement's digest
+    /// and the consent id (never the password).
     pub request_fingerprint: String,
     /// `pdf`, `csv` or `json`.
     pub statement_format: String,
@@ -38,7 +39,8 @@ pub struct ReportRecord {
     pub owner: Owner,
     /// The consent it was analysed under.
     pub consent_id: Option<String>,
-    /// Hex SHA-256 over the statement, password and consent id.
+    /// `v2:` + hex HMAC-SHA256 under the server's fingerprint key over the statement's digest
+    /// and the consent id (never the password).
     pub request_fingerprint: String,
     /// `processing`, `completed` or `failed`.
     pub status: String,
@@ -101,7 +103,8 @@ impl Storage {
         let done = sqlx::query(
             "INSERT INTO reports (id, partner_id, environment, api_key_id, consent_id, \
              idempotency_key, request_fingerprint, status, statement_format, statement_bytes, \
-             created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 'processing', $8, $9, $10) \
+             created_at, claimed_by) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'processing', $8, $9, $10, $11) \
              ON CONFLICT DO NOTHING",
         )
         .bind(&report.id)
@@ -114,6 +117,7 @@ impl Storage {
         .bind(&report.statement_format)
         .bind(report.statement_bytes)
         .bind(report.created_at)
+        .bind(self.instance())
         .execute(&self.pool)
         .await?;
         if done.rows_affected() == 1 {
@@ -155,7 +159,7 @@ impl Storage {
     /// Database errors.
     pub async fn report(&self, owner: &Owner, id: &str) -> Result<Option<ReportRecord>> {
         let row = sqlx::query(select_report!(
-            "WHERE id = $1 AND partner_id = $2 AND environment = $3"
+            "WHERE id = $1 AND partner_id = $2 AND environment = $3 AND erased_at IS NULL"
         ))
         .bind(id)
         .bind(&owner.partner_id)
@@ -194,9 +198,38 @@ impl Storage {
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() == 1 {
-            super::webhooks::enqueue_completed(&mut tx, owner, id, now).await?;
+            let integrity = serde_json::json!({ "status": report.integrity.status });
+            super::webhooks::enqueue_completed(&mut tx, owner, id, &integrity, now).await?;
         }
         tx.commit().await?;
+        Ok(())
+    }
+
+    /// Marks report `id` failed with `code` although the engine produced `report_json`
+    /// (kept so that the report still shows its integrity verdict): the integrity policy
+    /// `reject_failed`. The `Idempotency-Key` stays taken: a retry replays the refusal.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn reject_report(
+        &self,
+        id: &str,
+        report_json: &str,
+        code: &str,
+        detail: &str,
+        now: i64,
+    ) -> Result<()> {
+        sqlx::query(
+            "UPDATE reports SET status = 'failed', error_code = $2, error_detail = $3, \
+             report_json = $4, completed_at = $5 WHERE id = $1 AND status = 'processing'",
+        )
+        .bind(id)
+        .bind(code)
+        .bind(detail)
+        .bind(report_json)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
         Ok(())
     }
 

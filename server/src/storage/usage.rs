@@ -37,7 +37,8 @@ pub struct AnalysisCount {
 
 impl Storage {
     /// Requests of `owner` made in `[from_ms, to_ms)`, grouped by day, method, route and
-    /// status class.
+    /// status class, with the counts of request logs already deleted by retention (a group
+    /// may appear twice; the usage fold adds them up).
     ///
     /// # Errors
     /// Database errors.
@@ -51,7 +52,11 @@ impl Storage {
             "SELECT created_at / 86400000 AS day, method, route, status / 100 AS class, \
              COUNT(*) AS n FROM api_requests \
              WHERE partner_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4 \
-             GROUP BY created_at / 86400000, method, route, status / 100",
+             GROUP BY created_at / 86400000, method, route, status / 100 \
+             UNION ALL \
+             SELECT day, method, route, status_class, count FROM api_request_rollup \
+             WHERE partner_id = $1 AND environment = $2 AND day * 86400000 >= $3 \
+             AND day * 86400000 < $4",
         )
         .bind(&owner.partner_id)
         .bind(owner.environment.as_str())

@@ -252,11 +252,13 @@ impl Storage {
     }
 }
 
-/// Writes a `score.completed` event per active endpoint of `owner` within `tx`.
+/// Writes a `score.completed` event per active endpoint of `owner` within `tx`; its data
+/// carries the report's integrity verdict (`{"status": "verified" | "warnings" | "failed"}`).
 pub(super) async fn enqueue_completed(
     tx: &mut Transaction<'static, Any>,
     owner: &Owner,
     report_id: &str,
+    integrity: &serde_json::Value,
     now: i64,
 ) -> Result<()> {
     let endpoints = sqlx::query(
@@ -275,7 +277,7 @@ pub(super) async fn enqueue_completed(
             "type": "score.completed",
             "createdAt": crate::ids::rfc3339(now),
             "environment": owner.environment.as_str(),
-            "data": {"reportId": report_id, "status": "completed"},
+            "data": {"reportId": report_id, "status": "completed", "integrity": integrity},
         })
         .to_string();
         sqlx::query(

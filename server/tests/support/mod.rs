@@ -1,7 +1,33 @@
 //! Test support: a real server on a loopback port over SQLite (a temp file) or PostgreSQL
 //! (`ALAMA_TEST_POSTGRES_URL`), keys, statements and problem assertions.
-
 #![allow(dead_code)]
+
+/// Runs each scenario once per backend: `sqlite::name` always, `postgres::name` when
+/// `ALAMA_TEST_POSTGRES_URL` is set (otherwise it says so and passes).
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    super::$name(super::Db::sqlite()).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $name() {
+                    let Some(db) = super::Db::postgres() else {
+                        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
+                        return;
+                    };
+                    super::$name(db).await;
+                }
+            )*
+        }
+    };
+}
 
 use std::path::PathBuf;
 

@@ -1,0 +1,26 @@
+//! Shared helpers of the fuzz targets.
+
+use alama_core::{Format, Limits, ParseOptions};
+
+/// Options for parsing untrusted input of `format`: the service's limits, a password that
+/// opens nothing in particular (encrypted seeds then take the wrong-password path).
+pub fn options(format: Format) -> ParseOptions {
+    ParseOptions {
+        password: Some("12345678".to_owned()),
+        format: Some(format),
+        limits: Limits {
+            max_bytes: 10 * 1024 * 1024,
+            max_pages: 50,
+            max_rows: 20_000,
+            max_decompressed: 16 * 1024 * 1024,
+        },
+    }
+}
+
+/// Parses `data` as `format`; a statement that parses is scored too (errors are fine, panics
+/// are not).
+pub fn parse_and_score(data: &[u8], format: Format) {
+    if let Ok(statement) = alama_core::parse(data, &options(format)) {
+        let _ = alama_core::score(&statement);
+    }
+}

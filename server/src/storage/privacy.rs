@@ -1,0 +1,175 @@
+//! Erasure and retention (Kenya Data Protection Act 2019: storage limitation, right to
+//! erasure). A report is erased by deleting its content (the engine's report, score, band,
+//! error detail, consent link, fingerprint, idempotency key) and keeping a stub without
+//! personal data, so usage and billing counts survive. Request logs past retention are counted
+//! into `api_request_rollup` and deleted in the same transaction; consents ended before the
+//! retention cut-off are deleted.
+
+use std::collections::HashMap;
+
+use sqlx::Row;
+
+use super::{Owner, Result, Storage};
+
+/// Columns cleared when a report is erased (`$1` is the erasure time).
+const ERASE_SET: &str = "report_json = NULL, score = NULL, band = NULL, error_detail = NULL, \
+     consent_id = NULL, request_fingerprint = '', idempotency_key = NULL, erased_at = $1";
+
+/// What one retention pass removed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RetentionOutcome {
+    /// Reports erased.
+    pub reports: u64,
+    /// Consents deleted.
+    pub consents: u64,
+    /// Request log rows deleted (counted into the rollup first).
+    pub requests: u64,
+}
+
+impl Storage {
+    /// Erases report `id` of `owner` unless it is still `processing`. Returns `None` when
+    /// there is no such (unerased) report, else whether it was erased (`false`: processing).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn erase_report(&self, owner: &Owner, id: &str, now: i64) -> Result<Option<bool>> {
+        let sql = format!(
+            "UPDATE reports SET {ERASE_SET} WHERE id = $2 AND partner_id = $3 \
+             AND environment = $4 AND erased_at IS NULL AND status <> 'processing'"
+        );
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(now)
+            .bind(id)
+            .bind(&owner.partner_id)
+            .bind(owner.environment.as_str())
+            .execute(self.pool())
+            .await?;
+        if done.rows_affected() == 1 {
+            return Ok(Some(true));
+        }
+        let exists: Option<i64> = sqlx::query_scalar(
+            "SELECT 1 FROM reports WHERE id = $1 AND partner_id = $2 AND environment = $3 \
+             AND erased_at IS NULL",
+        )
+        .bind(id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_optional(self.pool())
+        .await?;
+        Ok(exists.map(|_| false))
+    }
+
+    /// Erases every finished report derived from consent `consent_id` of `owner`; returns how
+    /// many.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn erase_reports_of_consent(
+        &self,
+        owner: &Owner,
+        consent_id: &str,
+        now: i64,
+    ) -> Result<u64> {
+        let sql = format!(
+            "UPDATE reports SET {ERASE_SET} WHERE consent_id = $2 AND partner_id = $3 \
+             AND environment = $4 AND erased_at IS NULL AND status <> 'processing'"
+        );
+        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(now)
+            .bind(consent_id)
+            .bind(&owner.partner_id)
+            .bind(owner.environment.as_str())
+            .execute(self.pool())
+            .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// One retention pass at `now`: erases finished reports created before `cutoff`, deletes
+    /// consents that ended (revoked, expired, or never granted) before `cutoff`, and counts
+    /// then deletes request logs older than `cutoff`. Safe to run on several replicas at once.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn apply_retention(&self, cutoff: i64, now: i64) -> Result<RetentionOutcome> {
+        let sql = format!(
+            "UPDATE reports SET {ERASE_SET} WHERE created_at < $2 AND erased_at IS NULL \
+             AND status <> 'processing'"
+        );
+        let reports = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(now)
+            .bind(cutoff)
+            .execute(self.pool())
+            .await?
+            .rows_affected();
+
+        // Consents that ended before the cut-off: their remaining report stubs lose the link.
+        let ended = "SELECT id FROM consents WHERE (status = 'revoked' AND revoked_at < $1) \
+             OR expires_at < $1 OR (status = 'pending' AND created_at < $1)";
+        let mut tx = self.pool().begin().await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "UPDATE reports SET consent_id = NULL WHERE consent_id IN ({ended})"
+        )))
+        .bind(cutoff)
+        .execute(&mut *tx)
+        .await?;
+        let consents = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DELETE FROM consents WHERE id IN ({ended})"
+        )))
+        .bind(cutoff)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        tx.commit().await?;
+
+        let requests = self.roll_up_requests(cutoff).await?;
+        Ok(RetentionOutcome {
+            reports,
+            consents,
+            requests,
+        })
+    }
+
+    /// Deletes request logs older than `cutoff`, adding them to `api_request_rollup` in the
+    /// same transaction (a replica racing on the same rows deletes none of them twice).
+    async fn roll_up_requests(&self, cutoff: i64) -> Result<u64> {
+        let mut tx = self.pool().begin().await?;
+        let rows = sqlx::query(
+            "DELETE FROM api_requests WHERE created_at < $1 RETURNING partner_id, environment, \
+             created_at / 86400000, method, route, status / 100",
+        )
+        .bind(cutoff)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut counts: HashMap<(String, String, i64, String, String, i64), i64> = HashMap::new();
+        for r in &rows {
+            let key = (
+                r.try_get(0)?,
+                r.try_get(1)?,
+                r.try_get(2)?,
+                r.try_get(3)?,
+                r.try_get(4)?,
+                r.try_get(5)?,
+            );
+            *counts.entry(key).or_default() += 1;
+        }
+        for ((partner, environment, day, method, route, class), n) in counts {
+            sqlx::query(
+                "INSERT INTO api_request_rollup (partner_id, environment, day, method, route, \
+                 status_class, count) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                 ON CONFLICT (partner_id, environment, day, method, route, status_class) \
+                 DO UPDATE SET count = api_request_rollup.count + excluded.count",
+            )
+            .bind(partner)
+            .bind(environment)
+            .bind(day)
+            .bind(method)
+            .bind(route)
+            .bind(class)
+            .bind(n)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(u64::try_from(rows.len()).unwrap_or(u64::MAX))
+    }
+}
