@@ -16,6 +16,12 @@ mod text;
 
 use std::process::ExitCode;
 
+/// The process allocator: mimalloc, which hands freed pages back to the OS within
+/// milliseconds (its purge delay), where glibc's malloc keeps a burst's upload buffers in its
+/// per-thread arenas. Measured with `server/burst.sh` (server/README.md, "Limits").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 
 /// Alama: score mobile-money statements (Safaricom M-Pesa PDF, CSV exports, canonical JSON).
