@@ -17,7 +17,9 @@ use crate::statement::{
 
 pub mod edits;
 mod personas;
+pub mod population;
 pub use personas::{PersonaKind, persona_statement, persona_statement_until};
+pub use population::{Member, population};
 
 /// `SplitMix64` (Steele, Lea & Flood 2014): a tiny, fixed, well-distributed 64-bit stream.
 #[derive(Debug, Clone)]

@@ -51,7 +51,13 @@ pub fn builtin() -> &'static Scorecard {
 
 /// The points an attribute earns on `features`.
 pub fn attribute_points(a: &card::Attribute, features: &Features) -> u16 {
-    match (a.value(features), a.missing.policy) {
+    points_of_value(a, a.value(features))
+}
+
+/// The points an attribute earns on its feature's value (`None`: not measurable, scored by the
+/// attribute's missing policy).
+pub fn points_of_value(a: &card::Attribute, value: Option<Decimal>) -> u16 {
+    match (value, a.missing.policy) {
         (Some(v), _) => a.points_of(v),
         (None, MissingPolicy::Neutral) => a.missing.points.unwrap_or_else(|| a.min()),
         (None, MissingPolicy::Adverse | MissingPolicy::Never) => a.min(),
@@ -64,6 +70,72 @@ pub fn attribute_points_lost(a: &card::Attribute, features: &Features) -> u16 {
         (None, MissingPolicy::Neutral) => 0,
         _ => a.max().saturating_sub(attribute_points(a, features)),
     }
+}
+
+/// A card's score on catalogue feature values, without a statement: what [`score_values`]
+/// returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValueScore {
+    /// `BASE + Σ points − knockout`, 300–850; the score a report of the same figures shows.
+    pub score: u16,
+    /// Points per attribute, `(attribute code, points)`, in card order; each within `0..=max`.
+    pub points: Vec<(String, u16)>,
+    /// Points per characteristic, `(characteristic code, points)`, in card order (the report's
+    /// factor scores).
+    pub factors: Vec<(String, u16)>,
+    /// Points removed by the knock-out (0 without it).
+    pub knockout: u16,
+}
+
+/// Evaluates `card` on catalogue feature values (`name → value`, `None` for a figure that is not
+/// measurable), e.g. one row of a modeller's table of features: the same points and score as
+/// [`crate::score_with`] gives a statement with these figures.
+///
+/// # Errors
+/// `ErrorKind::InvalidScorecard` when `values` has no entry for a feature the card bins or its
+/// knock-out names (a missing *entry*; an entry holding `None` is a missing *value*).
+pub fn score_values(
+    card: &Scorecard,
+    values: &std::collections::BTreeMap<String, Option<Decimal>>,
+) -> crate::Result<ValueScore> {
+    let get = |feature: &str| {
+        values.get(feature).copied().ok_or_else(|| {
+            crate::Error::new(
+                crate::ErrorKind::InvalidScorecard,
+                format!("no value for feature {feature:?}, which the scorecard uses"),
+            )
+        })
+    };
+    let mut points = Vec::new();
+    let mut factors = Vec::new();
+    for c in &card.characteristics {
+        let mut sum = 0u16;
+        for a in &c.attributes {
+            let p = points_of_value(a, get(&a.feature)?);
+            points.push((a.code.clone(), p));
+            sum = sum.saturating_add(p);
+        }
+        factors.push((c.code.clone(), sum.min(c.max)));
+    }
+    let raw = card
+        .base_score
+        .saturating_add(factors.iter().map(|f| f.1).sum::<u16>());
+    let mut knockout = 0;
+    if let Some(k) = &card.knockout {
+        let mut all = true;
+        for w in &k.when {
+            all &= get(&w.feature)?.is_some_and(|v| v >= w.at_least);
+        }
+        if all {
+            knockout = raw.saturating_sub(k.cap);
+        }
+    }
+    Ok(ValueScore {
+        score: raw - knockout,
+        points,
+        factors,
+        knockout,
+    })
 }
 
 /// A figure for a reason sentence, in `unit`.

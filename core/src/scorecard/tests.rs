@@ -497,3 +497,59 @@ proptest! {
         prop_assert_eq!(containing, 1);
     }
 }
+
+#[cfg(feature = "testing")]
+#[test]
+fn score_values_gives_the_report_score_of_the_same_figures() {
+    for seed in 1..=12 {
+        let statement = crate::testing::synthetic_statement(seed, 1 + (seed as u32 % 12));
+        let report = crate::score(&statement).expect("scores");
+        let f = crate::features::compute(&statement);
+        let values: std::collections::BTreeMap<String, Option<Decimal>> =
+            crate::features::catalogue::values(&f)
+                .into_iter()
+                .map(|(n, v)| (n.to_owned(), v))
+                .collect();
+        let s = score_values(card(), &values).expect("every feature given");
+        assert_eq!(s.score, report.score, "seed {seed}");
+        let factor_points: Vec<u16> = s.factors.iter().map(|f| f.1).collect();
+        let report_points: Vec<u16> = report.factors.iter().map(|f| f.score).collect();
+        assert_eq!(factor_points, report_points);
+        assert_eq!(
+            s.score,
+            BASE + s.factors.iter().map(|f| f.1).sum::<u16>() - s.knockout
+        );
+    }
+}
+
+#[test]
+fn score_values_names_a_feature_it_was_not_given() {
+    let e = score_values(card(), &std::collections::BTreeMap::new()).expect_err("no values");
+    assert_eq!(e.code(), "invalid_scorecard");
+    assert!(
+        e.message().contains("no value for feature"),
+        "{}",
+        e.message()
+    );
+}
+
+#[test]
+fn every_catalogue_entry_has_a_window_and_scored_features_a_trend() {
+    use crate::features::catalogue::{CATALOGUE, Trend};
+    assert!(CATALOGUE.iter().all(|d| !d.window.is_empty()));
+    // Every attribute of the built-in card agrees with its feature's trend.
+    for a in card().characteristics.iter().flat_map(|c| &c.attributes) {
+        let d = crate::features::catalogue::find(&a.feature).expect("in the catalogue");
+        let expected = match a.direction {
+            card::Direction::HigherIsBetter => Trend::Descending,
+            card::Direction::LowerIsBetter => Trend::Ascending,
+        };
+        assert!(
+            d.direction == expected || d.direction == Trend::None,
+            "{}: {:?} vs {:?}",
+            a.feature,
+            d.direction,
+            a.direction
+        );
+    }
+}
