@@ -4,7 +4,8 @@
 #     bash python/ci.sh
 #
 # 1. makes a virtualenv in target/python-ci-venv (or uses $PYTHON directly when venv is missing)
-#    and installs maturin, pytest, hypothesis, pandas, mypy and tqdm from PyPI;
+#    and installs maturin, pytest, hypothesis, pandas, mypy, tqdm and the modelling extra
+#    (optbinning, scikit-learn, matplotlib: alama.modelling) from PyPI;
 # 2. builds the release wheel with maturin into target/wheels/python/ and installs it;
 # 3. runs pytest (python/tests), which includes the stub check (`mypy.stubtest alama._alama`:
 #    the hand-written alama/_alama.pyi must match the built module), `mypy --strict`, the real
@@ -28,7 +29,8 @@ fi
 
 echo "==> installing build and test tools"
 "$PY" -m pip install --quiet --disable-pip-version-check \
-    "maturin>=1.9.4,<2" "pytest>=8" "hypothesis>=6" "pandas>=1.5" "mypy>=1.10" "tqdm>=4.60"
+    "maturin>=1.9.4,<2" "pytest>=8" "hypothesis>=6" "pandas>=1.5" "mypy>=1.10" "tqdm>=4.60" \
+    "optbinning>=0.19" "scikit-learn>=1.3" "matplotlib>=3.7"
 
 if [ -z "${ALAMA_CLI:-}" ]; then
     if [ ! -x target/release/alama ]; then

@@ -22,6 +22,7 @@ from alama._alama import (
     Factor,
     FileReadError,
     Finding,
+    InvalidScorecardError,
     Insight,
     Integrity,
     MalformedStatementError,
@@ -29,6 +30,7 @@ from alama._alama import (
     PasswordRequiredError,
     ReasonCode,
     Report,
+    Scorecard,
     Statement,
     StatementOverview,
     Summary,
@@ -39,10 +41,13 @@ from alama._alama import (
     UnsupportedWalletError,
     WrongPasswordError,
     __version__,
+    feature_catalogue,
+    features,
     parse,
     score,
 )
 from alama._batch import score_many
+from alama._features import features_frame
 
 __all__ = [
     "SCORECARD_VERSION",
@@ -51,6 +56,7 @@ __all__ = [
     "Factor",
     "FileReadError",
     "Finding",
+    "InvalidScorecardError",
     "Insight",
     "Integrity",
     "MalformedStatementError",
@@ -58,6 +64,7 @@ __all__ = [
     "PasswordRequiredError",
     "ReasonCode",
     "Report",
+    "Scorecard",
     "Statement",
     "StatementOverview",
     "Summary",
@@ -68,6 +75,9 @@ __all__ = [
     "UnsupportedWalletError",
     "WrongPasswordError",
     "__version__",
+    "feature_catalogue",
+    "features",
+    "features_frame",
     "parse",
     "score",
     "score_many",

@@ -17,6 +17,7 @@ __all__ = [
     "AlamaError",
     "EmptyStatementError",
     "FileReadError",
+    "InvalidScorecardError",
     "MalformedStatementError",
     "PasswordRequiredError",
     "TooLargeError",
@@ -30,12 +31,17 @@ __all__ = [
     "MonthlyCashflow",
     "ReasonCode",
     "Report",
+    "Scorecard",
     "StatementOverview",
     "Statement",
     "Summary",
     "SummaryRow",
     "Transaction",
+    "feature_catalogue",
+    "features",
+    "features_many",
     "parse",
+    "population",
     "score",
     "score_many",
     "__version__",
@@ -80,6 +86,9 @@ class TooLargeError(AlamaError):
 class FileReadError(AlamaError):
     """Reading a statement file failed (code "io_error")."""
 
+class InvalidScorecardError(AlamaError):
+    """A scorecard that does not validate; the message names the problem (code "invalid_scorecard")."""
+
 def parse(
     source: _Source, *, password: str | None = None, format: str | None = None
 ) -> Statement:
@@ -90,8 +99,9 @@ def score(
     *,
     password: str | None = None,
     format: str | None = None,
+    scorecard: Scorecard | None = None,
 ) -> Report:
-    """Scores a statement (a Statement, bytes or a path)."""
+    """Scores a statement (a Statement, bytes or a path), with ``scorecard`` or the built-in card."""
 
 def score_many(
     sources: Iterable[_Source | Statement],
@@ -99,8 +109,69 @@ def score_many(
     password: str | Sequence[str | None] | None = None,
     format: str | None = None,
     workers: int | None = None,
+    scorecard: Scorecard | None = None,
 ) -> list[Report | AlamaError]:
     """Scores many statements on Rust threads; each slot holds a Report or its AlamaError."""
+
+def features(
+    source: _Source | Statement,
+    *,
+    password: str | None = None,
+    format: str | None = None,
+) -> dict[str, Decimal | None]:
+    """The catalogue figures of a statement: feature name → exact Decimal (KES major units,
+    ratios as fractions) or None when not measurable, in catalogue order. Raises the errors of
+    ``parse``."""
+
+def features_many(
+    sources: Iterable[_Source | Statement],
+    *,
+    password: str | Sequence[str | None] | None = None,
+    format: str | None = None,
+    workers: int | None = None,
+) -> list[list[float] | AlamaError]:
+    """Per source, its catalogue figures as floats (catalogue order, NaN when not measurable)
+    or its AlamaError; computed on Rust threads with the GIL released."""
+
+def feature_catalogue() -> list[dict[str, str]]:
+    """The feature catalogue: per feature a dict with ``name``, ``unit``, ``window``,
+    ``direction`` (the default rate's trend as it rises: ascending/descending/none) and
+    ``definition``."""
+
+def population(n: int, seed: int) -> list[tuple[Statement, bool, float, str]]:
+    """``n`` synthetic members ``(statement, defaulted, true probability, kind)`` from ``seed``."""
+
+@final
+class Scorecard:
+    """A validated scorecard (read-only). Raises InvalidScorecardError when built from an
+    invalid JSON."""
+
+    def __eq__(self, value: object, /) -> bool: ...
+    def __ne__(self, value: object, /) -> bool: ...
+    @staticmethod
+    def from_json(text: str) -> Scorecard:
+        """Parses and validates scorecard JSON; InvalidScorecardError names the problem."""
+    @staticmethod
+    def load(path: _Path) -> Scorecard:
+        """Reads and validates a scorecard file; FileReadError, InvalidScorecardError."""
+    @staticmethod
+    def builtin() -> Scorecard:
+        """The engine's built-in scorecard."""
+    def save(self, /, path: _Path) -> None:
+        """Writes the indented JSON; FileReadError when the file cannot be written."""
+    def to_json(self, /, *, indent: bool = False) -> str:
+        """The canonical JSON (compact unless ``indent``): what ``sha256`` hashes."""
+    @property
+    def version(self, /) -> str: ...
+    @property
+    def sha256(self, /) -> str: ...
+    def describe(self, /) -> str:
+        """The card's tables as Markdown."""
+    def score_values(
+        self, /, values: dict[str, Decimal | int | float | None]
+    ) -> tuple[int, list[tuple[str, int]]]:
+        """Score (300–850) and points per attribute of catalogue figures (NaN/None = missing);
+        InvalidScorecardError when a feature the card uses has no entry."""
 
 @final
 class Statement:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from alama import _alama
 
 if TYPE_CHECKING:
-    from alama._alama import AlamaError, Report, Statement, _Source
+    from alama._alama import AlamaError, Report, Scorecard, Statement, _Source
 
 
 def _tqdm() -> Any | None:
@@ -35,6 +35,7 @@ def score_many(
     format: str | None = None,
     workers: int | None = None,
     progress: bool = False,
+    scorecard: Scorecard | None = None,
 ) -> list[Report | AlamaError]:
     """Scores many statements in parallel; each slot holds its Report or its AlamaError.
 
@@ -43,7 +44,8 @@ def score_many(
     ``workers`` the number of threads (default: the machine's cores). With ``progress=True``
     a tqdm progress bar (on standard error, or a widget in a notebook) counts the statements
     scored, when tqdm is installed (``pip install tqdm``); without tqdm there is no bar and the
-    result is the same.
+    result is the same. ``scorecard`` (an ``alama.Scorecard``) scores with that card instead of
+    the built-in one.
 
     Returns a list in input order. Raises ``TypeError`` for an item that is not a source or a
     lone ``str``/``bytes`` in place of the iterable, and ``ValueError`` for ``workers < 1`` or a
@@ -51,7 +53,9 @@ def score_many(
     """
     bar_class = _tqdm() if progress else None
     if bar_class is None or isinstance(sources, (str, bytes, bytearray)):
-        return _alama.score_many(sources, password=password, format=format, workers=workers)
+        return _alama.score_many(
+            sources, password=password, format=format, workers=workers, scorecard=scorecard
+        )
     items = list(sources)
     passwords: list[str | None]
     if password is None or isinstance(password, str):
@@ -60,14 +64,23 @@ def score_many(
         passwords = list(password)
     if len(passwords) != len(items) or (workers is not None and workers < 1):
         # The native function raises the documented ValueError.
-        return _alama.score_many(items, password=password, format=format, workers=workers)
+        return _alama.score_many(
+            items, password=password, format=format, workers=workers, scorecard=scorecard
+        )
     done: dict[int, Report | AlamaError] = {}
     threads = workers if workers is not None else (os.cpu_count() or 1)
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool, bar_class(
         total=len(items), unit="statement", file=sys.stderr
     ) as bar:
         futures = {
-            pool.submit(_alama.score_many, [item], password=[pw], format=format, workers=1): i
+            pool.submit(
+                _alama.score_many,
+                [item],
+                password=[pw],
+                format=format,
+                workers=1,
+                scorecard=scorecard,
+            ): i
             for i, (item, pw) in enumerate(zip(items, passwords))
         }
         for future in as_completed(futures):

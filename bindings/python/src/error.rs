@@ -70,6 +70,14 @@ create_exception!(
 );
 create_exception!(
     alama,
+    InvalidScorecardError,
+    AlamaError,
+    "A scorecard JSON that does not validate: not a scorecard, a gap or overlap in bins, an \
+     unknown feature, non-integer points, maxima that do not add up to 550… The message names \
+     the problem (code \"invalid_scorecard\")."
+);
+create_exception!(
+    alama,
     FileReadError,
     AlamaError,
     "Reading a statement file from disk failed: missing file, no permission, a directory \
@@ -78,7 +86,7 @@ create_exception!(
 
 /// Sets the class attribute `code` of every exception class (called once at module import).
 pub(crate) fn set_class_codes(py: Python<'_>) -> PyResult<()> {
-    let classes: [(Bound<'_, PyType>, &str); 8] = [
+    let classes: [(Bound<'_, PyType>, &str); 9] = [
         (py.get_type::<PasswordRequiredError>(), "password_required"),
         (py.get_type::<WrongPasswordError>(), "wrong_password"),
         (
@@ -96,6 +104,7 @@ pub(crate) fn set_class_codes(py: Python<'_>) -> PyResult<()> {
         (py.get_type::<EmptyStatementError>(), "empty_statement"),
         (py.get_type::<TooLargeError>(), "too_large"),
         (py.get_type::<FileReadError>(), "io_error"),
+        (py.get_type::<InvalidScorecardError>(), "invalid_scorecard"),
     ];
     for (class, code) in classes {
         class.setattr("code", code)?;
@@ -116,6 +125,7 @@ pub(crate) fn to_py(py: Python<'_>, error: &Error) -> PyErr {
         ErrorKind::EmptyStatement => EmptyStatementError::new_err(message.clone()),
         ErrorKind::TooLarge { .. } => TooLargeError::new_err(message.clone()),
         ErrorKind::Io => FileReadError::new_err(message.clone()),
+        ErrorKind::InvalidScorecard => InvalidScorecardError::new_err(message.clone()),
         // A kind added to the engine after this binding: still an AlamaError with its code.
         _ => AlamaError::new_err(message.clone()),
     };

@@ -11,6 +11,7 @@ mod batch;
 mod convert;
 mod error;
 mod report;
+mod scorecard;
 mod source;
 mod statement;
 
@@ -23,6 +24,7 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::batch::Outcome;
 use crate::report::PyReport;
+use crate::scorecard::PyScorecard;
 use crate::source::Source;
 use crate::statement::PyStatement;
 
@@ -57,20 +59,106 @@ fn parse(
 /// `source` is a `Statement`, the file's bytes, or a path (`str` or `os.PathLike`); `password`
 /// and `format` are as for `parse` (ignored for a `Statement`). Runs with the GIL released.
 ///
+/// `scorecard` (an `alama.Scorecard`) scores with a lender's own card instead of the built-in
+/// one; the report carries its version and SHA-256.
+///
 /// Returns a `Report`. Raises the errors of `parse`, and `EmptyStatementError` when the
 /// statement has no completed transactions.
 #[pyfunction]
-#[pyo3(signature = (source, *, password = None, format = None))]
+#[pyo3(signature = (source, *, password = None, format = None, scorecard = None))]
 fn score(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     password: Option<String>,
     format: Option<&str>,
+    scorecard: Option<&Bound<'_, PyScorecard>>,
 ) -> PyResult<PyReport> {
     let options = source::options(py, password, format)?;
     let source = Source::extract(source, true)?;
-    let result = py.detach(|| source.report(&options));
+    let card = card(scorecard);
+    let result = py.detach(|| source.report(&options, &card));
     error::map(py, result).map(PyReport)
+}
+
+/// The card to score with: the given one or the built-in one.
+fn card(scorecard: Option<&Bound<'_, PyScorecard>>) -> std::sync::Arc<alama_core::Scorecard> {
+    scorecard.map_or_else(
+        || std::sync::Arc::new(alama_core::scorecard::builtin().clone()),
+        |c| c.get().0.clone(),
+    )
+}
+
+/// The feature catalogue's figures of one statement: a `dict` from feature name to
+/// `decimal.Decimal` (exact; KES major units, ratios as fractions) or `None` (not measurable),
+/// in catalogue order (`feature_catalogue()`; docs/features.md). `source`, `password` and
+/// `format` are as for `score`; runs with the GIL released.
+///
+/// Raises the errors of `parse`.
+#[pyfunction]
+#[pyo3(signature = (source, *, password = None, format = None))]
+fn features<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    password: Option<String>,
+    format: Option<&str>,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let options = source::options(py, password, format)?;
+    let source = Source::extract(source, true)?;
+    let values = error::map(
+        py,
+        py.detach(|| source.statement(&options).map(|s| scorecard::values(&s))),
+    )?;
+    let dict = pyo3::types::PyDict::new(py);
+    for (name, value) in values {
+        dict.set_item(name, value)?;
+    }
+    Ok(dict)
+}
+
+/// The native half of `alama.features_frame`: the catalogue figures of many statements, on
+/// Rust threads with the GIL released. Returns, per source in input order, a list of `float`
+/// (catalogue order, NaN when not measurable) or the `AlamaError` it raised.
+#[pyfunction]
+#[pyo3(signature = (sources, *, password = None, format = None, workers = None))]
+fn features_many(
+    py: Python<'_>,
+    sources: &Bound<'_, PyAny>,
+    password: Option<&Bound<'_, PyAny>>,
+    format: Option<&str>,
+    workers: Option<usize>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    use rust_decimal::prelude::ToPrimitive;
+    let (jobs, workers) = jobs(py, sources, password, format, workers)?;
+    let outcomes = py.detach(|| {
+        batch::run_all(&jobs, workers, |source, options| {
+            let s = source.statement(options)?;
+            Ok(scorecard::values(&s)
+                .into_iter()
+                .map(|(_, v)| v.and_then(|d| d.to_f64()).unwrap_or(f64::NAN))
+                .collect::<Vec<f64>>())
+        })
+    });
+    drop(jobs);
+    outcomes
+        .into_iter()
+        .map(|outcome| match outcome {
+            Outcome::Report(row) => Ok((*row).into_pyobject(py)?.into_any().unbind()),
+            Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
+            Outcome::Panic(message) => {
+                Ok(PanicException::new_err(message).into_value(py).into_any())
+            }
+        })
+        .collect()
+}
+
+/// The synthetic population of `alama.testing.population`: `n` tuples `(Statement, defaulted,
+/// probability, kind)` drawn from `seed` (docs/modelling.md gives the true default model).
+#[pyfunction]
+fn population(py: Python<'_>, n: usize, seed: u64) -> Vec<(PyStatement, bool, f64, &'static str)> {
+    py.detach(|| alama_core::testing::population(seed, n))
+        .into_iter()
+        .map(|m| (PyStatement(m.statement), m.defaulted, m.probability, m.kind))
+        .collect()
 }
 
 /// Scores many statements in parallel on Rust threads, with the GIL released.
@@ -84,14 +172,46 @@ fn score(
 /// item that is not a source or for a lone `str`/`bytes` in place of the iterable, and
 /// `ValueError` for `workers < 1` or a password sequence of the wrong length.
 #[pyfunction]
-#[pyo3(signature = (sources, *, password = None, format = None, workers = None))]
+#[pyo3(signature = (sources, *, password = None, format = None, workers = None, scorecard = None))]
 fn score_many(
     py: Python<'_>,
     sources: &Bound<'_, PyAny>,
     password: Option<&Bound<'_, PyAny>>,
     format: Option<&str>,
     workers: Option<usize>,
+    scorecard: Option<&Bound<'_, PyScorecard>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
+    let (jobs, workers) = jobs(py, sources, password, format, workers)?;
+    let card = card(scorecard);
+    let outcomes = py.detach(|| {
+        batch::run_all(&jobs, workers, |source, options| {
+            source.report(options, &card)
+        })
+    });
+    drop(jobs);
+    outcomes
+        .into_iter()
+        .map(|outcome| match outcome {
+            Outcome::Report(report) => Ok(Py::new(py, PyReport(*report))?.into_any()),
+            Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
+            Outcome::Panic(message) => {
+                Ok(PanicException::new_err(message).into_value(py).into_any())
+            }
+        })
+        .collect()
+}
+
+/// The jobs of a batch (each source with its parse options) and the number of threads.
+type Jobs = (Vec<(Source, alama_core::ParseOptions)>, usize);
+
+/// Converts a batch's arguments while attached to Python.
+fn jobs(
+    py: Python<'_>,
+    sources: &Bound<'_, PyAny>,
+    password: Option<&Bound<'_, PyAny>>,
+    format: Option<&str>,
+    workers: Option<usize>,
+) -> PyResult<Jobs> {
     if sources.is_instance_of::<PyString>() || sources.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(
             "score_many takes an iterable of sources (e.g. a list of paths), not one source",
@@ -112,18 +232,7 @@ fn score_many(
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
     };
-    let outcomes = py.detach(|| batch::score_all(&jobs, workers));
-    drop(jobs);
-    outcomes
-        .into_iter()
-        .map(|outcome| match outcome {
-            Outcome::Report(report) => Ok(Py::new(py, PyReport(*report))?.into_any()),
-            Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
-            Outcome::Panic(message) => {
-                Ok(PanicException::new_err(message).into_value(py).into_any())
-            }
-        })
-        .collect()
+    Ok((jobs, workers))
 }
 
 /// One password per source from `None`, a `str`, or a sequence of `str | None`.
@@ -151,7 +260,8 @@ fn passwords(password: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Vec<Opti
 mod _alama {
     #[pymodule_export]
     use super::error::{
-        AlamaError, EmptyStatementError, FileReadError, MalformedStatementError,
+        AlamaError, EmptyStatementError, FileReadError, InvalidScorecardError,
+        MalformedStatementError,
         PasswordRequiredError, TooLargeError, UnsupportedFormatError, UnsupportedWalletError,
         WrongPasswordError,
     };
@@ -163,7 +273,9 @@ mod _alama {
     #[pymodule_export]
     use super::statement::{PyStatement, PySummary, PySummaryRow, PyTransaction};
     #[pymodule_export]
-    use super::{parse, score, score_many};
+    use super::scorecard::{PyScorecard, feature_catalogue};
+    #[pymodule_export]
+    use super::{features, features_many, parse, population, score, score_many};
     use pyo3::prelude::*;
 
     /// Version of the package and of the engine it embeds (`str`, semantic version).

@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use alama_core::{Error, ErrorKind, Format, ParseOptions, Report, Statement};
+use alama_core::{Error, ErrorKind, Format, ParseOptions, Report, Scorecard, Statement};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -64,15 +64,19 @@ impl Source {
         }
     }
 
-    /// Parses (unless already parsed) and scores this source. Runs without the interpreter.
+    /// Parses (unless already parsed) and scores this source with `card`. Runs without the
+    /// interpreter.
     ///
     /// # Errors
-    /// Those of [`Source::statement`] and [`alama_core::score`].
-    pub(crate) fn report(&self, options: &ParseOptions) -> alama_core::Result<Report> {
+    /// Those of [`Source::statement`] and [`alama_core::score_with`].
+    pub(crate) fn report(
+        &self,
+        options: &ParseOptions,
+        card: &Scorecard,
+    ) -> alama_core::Result<Report> {
         match self {
-            Self::Bytes(bytes) => alama_core::score_bytes(bytes, options),
-            Self::Path(path) => alama_core::score_bytes(&read(path, options)?, options),
-            Self::Statement(statement) => alama_core::score(&statement.get().0),
+            Self::Statement(statement) => alama_core::score_with(&statement.get().0, card),
+            _ => alama_core::score_with(&self.statement(options)?, card),
         }
     }
 }

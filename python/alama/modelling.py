@@ -1,0 +1,482 @@
+"""Fit a scorecard on a lender's own repayment outcomes, and validate it (``alama.modelling``).
+
+The standard route (Siddiqi; R ``scorecard``; optbinning's ``Scorecard``): optimal binning of
+each catalogue feature with the monotonic trend the catalogue declares (**optbinning**), weight
+of evidence (WoE) and information value (IV) per feature, selection by IV, a logistic
+regression on the WoE (**scikit-learn**), and points by *points to double the odds* (PDO)
+anchored at ``base_score`` for good:bad odds ``base_odds``. Those points are then mapped onto
+Alama's form, ``score = 300 + Σ points``: each characteristic's lowest bin scores 0 and the
+maxima add up to 550, so the PDO is rescaled; the card's rationales give the effective PDO.
+
+The result is an ``alama.Scorecard``: the engine evaluates it, in Python, Node, Kotlin, the
+CLI (``alama score --scorecard card.json``) and the service, byte for byte the same.
+
+Needs the ``modelling`` extra: ``pip install 'alama[modelling]'`` (optbinning, scikit-learn,
+matplotlib). Outcome convention: ``1`` = defaulted (bad), ``0`` = repaid (good).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import warnings
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from alama import _alama
+from alama._alama import Scorecard
+
+__all__ = ["Validation", "fit_scorecard", "psi", "score_frame", "validate"]
+
+#: Alama's score bands (inclusive ranges), as in every report.
+BANDS: list[tuple[str, int, int]] = [
+    ("Poor", 300, 579),
+    ("Fair", 580, 669),
+    ("Good", 670, 739),
+    ("Very Good", 740, 799),
+    ("Excellent", 800, 850),
+]
+
+
+def _catalogue() -> dict[str, dict[str, str]]:
+    return {d["name"]: d for d in _alama.feature_catalogue()}
+
+
+def _edge(x: float) -> str:
+    """A split point as an exact decimal string (six significant digits)."""
+    d = Decimal(f"{x:.6g}")
+    return format(d.normalize(), "f") if d == d.to_integral_value() else str(d.normalize())
+
+
+@dataclass
+class _Binned:
+    feature: str
+    direction: str  # "higher_is_better" | "lower_is_better"
+    splits: list[str]
+    woe: list[float]  # per bin, then missing last
+    iv: float
+    binning: Any
+
+
+def _bin_feature(x: Any, y: Any, feature: str, trend: str, max_n_bins: int) -> _Binned | None:
+    from optbinning import OptimalBinning
+
+    monotonic = {"ascending": "ascending", "descending": "descending"}.get(trend, "auto_asc_desc")
+    ob = OptimalBinning(
+        name=feature,
+        dtype="numerical",
+        solver="cp",
+        monotonic_trend=monotonic,
+        max_n_bins=max_n_bins,
+        min_bin_size=0.05,
+    )
+    ob.fit(x.to_numpy(), y.to_numpy())
+    if ob.status not in ("OPTIMAL", "FEASIBLE") or len(ob.splits) == 0:
+        return None
+    table = ob.binning_table.build()
+    n = len(ob.splits) + 1
+    woe = [float(v) for v in table["WoE"].iloc[: n + 2]]
+    # optbinning's rows: the bins, then "Special", then "Missing".
+    bins_woe, missing_woe = woe[:n], woe[n + 1]
+    iv = float(table["IV"].iloc[-1])
+    splits = [_edge(float(s)) for s in ob.splits]
+    if len(set(splits)) != len(splits):
+        return None
+    # optbinning's WoE is ln(non-event share ÷ event share)... or its inverse: read the event
+    # rates instead, which are unambiguous.
+    rates = [float(v) for v in table["Event rate"].iloc[:n]]
+    direction = "higher_is_better" if rates[-1] <= rates[0] else "lower_is_better"
+    return _Binned(feature, direction, splits, bins_woe + [missing_woe], iv, ob)
+
+
+def _bins_json(splits: list[str], points: list[int]) -> list[dict[str, Any]]:
+    bins: list[dict[str, Any]] = []
+    for i, p in enumerate(points):
+        b: dict[str, Any] = {}
+        if i > 0:
+            b["min"] = splits[i - 1]
+            b["minInclusive"] = True
+        if i < len(splits):
+            b["max"] = splits[i]
+            b["maxInclusive"] = False
+        b["points"] = p
+        bins.append(b)
+    return bins
+
+
+def fit_scorecard(
+    features: Any,
+    outcome: Any,
+    *,
+    version: str,
+    pdo: float = 50.0,
+    base_score: float = 600.0,
+    base_odds: float = 19.0,
+    min_iv: float = 0.02,
+    max_features: int = 8,
+    max_n_bins: int = 6,
+) -> Scorecard:
+    """Fits a scorecard on ``features`` (a ``pandas.DataFrame`` of catalogue features, e.g.
+    from ``alama.features_frame``; other columns are ignored) and ``outcome`` (1 = defaulted,
+    0 = repaid, one per row).
+
+    Each feature is binned by optbinning's ``OptimalBinning`` with the catalogue's monotonic
+    trend (``feature_catalogue()``, ``direction``; unconstrained features get a monotone trend
+    in either direction), at most ``max_n_bins`` bins of at least 5 % of the rows each. Features
+    with IV below ``min_iv`` are dropped and the ``max_features`` strongest kept; a logistic
+    regression on the WoE of those gives the coefficients (a feature whose coefficient has the
+    wrong sign, a sign of collinearity, is dropped and the model refitted). Points per bin
+    follow PDO scaling — ``base_score`` points at good:bad odds ``base_odds``, ``pdo`` more
+    points per doubling — and are then shifted so each characteristic's lowest bin scores 0 and
+    scaled so the maxima add up to 550, rounded to integers (the effective PDO is in each
+    characteristic's rationale). A feature's missing value scores like the missing rows of the
+    sample did (neutral), or like the lowest bin (adverse) if that is worse or unseen.
+
+    Returns a validated ``alama.Scorecard`` of version ``version``. Raises ``ValueError`` when
+    the inputs do not line up or no feature carries information, and ``ImportError`` without
+    the ``modelling`` extra.
+    """
+    import numpy as np
+    import pandas as pd
+    from sklearn.linear_model import LogisticRegression
+
+    y = pd.Series(outcome).astype(int).reset_index(drop=True)
+    x = pd.DataFrame(features).reset_index(drop=True)
+    if len(x) != len(y):
+        raise ValueError(f"{len(x)} rows of features for {len(y)} outcomes")
+    if not set(y.unique()) <= {0, 1} or y.nunique() != 2:
+        raise ValueError("outcome must hold both 0 (repaid) and 1 (defaulted)")
+    catalogue = _catalogue()
+
+    binned: list[_Binned] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name in x.columns:
+            if name not in catalogue or x[name].nunique(dropna=True) < 2:
+                continue
+            b = _bin_feature(
+                x[name].astype(float), y, name, catalogue[name]["direction"], max_n_bins
+            )
+            if b is not None and b.iv >= min_iv:
+                binned.append(b)
+    binned.sort(key=lambda b: -b.iv)
+    binned = binned[:max_features]
+    if not binned:
+        raise ValueError(f"no feature has an information value of at least {min_iv}")
+
+    def woe_matrix(chosen: list[_Binned]) -> Any:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return np.column_stack(
+                [
+                    b.binning.transform(x[b.feature].astype(float).to_numpy(), metric="woe")
+                    for b in chosen
+                ]
+            )
+
+    while True:
+        model = LogisticRegression(C=1e6, max_iter=1000)
+        model.fit(woe_matrix(binned), y.to_numpy())
+        coefs = [float(c) for c in model.coef_[0]]
+        # WoE encodes the feature's own direction, so every coefficient shares one sign (the
+        # sign of optbinning's WoE convention); a feature that disagrees is collinear noise.
+        expected = math.copysign(1.0, sum(coefs))
+        wrong = [i for i, c in enumerate(coefs) if c * expected <= 0]
+        if not wrong or len(binned) == 1:
+            break
+        binned.pop(max(wrong, key=lambda i: abs(coefs[i])))
+    intercept = float(model.intercept_[0])
+
+    # Standard scaling: score = offset + factor × ln(good odds); ln(bad odds) = a + Σ βⱼ WoEⱼ.
+    factor = pdo / math.log(2)
+    raw: list[list[float]] = []
+    for b, beta in zip(binned, coefs):
+        raw.append([-factor * beta * w for w in b.woe])
+    offset = base_score - factor * math.log(base_odds) - factor * intercept
+    mins = [min(r[:-1]) for r in raw]
+    spans = [max(r[:-1]) - lo for r, lo in zip(raw, mins)]
+    total = sum(spans)
+    if total <= 0:
+        raise ValueError("the fitted model does not separate the outcomes")
+    scale = 550.0 / total
+    # Integer maxima adding up to 550 exactly (largest remainder), then every bin rounded and
+    # capped at its characteristic's maximum (rounding and capping keep the points monotone).
+    exact = [s * scale for s in spans]
+    maxima = [math.floor(e) for e in exact]
+    for i in sorted(range(len(exact)), key=lambda i: maxima[i] - exact[i])[: 550 - sum(maxima)]:
+        maxima[i] += 1
+
+    n_rows, n_bad = len(y), int(y.sum())
+    characteristics: list[dict[str, Any]] = []
+    for k, (b, r, lo, top) in enumerate(zip(binned, raw, mins, maxima)):
+        d = catalogue[b.feature]
+        points = [min(top, max(0, round((v - lo) * scale))) for v in r[:-1]]
+        points[int(np.argmax(r[:-1]))] = top
+        points[int(np.argmin(r[:-1]))] = 0
+        missing_seen = int(x[b.feature].isna().sum()) > 0
+        missing_points = min(top, round((r[-1] - lo) * scale))
+        missing: dict[str, Any]
+        if missing_seen and missing_points > 0:
+            missing = {"policy": "neutral", "points": missing_points, "when": "not measurable"}
+        else:
+            missing = {"policy": "adverse", "when": "not measurable"}
+        name = b.feature.replace("_", " ").capitalize()
+        characteristics.append(
+            {
+                "code": b.feature,
+                "name": name,
+                "max": top,
+                "reasonCode": f"F{k + 1:02d}",
+                "rationale": (
+                    f"Fitted by alama.modelling on {n_rows} statements ({n_bad} defaults): "
+                    f"IV {b.iv:.3f}, coefficient {coefs[k]:.3f} on WoE; catalogue trend "
+                    f"{d['direction']}. Points: PDO {pdo:g} at {base_score:g} for odds "
+                    f"{base_odds:g}:1 (offset {offset:.1f}), shifted to a minimum of 0 and "
+                    f"scaled ×{scale:.4f} so the maxima add up to 550: effective PDO "
+                    f"{pdo * scale:.1f}."
+                ),
+                "attributes": [
+                    {
+                        "code": f"{b.feature}_bins",
+                        "name": name,
+                        "feature": b.feature,
+                        "unit": d["unit"],
+                        "direction": b.direction
+                        if points[-1] != points[0]
+                        else "higher_is_better",
+                        "missing": missing,
+                        "reason": f"{name}: {{}}",
+                        "bins": _bins_json(b.splits, points),
+                    }
+                ],
+            }
+        )
+    card = {
+        "version": version,
+        "currency": "KES",
+        "baseScore": 300,
+        "maxPoints": 550,
+        "characteristics": characteristics,
+    }
+    return Scorecard.from_json(json.dumps(card))
+
+
+def score_frame(card: Scorecard, features: Any) -> Any:
+    """The card's score (``int``, 300–850) of every row of ``features`` (a DataFrame of catalogue
+    features, NaN = missing), as a ``pandas.Series`` aligned with it: the engine evaluates the
+    card (``Scorecard.score_values``). Raises ``InvalidScorecardError`` when a feature the card
+    uses is not a column."""
+    import pandas as pd
+
+    df = pd.DataFrame(features)
+    records = df.to_dict(orient="records")
+    return pd.Series([card.score_values(r)[0] for r in records], index=df.index, name="score")
+
+
+def psi(expected: Any, actual: Any, *, bins: int = 10) -> float:
+    """Population stability index between two samples of scores (or of one feature):
+    ``Σ (aᵢ − eᵢ) ln(aᵢ / eᵢ)`` over the deciles (``bins`` quantiles) of ``expected``, shares
+    floored at 0.0001. Under 0.1: stable; 0.1–0.25: watch; over 0.25: shifted."""
+    import numpy as np
+
+    e = np.asarray(expected, dtype=float)
+    a = np.asarray(actual, dtype=float)
+    e, a = e[~np.isnan(e)], a[~np.isnan(a)]
+    if len(e) == 0 or len(a) == 0:
+        raise ValueError("psi needs two non-empty samples")
+    edges = np.unique(np.quantile(e, np.linspace(0, 1, bins + 1))[1:-1])
+    e_share = np.bincount(np.searchsorted(edges, e, side="right"), minlength=len(edges) + 1)
+    a_share = np.bincount(np.searchsorted(edges, a, side="right"), minlength=len(edges) + 1)
+    es = np.maximum(e_share / len(e), 1e-4)
+    as_ = np.maximum(a_share / len(a), 1e-4)
+    return float(np.sum((as_ - es) * np.log(as_ / es)))
+
+
+def _auc(scores: Any, bad: Any) -> float:
+    """AUC of ``-score`` predicting ``bad`` (a higher score should mean fewer defaults)."""
+    from sklearn.metrics import roc_auc_score
+
+    return float(roc_auc_score(bad, -scores))
+
+
+@dataclass
+class Validation:
+    """What ``validate`` measured on a sample.
+
+    ``auc`` (0.5 = chance, 1 = perfect), ``gini`` (= 2·AUC − 1) and ``ks`` (the largest gap
+    between the cumulative score distributions of defaulters and repayers, 0–1) say how well
+    the score ranks; ``iv`` is a DataFrame (``feature``, ``iv``) of the information value of
+    each characteristic's bins on this sample; ``bands`` and ``deciles`` DataFrames give
+    ``count``, ``defaults`` and ``bad_rate`` per score band and per score decile (1 = lowest
+    scores); ``psi`` is the stability index against ``reference`` scores when given;
+    ``scores`` and ``outcome`` are the Series measured.
+    """
+
+    version: str
+    auc: float
+    gini: float
+    ks: float
+    iv: Any
+    bands: Any
+    deciles: Any
+    scores: Any
+    outcome: Any
+    psi: float | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line: AUC, Gini, KS (and PSI)."""
+        s = f"{self.version}: AUC {self.auc:.3f}, Gini {self.gini:.3f}, KS {self.ks:.3f}"
+        return s + (f", PSI {self.psi:.3f}" if self.psi is not None else "")
+
+    def _figure(self) -> Any:
+        from matplotlib.figure import Figure
+        from sklearn.metrics import roc_curve
+
+        fig = Figure(figsize=(13, 4), dpi=100)
+        ax1, ax2, ax3 = fig.subplots(1, 3)
+        fpr, tpr, _ = roc_curve(self.outcome, -self.scores)
+        ax1.plot(fpr, tpr, color="#1f6f50", label=f"AUC {self.auc:.3f}")
+        ax1.plot([0, 1], [0, 1], color="#999999", linestyle="--", linewidth=1)
+        ax1.set_title("ROC")
+        ax1.set_xlabel("repayers flagged (false positive rate)")
+        ax1.set_ylabel("defaulters flagged (true positive rate)")
+        ax1.legend(loc="lower right")
+        bins = list(range(300, 851, 25))
+        good = self.scores[self.outcome == 0]
+        bad = self.scores[self.outcome == 1]
+        ax2.hist(good, bins=bins, alpha=0.6, color="#1f6f50", label="repaid", density=True)
+        ax2.hist(bad, bins=bins, alpha=0.6, color="#b03a2e", label="defaulted", density=True)
+        ax2.set_title(f"Scores by outcome (KS {self.ks:.3f})")
+        ax2.set_xlabel("score")
+        ax2.legend()
+        rates = [0.0 if math.isnan(v) else 100 * v for v in self.bands["bad_rate"]]
+        ax3.bar(list(self.bands["band"]), rates, color="#b03a2e")
+        for i, (r, c) in enumerate(zip(rates, self.bands["count"])):
+            ax3.text(i, r, f"{r:.0f}%\nn={c}", ha="center", va="bottom", fontsize=8)
+        ax3.set_title("Bad rate by band")
+        ax3.set_ylabel("defaults, %")
+        ax3.set_ylim(0, max(rates + [1.0]) * 1.3)
+        fig.suptitle(f"Scorecard {self.version} — {self.summary().split(': ', 1)[1]}")
+        fig.tight_layout()
+        return fig
+
+    def to_png(self, path: str | Path) -> None:
+        """Writes the three plots (ROC, score distributions by outcome, bad rate by band) as one
+        PNG."""
+        self._figure().savefig(str(path), format="png")
+
+    def to_html(self, path: str | Path) -> None:
+        """Writes a self-contained HTML report (plots embedded as base64 PNG, no external
+        files): the measures, the plots, and the IV, band and decile tables."""
+        buf = io.BytesIO()
+        self._figure().savefig(buf, format="png")
+        img = base64.b64encode(buf.getvalue()).decode("ascii")
+        tables = "".join(
+            f"<h2>{html.escape(title)}</h2>{df.to_html(index=False, float_format='%.4f')}"
+            for title, df in (
+                ("Information value", self.iv),
+                ("Bad rate by band", self.bands),
+                ("Bad rate by score decile", self.deciles),
+            )
+        )
+        page = (
+            "<!doctype html><html><head><meta charset='utf-8'>"
+            f"<title>Scorecard validation: {html.escape(self.version)}</title>"
+            "<style>body{font-family:sans-serif;max-width:70em;margin:2em auto}"
+            "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
+            "</style></head><body>"
+            f"<h1>Scorecard validation: {html.escape(self.version)}</h1>"
+            f"<p>{html.escape(self.summary())} on {len(self.scores)} statements "
+            f"({int(self.outcome.sum())} defaults).</p>"
+            f"<img alt='ROC, score distributions, bad rate by band' "
+            f"src='data:image/png;base64,{img}' style='max-width:100%'>"
+            f"{tables}</body></html>"
+        )
+        Path(path).write_text(page, encoding="utf-8")
+
+
+def _rates(groups: Any, outcome: Any, key: str) -> Any:
+    import pandas as pd
+
+    df = pd.DataFrame({key: groups, "bad": outcome})
+    out = df.groupby(key, observed=False)["bad"].agg(["count", "sum"]).reset_index()
+    out.columns = [key, "count", "defaults"]
+    out["bad_rate"] = out["defaults"] / out["count"].where(out["count"] > 0)
+    return out
+
+
+def validate(
+    card: Scorecard, features: Any, outcome: Any, *, reference: Any | None = None
+) -> Validation:
+    """Scores every row of ``features`` with ``card`` (``score_frame``) and measures how the
+    scores rank ``outcome`` (1 = defaulted): AUC, Gini, KS, the IV of each characteristic's
+    bins, bad rate per band and per score decile, and PSI against ``reference`` (scores of an
+    earlier sample, e.g. the development sample) when given. Raises ``ValueError`` when the
+    lengths differ or the outcome has only one class."""
+    import numpy as np
+    import pandas as pd
+
+    df = pd.DataFrame(features).reset_index(drop=True)
+    y = pd.Series(outcome).astype(int).reset_index(drop=True)
+    if len(df) != len(y) or y.nunique() != 2:
+        raise ValueError("validate needs one outcome per row, with both 0 and 1")
+    scores = score_frame(card, df)
+    auc = _auc(scores, y)
+    good = np.sort(scores[y == 0].to_numpy())
+    bad = np.sort(scores[y == 1].to_numpy())
+    grid = np.arange(300, 851)
+    ks = float(
+        np.max(
+            np.abs(
+                np.searchsorted(bad, grid, side="right") / len(bad)
+                - np.searchsorted(good, grid, side="right") / len(good)
+            )
+        )
+    )
+    band_of = pd.cut(
+        scores,
+        bins=[lo - 0.5 for _, lo, _ in BANDS] + [850.5],
+        labels=[b for b, _, _ in BANDS],
+    )
+    bands = _rates(band_of, y, "band")
+    decile_of = pd.qcut(scores.rank(method="first"), 10, labels=list(range(1, 11)))
+    deciles = _rates(decile_of, y, "decile")
+    deciles.insert(1, "min_score", [int(scores[decile_of == d].min()) for d in deciles["decile"]])
+    deciles.insert(2, "max_score", [int(scores[decile_of == d].max()) for d in deciles["decile"]])
+    # IV of the card's own bins on this sample (0.5 added to each count to avoid ln 0).
+    eps = 0.5
+    rows = []
+    n_good, n_bad = int((y == 0).sum()), int((y == 1).sum())
+    points = _points(card, df)
+    for c in json.loads(card.to_json())["characteristics"]:
+        for a in c["attributes"]:
+            pts = pd.Series([p[a["code"]] for p in points], name="p")
+            t = pd.DataFrame({"p": pts, "bad": y}).groupby("p")["bad"].agg(["count", "sum"])
+            g = (t["count"] - t["sum"] + eps) / n_good
+            b = (t["sum"] + eps) / n_bad
+            rows.append({"feature": a["feature"], "iv": float(((g - b) * np.log(g / b)).sum())})
+    iv = pd.DataFrame(rows, columns=["feature", "iv"]).sort_values("iv", ascending=False)
+    result = Validation(
+        version=card.version,
+        auc=auc,
+        gini=2 * auc - 1,
+        ks=ks,
+        iv=iv.reset_index(drop=True),
+        bands=bands,
+        deciles=deciles,
+        scores=scores,
+        outcome=y,
+    )
+    if reference is not None:
+        result.psi = psi(reference, scores)
+    return result
+
+
+def _points(card: Scorecard, df: Any) -> list[dict[str, int]]:
+    return [dict(card.score_values(r)[1]) for r in df.to_dict(orient="records")]
