@@ -170,3 +170,51 @@ fn scorecard_vectors_replay() {
         check_or_write(&dir.join(format!("{name}.json")), &text);
     }
 }
+
+/// The card fitted by `alama.modelling` on the synthetic population
+/// (`scripts/fit-synthetic-scorecard.py`; docs/modelling.md), and the vectors scored with it,
+/// named `{card version}-{vector name}.json`: a fitted card is plain data that every runtime
+/// evaluates to the same report.
+#[test]
+fn fitted_scorecard_vectors_replay() {
+    let dir = root().join("tests/scorecard-vectors");
+    let card_file = "fitted-synthetic-2027.01.json";
+    let text = std::fs::read_to_string(dir.join(card_file)).expect("the fitted card");
+    let card = alama_core::Scorecard::from_json(&text).expect("the fitted card validates");
+    assert_eq!(card.version, "fitted-synthetic-2027.01");
+    assert_eq!(text, card.to_json_pretty() + "\n", "the fitted card is in canonical form");
+    for (name, statement) in vectors().into_iter().take(4) {
+        let report = alama_core::score_with(&statement, &card).expect("vector scores");
+        assert_eq!(report.scorecard_version, card.version);
+        assert_eq!(report.scorecard_sha256, card.sha256());
+        let input: serde_json::Value = serde_json::from_str(&statement.to_json()).expect("json");
+        let expected: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
+        let file = serde_json::json!({
+            "name": name,
+            "scorecard": card_file,
+            "input": input,
+            "report": expected,
+        });
+        let text = serde_json::to_string_pretty(&file).expect("serialises") + "\n";
+        let path = dir.join(format!("{}-{name}.json", card.version));
+        check_or_write(&path, &text);
+
+        // Replaying the committed input with the committed card gives the committed report.
+        let committed: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("vector")).expect("JSON");
+        let replayed = alama_core::score_with(
+            &alama_core::parse(
+                &serde_json::to_vec(&committed["input"]).expect("input"),
+                &ParseOptions::default(),
+            )
+            .expect("parses"),
+            &card,
+        )
+        .expect("replays");
+        assert_eq!(
+            replayed.to_json(),
+            serde_json::to_string(&committed["report"]).expect("report"),
+            "{name}"
+        );
+    }
+}

@@ -222,9 +222,9 @@ def fit_scorecard(
         missing_points = min(top, round((r[-1] - lo) * scale))
         missing: dict[str, Any]
         if missing_seen and missing_points > 0:
-            missing = {"policy": "neutral", "points": missing_points, "when": "not measurable"}
+            missing = {"policy": "neutral", "points": missing_points, "when": "the statement cannot measure it"}
         else:
-            missing = {"policy": "adverse", "when": "not measurable"}
+            missing = {"policy": "adverse", "when": "the statement cannot measure it"}
         name = b.feature.replace("_", " ").capitalize()
         characteristics.append(
             {
@@ -359,6 +359,7 @@ class Validation:
         ax3.bar(list(self.bands["band"]), rates, color="#b03a2e")
         for i, (r, c) in enumerate(zip(rates, self.bands["count"])):
             ax3.text(i, r, f"{r:.0f}%\nn={c}", ha="center", va="bottom", fontsize=8)
+        ax3.tick_params(axis="x", labelsize=8)
         ax3.set_title("Bad rate by band")
         ax3.set_ylabel("defaults, %")
         ax3.set_ylim(0, max(rates + [1.0]) * 1.3)
