@@ -4,7 +4,7 @@
 # Full docs are the runtime docstrings (`help(alama.score)`), written once in the Rust source.
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, ClassVar, Final, TypeAlias, final
@@ -168,7 +168,7 @@ class Scorecard:
     def describe(self, /) -> str:
         """The card's tables as Markdown."""
     def score_values(
-        self, /, values: dict[str, Decimal | int | float | None]
+        self, /, values: Mapping[str, Decimal | int | float | None]
     ) -> tuple[int, list[tuple[str, int]]]:
         """Score (300–850) and points per attribute of catalogue figures (NaN/None = missing);
         InvalidScorecardError when a feature the card uses has no entry."""
