@@ -182,7 +182,11 @@ fn fitted_scorecard_vectors_replay() {
     let text = std::fs::read_to_string(dir.join(card_file)).expect("the fitted card");
     let card = alama_core::Scorecard::from_json(&text).expect("the fitted card validates");
     assert_eq!(card.version, "fitted-synthetic-2027.01");
-    assert_eq!(text, card.to_json_pretty() + "\n", "the fitted card is in canonical form");
+    assert_eq!(
+        text,
+        card.to_json_pretty() + "\n",
+        "the fitted card is in canonical form"
+    );
     for (name, statement) in vectors().into_iter().take(4) {
         let report = alama_core::score_with(&statement, &card).expect("vector scores");
         assert_eq!(report.scorecard_version, card.version);

@@ -261,9 +261,8 @@ mod _alama {
     #[pymodule_export]
     use super::error::{
         AlamaError, EmptyStatementError, FileReadError, InvalidScorecardError,
-        MalformedStatementError,
-        PasswordRequiredError, TooLargeError, UnsupportedFormatError, UnsupportedWalletError,
-        WrongPasswordError,
+        MalformedStatementError, PasswordRequiredError, TooLargeError, UnsupportedFormatError,
+        UnsupportedWalletError, WrongPasswordError,
     };
     #[pymodule_export]
     use super::report::{
@@ -271,9 +270,9 @@ mod _alama {
         PyStatementOverview,
     };
     #[pymodule_export]
-    use super::statement::{PyStatement, PySummary, PySummaryRow, PyTransaction};
-    #[pymodule_export]
     use super::scorecard::{PyScorecard, feature_catalogue};
+    #[pymodule_export]
+    use super::statement::{PyStatement, PySummary, PySummaryRow, PyTransaction};
     #[pymodule_export]
     use super::{features, features_many, parse, population, score, score_many};
     use pyo3::prelude::*;
