@@ -33,7 +33,7 @@ from alama import _alama
 try:
     from pyspark.sql import DataFrame, SparkSession
     from pyspark.sql import functions as F
-    from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+    from pyspark.sql.types import DoubleType, IntegerType, StringType, StructField, StructType
 except ImportError as error:  # pragma: no cover - exercised only without pyspark
     raise ImportError(
         "alama.spark needs pyspark and pyarrow: pip install 'alama[spark]' "
@@ -44,8 +44,10 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 __all__ = [
+    "FEATURE_SCHEMA",
     "REPORT_SCHEMA",
     "RESULT_SCHEMA",
+    "features",
     "score_column",
     "score_files",
 ]
@@ -65,7 +67,8 @@ __all__ = [
 #: ``statementPeriod`` (string)
 #:     ``"<Mon YYYY> - <Mon YYYY>"``.
 #: ``scorecardVersion`` (string)
-#:     The scorecard that produced the points (``alama.SCORECARD_VERSION``).
+#:     The scorecard that produced the points (``alama.SCORECARD_VERSION``, or the version of
+#:     the :class:`alama.Scorecard` passed as ``scorecard``).
 #: ``integrityStatus`` (string)
 #:     ``"verified"``, ``"warnings"`` or ``"failed"`` (the report's ``integrity.status``).
 #: ``errorCode`` (string)
@@ -99,11 +102,26 @@ RESULT_SCHEMA = StructType(
     [StructField("path", StringType(), nullable=False), *REPORT_SCHEMA.fields]
 )
 
+#: The columns :func:`features` adds: ``errorCode`` and ``errorMessage`` (strings, null unless
+#: the engine could not read the statement), then one ``double`` column per feature of the
+#: catalogue (``alama.feature_catalogue()``, docs/features.md), named as there
+#: (``typical_monthly_income``, …), in catalogue order: KES major units, ratios as fractions,
+#: counts and days as numbers; null when the figure is not measurable on the statement (or
+#: the statement failed). New catalogue features are appended, never renamed or reordered.
+FEATURE_SCHEMA = StructType(
+    [
+        StructField("errorCode", StringType(), nullable=True),
+        StructField("errorMessage", StringType(), nullable=True),
+        *[StructField(d["name"], DoubleType(), nullable=True) for d in _alama.feature_catalogue()],
+    ]
+)
+
 _PASSWORD = "_alama_password"
 #: Rows handed to the engine at once (bounded so that a task's memory stays bounded too).
 _CHUNK_ROWS = 256
 
 PasswordsArg = Union[str, Mapping[str, str], DataFrame, None]
+ScorecardArg = Union[_alama.Scorecard, str, None]
 
 
 def score_files(
@@ -111,7 +129,7 @@ def score_files(
     paths_or_glob: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     passwords: PasswordsArg = None,
-    scorecard: str | None = None,
+    scorecard: ScorecardArg = None,
 ) -> DataFrame:
     """Scores statement files (M-Pesa PDFs, CSV exports, canonical JSON) with Spark.
 
@@ -133,19 +151,21 @@ def score_files(
     one key, one of them is used. Files that no key names are read without a password (an
     encrypted one fails with ``password_required``). Passwords never reach the result.
 
-    ``scorecard`` is reserved for choosing a scorecard once scorecards can be loaded as data;
-    today the engine has one built-in scorecard, so only ``None`` or
-    ``alama.SCORECARD_VERSION`` are accepted.
+    ``scorecard`` is an :class:`alama.Scorecard` (a lender's own card:
+    ``alama.Scorecard.load("card.json")``, or one fitted with ``alama.modelling``), shipped to
+    the executors as its canonical JSON; ``None`` or the string ``alama.SCORECARD_VERSION``
+    means the built-in card. The reports are then byte for byte
+    ``alama score FILE --scorecard card.json --format json``.
 
     Returns a lazy DataFrame with :data:`RESULT_SCHEMA`: one row per file, ``path`` first.
     Nothing runs until an action (``write``, ``count``, ``collect``). Raises
-    ``NotImplementedError`` for another ``scorecard``, ``ValueError`` for no paths or a
+    ``ValueError`` for a ``scorecard`` string other than the built-in version, for no paths or a
     password DataFrame without ``path``/``password`` columns, ``TypeError`` for a password
     mapping with a non-string value, and Spark's ``AnalysisException`` for a path that does not
     exist. A file that cannot be read from storage fails its task as in any Spark job (see
     ``spark.sql.files.ignoreCorruptFiles``); a file that the engine cannot score never does.
     """
-    _check_scorecard(scorecard)
+    _scorecard_json(scorecard)
     if isinstance(paths_or_glob, (str, os.PathLike)):
         paths = [os.fspath(paths_or_glob)]
     else:
@@ -154,7 +174,7 @@ def score_files(
         raise ValueError("score_files: no paths given")
     files = spark.read.format("binaryFile").load(paths).select("path", "content")
     with_passwords = _attach_passwords(spark, files, passwords)
-    scored = score_column(with_passwords, "content", password_column=_PASSWORD)
+    scored = score_column(with_passwords, "content", password_column=_PASSWORD, scorecard=scorecard)
     return scored.select(*RESULT_SCHEMA.fieldNames())
 
 
@@ -163,32 +183,24 @@ def score_column(
     column: str,
     *,
     password_column: str | None = None,
-    scorecard: str | None = None,
+    scorecard: ScorecardArg = None,
 ) -> DataFrame:
     """Scores statements held in a binary (or string) column of ``df``.
 
     ``column`` holds each statement's bytes: a PDF, a CSV export or canonical JSON (a string
     column is scored as its UTF-8 bytes; a null is scored as empty input and fails with the
     engine's error). ``password_column`` names a string column with each row's password (null:
-    none). ``scorecard`` is reserved, as for :func:`score_files`.
+    none). ``scorecard`` as for :func:`score_files`.
 
     Returns a lazy DataFrame with ``df``'s columns, in order, except ``column`` and
     ``password_column`` (statement bytes and passwords do not travel on), followed by the
     :data:`REPORT_SCHEMA` columns; one output row per input row. Scoring runs in
     ``mapInArrow`` on the executors, ``spark.task.cpus`` engine threads per task. Raises
     ``ValueError`` when a named column is missing or when ``df`` already has a column named
-    like a report column, ``NotImplementedError`` for another ``scorecard``.
+    like a report column, or for a ``scorecard`` string other than the built-in version.
     """
-    _check_scorecard(scorecard)
-    names = df.columns
-    for name in (column, password_column):
-        if name is not None and name not in names:
-            raise ValueError(f"score_column: no column {name!r} in {names}")
-    clash = sorted(set(names) & set(REPORT_SCHEMA.fieldNames()))
-    if clash:
-        raise ValueError(f"score_column: the input already has the report column(s) {clash}")
-    dropped = {column, password_column} - {None}
-    kept = [field for field in df.schema.fields if field.name not in dropped]
+    card = _scorecard_json(scorecard)
+    kept = _kept_fields(df, column, password_column, REPORT_SCHEMA, "score_column")
     out_schema = StructType([*kept, *REPORT_SCHEMA.fields])
     large = df.sparkSession.conf.get("spark.sql.execution.arrow.useLargeVarTypes", "false")
     worker = functools.partial(
@@ -197,16 +209,60 @@ def score_column(
         password=password_column,
         kept=tuple(field.name for field in kept),
         large_strings=str(large).lower() == "true",
+        scorecard=card,
     )
     return df.mapInArrow(worker, out_schema)
 
 
-def _check_scorecard(scorecard: str | None) -> None:
-    if scorecard is not None and scorecard != _alama.SCORECARD_VERSION:
-        raise NotImplementedError(
-            f"scorecard={scorecard!r}: choosing a scorecard is reserved until scorecards can be "
-            f"loaded as data; this engine scores with its built-in {_alama.SCORECARD_VERSION}"
-        )
+def features(df: DataFrame, column: str, *, password_column: str | None = None) -> DataFrame:
+    """The feature catalogue of statements held in a binary (or string) column of ``df``: the
+    figures a modeller bins (``alama.features_frame`` on Spark), for fitting a scorecard on a
+    lender's own outcomes with ``alama.modelling``.
+
+    ``column`` and ``password_column`` as for :func:`score_column`. Returns a lazy DataFrame
+    with ``df``'s columns except those two, followed by :data:`FEATURE_SCHEMA` (the error
+    columns, then one nullable double per catalogue feature); one output row per input row, the
+    figures computed by the engine on the executors (``alama._alama.features_many``), equal to
+    ``alama.features_frame`` of the same statements (null where that has NaN). A statement the
+    engine cannot read gives its error code and message and null figures; it never fails the
+    job. Raises ``ValueError`` when a named column is missing or already a feature column.
+    """
+    kept = _kept_fields(df, column, password_column, FEATURE_SCHEMA, "features")
+    worker = functools.partial(
+        _feature_batches,
+        content=column,
+        password=password_column,
+        kept=tuple(field.name for field in kept),
+    )
+    return df.mapInArrow(worker, StructType([*kept, *FEATURE_SCHEMA.fields]))
+
+
+def _kept_fields(
+    df: DataFrame, column: str, password_column: str | None, added: StructType, caller: str
+) -> list[StructField]:
+    """``df``'s fields that travel on (not the statement or password column), after checking
+    that the named columns exist and that none of ``added``'s names is taken."""
+    names = df.columns
+    for name in (column, password_column):
+        if name is not None and name not in names:
+            raise ValueError(f"{caller}: no column {name!r} in {names}")
+    clash = sorted(set(names) & set(added.fieldNames()))
+    if clash:
+        raise ValueError(f"{caller}: the input already has the output column(s) {clash}")
+    dropped = {column, password_column} - {None}
+    return [field for field in df.schema.fields if field.name not in dropped]
+
+
+def _scorecard_json(scorecard: ScorecardArg) -> str | None:
+    """The canonical JSON to ship to the executors, or None for the built-in card."""
+    if scorecard is None or scorecard == _alama.SCORECARD_VERSION:
+        return None
+    if isinstance(scorecard, _alama.Scorecard):
+        return scorecard.to_json()
+    raise ValueError(
+        f"scorecard={scorecard!r}: pass an alama.Scorecard (alama.Scorecard.load('card.json')); "
+        f"a string may only name the built-in {_alama.SCORECARD_VERSION}"
+    )
 
 
 def _normalised_key(column: Any) -> Any:
@@ -264,14 +320,14 @@ def _score_batches(
     password: str | None,
     kept: tuple[str, ...],
     large_strings: bool,
+    scorecard: str | None,
 ) -> Iterator[pa.RecordBatch]:
     """The mapInArrow function (runs on the executors): each batch's statements through the
     engine, in chunks of at most _CHUNK_ROWS rows, one output row per input row."""
     import pyarrow as pa
-    from pyspark import TaskContext
 
-    context = TaskContext.get()
-    workers = max(1, context.cpus()) if context is not None else 1
+    workers = _task_workers()
+    card = _alama.Scorecard.from_json(scorecard) if scorecard is not None else None
     text = pa.large_string() if large_strings else pa.string()
     types = [pa.int32() if f.name == "score" else text for f in REPORT_SCHEMA.fields]
     for batch in batches:
@@ -279,11 +335,59 @@ def _score_batches(
             part = batch.slice(start, _CHUNK_ROWS)
             sources = [_as_bytes(v) for v in part.column(content).to_pylist()]
             secrets = part.column(password).to_pylist() if password is not None else None
-            slots = _alama.score_many(sources, password=secrets, workers=workers)
+            slots = _alama.score_many(sources, password=secrets, workers=workers, scorecard=card)
             columns = _report_columns(slots)
             arrays = [part.column(name) for name in kept]
             arrays += [pa.array(values, type=t) for values, t in zip(columns, types)]
             yield pa.RecordBatch.from_arrays(arrays, names=[*kept, *REPORT_SCHEMA.fieldNames()])
+
+
+def _feature_batches(
+    batches: Iterator[pa.RecordBatch],
+    *,
+    content: str,
+    password: str | None,
+    kept: tuple[str, ...],
+) -> Iterator[pa.RecordBatch]:
+    """The mapInArrow function of :func:`features` (runs on the executors)."""
+    import math
+
+    import pyarrow as pa
+
+    workers = _task_workers()
+    width = len(FEATURE_SCHEMA.fields) - 2
+    for batch in batches:
+        for start in range(0, batch.num_rows, _CHUNK_ROWS):
+            part = batch.slice(start, _CHUNK_ROWS)
+            sources = [_as_bytes(v) for v in part.column(content).to_pylist()]
+            secrets = part.column(password).to_pylist() if password is not None else None
+            slots = _alama.features_many(sources, password=secrets, workers=workers)
+            codes: list[str | None] = []
+            messages: list[str | None] = []
+            figures: list[list[float | None]] = [[] for _ in range(width)]
+            for slot in slots:
+                if isinstance(slot, _alama.AlamaError):
+                    codes.append(slot.code)
+                    messages.append(slot.message)
+                    values: list[float | None] = [None] * width
+                else:
+                    codes.append(None)
+                    messages.append(None)
+                    values = [None if math.isnan(v) else v for v in slot]
+                for out, value in zip(figures, values):
+                    out.append(value)
+            arrays = [part.column(name) for name in kept]
+            arrays += [pa.array(codes, type=pa.string()), pa.array(messages, type=pa.string())]
+            arrays += [pa.array(values, type=pa.float64()) for values in figures]
+            yield pa.RecordBatch.from_arrays(arrays, names=[*kept, *FEATURE_SCHEMA.fieldNames()])
+
+
+def _task_workers() -> int:
+    """Engine threads for this task: ``spark.task.cpus`` (1 outside a task)."""
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    return max(1, context.cpus()) if context is not None else 1
 
 
 def _as_bytes(value: bytes | str | None) -> bytes:

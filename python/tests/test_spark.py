@@ -248,7 +248,7 @@ def test_result_schema_and_argument_errors(spark: SparkSession, tmp_path: Path) 
     assert alama.spark.RESULT_SCHEMA["score"].dataType == IntegerType()
     assert alama.spark.RESULT_SCHEMA["reportJson"].dataType == StringType()
 
-    with pytest.raises(NotImplementedError, match="reserved"):
+    with pytest.raises(ValueError, match="pass an alama.Scorecard"):
         alama.spark.score_files(spark, statement, scorecard="my-own-scorecard")
     with pytest.raises(ValueError, match="no paths"):
         alama.spark.score_files(spark, [])
@@ -260,5 +260,62 @@ def test_result_schema_and_argument_errors(spark: SparkSession, tmp_path: Path) 
     with pytest.raises(ValueError, match="no column"):
         alama.spark.score_column(spark.createDataFrame([("x",)], "id string"), "pdf")
     clashing = spark.createDataFrame([(b"x", 1)], "pdf binary, score int")
-    with pytest.raises(ValueError, match="report column"):
+    with pytest.raises(ValueError, match="output column"):
         alama.spark.score_column(clashing, "pdf")
+
+
+CARDS = Path(__file__).resolve().parents[2] / "tests" / "scorecard-vectors"
+
+
+def test_a_lenders_own_scorecard_scores_on_the_executors(spark: SparkSession, tmp_path: Path) -> None:
+    """score_files(scorecard=card) gives, per file, the report alama.score gives with that card."""
+    import alama.spark
+
+    card = alama.Scorecard.load(CARDS / "fitted-synthetic-2027.01.json")
+    statements = [alama.Statement.from_dict(statement_dict(seed, months=6)) for seed in (21, 22, 23)]
+    for i, statement in enumerate(statements):
+        (tmp_path / f"s{i}.json").write_text(statement.to_json(), encoding="utf-8")
+    rows = {
+        Path(r["path"]).name: r
+        for r in alama.spark.score_files(spark, str(tmp_path), scorecard=card).collect()
+    }
+    assert len(rows) == 3
+    for i, statement in enumerate(statements):
+        row = rows[f"s{i}.json"]
+        expected = alama.score(statement, scorecard=card)
+        assert row["status"] == "completed"
+        assert row["scorecardVersion"] == card.version != alama.SCORECARD_VERSION
+        assert row["reportJson"] == expected.to_json()
+        assert row["reportJson"] != alama.score(statement).to_json()
+
+
+def test_features_on_spark_equal_features_frame(spark: SparkSession) -> None:
+    """alama.spark.features gives the catalogue figures of features_frame, null for NaN, and an
+    unreadable statement its error code with null figures."""
+    import math
+
+    import alama.spark
+
+    statements = [alama.Statement.from_dict(statement_dict(seed, months=4)) for seed in (31, 32)]
+    data = [
+        ("a", bytearray(statements[0].to_json().encode())),
+        ("b", bytearray(statements[1].to_csv().encode())),
+        ("c", bytearray(b"not a statement")),
+    ]
+    out = alama.spark.features(spark.createDataFrame(data, "id string, raw binary"), "raw")
+    names = [d["name"] for d in alama.feature_catalogue()]
+    assert out.columns == ["id", "errorCode", "errorMessage", *names]
+    rows = {r["id"]: r for r in out.collect()}
+    frame = alama.features_frame([statements[0], statements[1].to_csv().encode()])
+    for key, index in [("a", 0), ("b", 1)]:
+        assert rows[key]["errorCode"] is None
+        for name in names:
+            want = frame[name].iloc[index]
+            got = rows[key][name]
+            assert (got is None) if math.isnan(want) else (got == want), (key, name)
+    with pytest.raises(alama.AlamaError) as excinfo:
+        alama.features(b"not a statement")
+    assert rows["c"]["errorCode"] == excinfo.value.code
+    assert all(rows["c"][name] is None for name in names)
+    with pytest.raises(ValueError, match="output column"):
+        alama.spark.features(spark.createDataFrame([(b"x", 1.0)], "raw binary, statement_days double"), "raw")
