@@ -62,7 +62,7 @@ fn lender_card() -> (PathBuf, alama_core::Scorecard) {
 /// `card` under another version, written to a temp file: (path, card).
 fn renamed(dir: &tempfile::TempDir, version: &str) -> (PathBuf, alama_core::Scorecard) {
     let (_, mut card) = lender_card();
-    card.version = version.to_owned();
+    version.clone_into(&mut card.version);
     let path = dir.path().join(format!("{version}.json"));
     std::fs::write(&path, card.to_json_pretty()).expect("write");
     (path, card)
@@ -125,7 +125,7 @@ async fn analyse(
 
 /// The engine's report as the service stores it: its `reportId`, the holder name masked.
 fn as_served(mut report: alama_core::Report, report_id: &str) -> String {
-    report.report_id = report_id.to_owned();
+    report_id.clone_into(&mut report.report_id);
     alama_server::privacy::mask_report(&mut report);
     report.to_json()
 }
@@ -158,7 +158,9 @@ async fn add_list_conflict_and_default(db: Db) {
     other.characteristics[0].name.push_str(" (edited)");
     let edited = dir.path().join("edited.json");
     std::fs::write(&edited, other.to_json()).expect("write");
-    let conflict = add(&db, &name, Sandbox, &edited, true).await.unwrap_err();
+    let conflict = add(&db, &name, Sandbox, &edited, true)
+        .await
+        .expect_err("must fail");
     assert!(
         conflict.starts_with("error[scorecard_conflict]"),
         "{conflict}"
@@ -168,11 +170,13 @@ async fn add_list_conflict_and_default(db: Db) {
     // An invalid card and an unreadable file.
     let broken = dir.path().join("broken.json");
     std::fs::write(&broken, r#"{"version": "x"}"#).expect("write");
-    let invalid = add(&db, &name, Sandbox, &broken, false).await.unwrap_err();
+    let invalid = add(&db, &name, Sandbox, &broken, false)
+        .await
+        .expect_err("must fail");
     assert!(invalid.starts_with("error[invalid_scorecard]"), "{invalid}");
     let missing = add(&db, &name, Sandbox, &dir.path().join("none.json"), false)
         .await
-        .unwrap_err();
+        .expect_err("must fail");
     assert!(missing.starts_with("error[io_error]"), "{missing}");
 
     let rows = |text: &str| -> Vec<Vec<String>> {
@@ -209,7 +213,7 @@ async fn add_list_conflict_and_default(db: Db) {
         ]
     );
     assert_eq!(listed.len(), 3);
-    let unknown = list(&db, &partner("nobody")).await.unwrap_err();
+    let unknown = list(&db, &partner("nobody")).await.expect_err("must fail");
     assert!(unknown.starts_with("error[not_found]"), "{unknown}");
 }
 

@@ -1,6 +1,9 @@
 //! The `Scorecard` class: a lender's own scorecard (JSON data), validated once and then passed to
 //! `score(x, { scorecard })` / `scoreAsync(x, { scorecard })`.
 
+// napi converts JS strings into owned `String`s; exported functions cannot take `&str`.
+#![allow(clippy::needless_pass_by_value)]
+
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{ClassInstance, FromNapiValue, Object, Unknown};
