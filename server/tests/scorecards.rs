@@ -21,6 +21,7 @@ on_both_backends!(
     unknown_scorecard_is_422,
     partners_and_environments_are_isolated,
     vectors_of_every_card_replay_over_http,
+    idempotency_key_covers_the_scorecard,
 );
 
 fn vectors_dir() -> PathBuf {
@@ -344,5 +345,42 @@ async fn vectors_of_every_card_replay_over_http(db: Db) {
         }
     }
     assert!(replayed > 0);
+    server.stop().await;
+}
+
+async fn idempotency_key_covers_the_scorecard(db: Db) {
+    let server = Server::start(&db).await;
+    let name = partner("idem");
+    let key = server.key(&name, Sandbox).await;
+    let (path, card) = lender_card();
+    add(&db, &name, Sandbox, &path, false).await.expect("add");
+    let post = |scorecard: Option<String>| {
+        let mut form = Form::new().part("statement", Part::bytes(statement_csv(60)).file_name("s"));
+        if let Some(s) = scorecard {
+            form = form.text("scorecard", s);
+        }
+        server
+            .client
+            .post(server.url("/v1/scores/analyse"))
+            .bearer_auth(&key)
+            .header("Idempotency-Key", "idem-scorecard-1")
+            .multipart(form)
+            .send()
+    };
+    let first = split(post(Some(card.version.clone())).await.expect("POST")).await;
+    assert_eq!(first.0, 201, "{}", first.2);
+    let again = split(post(Some(card.version.clone())).await.expect("POST")).await;
+    assert_eq!(again.0, 201, "{}", again.2);
+    assert_eq!(
+        again
+            .1
+            .get("idempotent-replayed")
+            .map(reqwest::header::HeaderValue::as_bytes),
+        Some(&b"true"[..])
+    );
+    assert_eq!(again.2["reportId"], first.2["reportId"]);
+    // The same key and statement with another (or no) scorecard is another request.
+    let other = split(post(None).await.expect("POST")).await;
+    assert_problem(&other, 422, "idempotency_key_reused");
     server.stop().await;
 }
