@@ -26,6 +26,19 @@ export type IsoDate = string
 export type StatementFormat = 'pdf' | 'csv' | 'json'
 
 /**
+ * Options of `score` and `scoreAsync`: how to read the statement ({@link ParseOptions}) and which
+ * scorecard to score it with.
+ */
+export interface ScoreOptions extends ParseOptions {
+  /**
+   * A lender's own scorecard ({@link Scorecard.fromJson} / {@link Scorecard.load}); absent, the
+   * engine's built-in one. The report's `scorecardVersion` and `scorecardSha256` name the
+   * scorecard used. Anything other than a `Scorecard` throws `InvalidArg`.
+   */
+  scorecard?: Scorecard
+}
+
+/**
  * The stable code of an engine error, shared by every Alama surface (CLI, Python, Node, HTTP).
  *
  * - `password_required`: the PDF is encrypted and no password was given (Safaricom's is normally the customer's ID number).
@@ -36,7 +49,7 @@ export type StatementFormat = 'pdf' | 'csv' | 'json'
  * - `empty_statement`: no completed transactions to score.
  * - `too_large`: beyond a safety limit (32 MiB, 2,000 pages, 500,000 rows, 64 MiB per decompressed PDF stream).
  * - `io_error`: a path that cannot be read.
- * - `invalid_scorecard`: a scorecard (JSON) that does not validate (reserved: the Node API takes the built-in scorecard today).
+ * - `invalid_scorecard`: a scorecard (JSON) that does not validate ({@link Scorecard.fromJson}, {@link Scorecard.load}); the message names the problem.
  */
 export type ErrorCode =
   | 'password_required'
@@ -422,6 +435,60 @@ export interface Report {
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * A validated scorecard: the engine's points table as data (see docs/scorecard.md for the
+ * format). Build one with {@link Scorecard.fromJson}, {@link Scorecard.load} or
+ * {@link Scorecard.builtin}; it cannot be changed afterwards, so one instance can serve any
+ * number of `score` calls (including concurrent `scoreAsync` ones).
+ *
+ * The same statement scored with the same scorecard gives the same report, byte for byte, in
+ * every Alama runtime (CLI, Python, Node, Kotlin/Swift, the HTTP service).
+ *
+ * @example
+ * ```ts
+ * const card = Scorecard.load('cards/lender-2027.01.json')
+ * const report = score(readFileSync('statement.pdf'), { password, scorecard: card })
+ * console.log(report.scorecardVersion === card.version, report.scorecardSha256 === card.sha256)
+ * ```
+ */
+export declare class Scorecard {
+  /**
+   * Parses and validates a scorecard from its JSON text.
+   *
+   * @throws {AlamaError} `invalid_scorecard` with a message naming the problem: JSON that is
+   * not a scorecard, bins with a gap or an overlap, a feature not in the catalogue, points
+   * that are not integers, characteristic maxima that do not add up to 550…
+   */
+  static fromJson(json: string): Scorecard
+  /**
+   * Reads a scorecard JSON file and validates it, as {@link Scorecard.fromJson}.
+   *
+   * @throws {AlamaError} `io_error` when the file cannot be read, `invalid_scorecard` when it
+   * does not validate.
+   */
+  static load(path: string): Scorecard
+  /** The engine's built-in scorecard (what `score` uses when no scorecard is given). */
+  static builtin(): Scorecard
+  /**
+   * The scorecard's version id (`"lender-example-2027.01"`), which reports carry as
+   * `scorecardVersion`.
+   */
+  get version(): string
+  /**
+   * Lowercase hex SHA-256 of the canonical JSON ({@link Scorecard.toJson}), which reports
+   * carry as `scorecardSha256`.
+   */
+  get sha256(): string
+  /**
+   * The canonical JSON: compact, fields in the format's order. `Scorecard.fromJson(c.toJson())`
+   * gives the same scorecard (same `sha256`).
+   */
+  toJson(): string
+  /** A plain-text description of the scorecard: its characteristics, bins and points. */
+  describe(): string
+}
+export type JsScorecard = Scorecard
+
 /** The version of the Alama engine inside this addon (`"0.1.0"`). */
 export declare function engineVersion(): string
 
@@ -473,6 +540,10 @@ export interface ParseOptions {
  * decimal strings; a JS number with a fraction is refused). The report is exactly the CLI's
  * JSON: `JSON.stringify(score(x))` equals `alama score FILE --format json`.
  *
+ * `options.scorecard` (a {@link Scorecard}) scores with a lender's own scorecard instead of the
+ * built-in one; the report's `scorecardVersion` and `scorecardSha256` name it, and it equals
+ * `alama score FILE --scorecard card.json --format json` byte for byte.
+ *
  * Blocks the event loop while it runs: use {@link scoreAsync} in servers.
  *
  * @throws {AlamaError} those of {@link parse}, and `empty_statement` when the statement has
@@ -482,9 +553,10 @@ export interface ParseOptions {
  * ```ts
  * const report = score(readFileSync('statement.csv'))
  * console.log(report.score, report.band, report.reasonCodes.map((r) => r.code))
+ * const own = score(readFileSync('statement.csv'), { scorecard: Scorecard.load('card.json') })
  * ```
  */
-export declare function score(input: Buffer | Uint8Array | string | StatementInput, options?: ParseOptions): Report
+export declare function score(input: Buffer | Uint8Array | string | StatementInput, options?: ScoreOptions): Report
 
 /**
  * Scores a statement on the libuv thread pool: the event loop keeps serving while a
@@ -498,7 +570,7 @@ export declare function score(input: Buffer | Uint8Array | string | StatementInp
  *
  * @example
  * ```ts
- * const report = await scoreAsync(req.file.buffer, { password: req.body.password })
+ * const report = await scoreAsync(req.file.buffer, { password: req.body.password, scorecard })
  * ```
  */
-export declare function scoreAsync(input: Buffer | Uint8Array | string | StatementInput, options?: ParseOptions): Promise<Report>
+export declare function scoreAsync(input: Buffer | Uint8Array | string | StatementInput, options?: ScoreOptions): Promise<Report>

@@ -835,6 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Scorecard = nativeBinding.Scorecard
+module.exports.JsScorecard = nativeBinding.JsScorecard
 module.exports.engineVersion = nativeBinding.engineVersion
 module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.parse = nativeBinding.parse

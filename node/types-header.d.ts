@@ -26,6 +26,19 @@ export type IsoDate = string
 export type StatementFormat = 'pdf' | 'csv' | 'json'
 
 /**
+ * Options of `score` and `scoreAsync`: how to read the statement ({@link ParseOptions}) and which
+ * scorecard to score it with.
+ */
+export interface ScoreOptions extends ParseOptions {
+  /**
+   * A lender's own scorecard ({@link Scorecard.fromJson} / {@link Scorecard.load}); absent, the
+   * engine's built-in one. The report's `scorecardVersion` and `scorecardSha256` name the
+   * scorecard used. Anything other than a `Scorecard` throws `InvalidArg`.
+   */
+  scorecard?: Scorecard
+}
+
+/**
  * The stable code of an engine error, shared by every Alama surface (CLI, Python, Node, HTTP).
  *
  * - `password_required`: the PDF is encrypted and no password was given (Safaricom's is normally the customer's ID number).
@@ -36,7 +49,7 @@ export type StatementFormat = 'pdf' | 'csv' | 'json'
  * - `empty_statement`: no completed transactions to score.
  * - `too_large`: beyond a safety limit (32 MiB, 2,000 pages, 500,000 rows, 64 MiB per decompressed PDF stream).
  * - `io_error`: a path that cannot be read.
- * - `invalid_scorecard`: a scorecard (JSON) that does not validate (reserved: the Node API takes the built-in scorecard today).
+ * - `invalid_scorecard`: a scorecard (JSON) that does not validate ({@link Scorecard.fromJson}, {@link Scorecard.load}); the message names the problem.
  */
 export type ErrorCode =
   | 'password_required'

@@ -55,6 +55,12 @@ enum Command {
         #[command(subcommand)]
         command: alama_server::cli::WebhooksCommand,
     },
+    /// Manage a partner's own scorecards for the service: add (per environment, optionally the
+    /// default), list.
+    Scorecards {
+        #[command(subcommand)]
+        command: alama_server::cli::ScorecardsCommand,
+    },
     /// Manage developer-portal users: create (prints a one-time sign-in link), link, list.
     Users {
         #[command(subcommand)]
@@ -71,6 +77,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => alama_server::cli::run_serve(&args),
         Command::Keys { command } => alama_server::cli::run_keys(&command),
         Command::Webhooks { command } => alama_server::cli::run_webhooks(&command),
+        Command::Scorecards { command } => alama_server::cli::run_scorecards(&command),
         Command::Users { command } => alama_server::cli::run_users(&command),
     };
     match result {

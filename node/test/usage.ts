@@ -6,6 +6,7 @@ import {
   errorCodes,
   engineVersion,
   parse,
+  Scorecard,
   score,
   scoreAsync,
   type AlamaError,
@@ -110,3 +111,13 @@ score({ transactions: [{ receiptNo: 'A', completedAt: 'x', details: '', status: 
 // @ts-expect-error scoreAsync returns a promise
 const notAwaited: Report = scoreAsync('statement.csv')
 void [wrongMoney, notAwaited]
+
+// Scorecards as data: a lender's own card, passed to score and scoreAsync.
+const card: Scorecard = Scorecard.load('card.json')
+const cardVersion: string = card.version
+const cardSha: string = Scorecard.fromJson(card.toJson()).sha256
+const withCard: Report = score('statement.csv', { password: '1234', scorecard: card })
+const withCardAsync: Promise<Report> = scoreAsync('statement.csv', { scorecard: Scorecard.builtin() })
+// @ts-expect-error a scorecard is a Scorecard, not its JSON
+score('statement.csv', { scorecard: '{}' })
+void [cardVersion, cardSha, withCard, withCardAsync]

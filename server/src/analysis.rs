@@ -9,7 +9,8 @@ use alama_core::{ParseOptions, Report};
 use crate::app::AppState;
 use crate::error::ApiError;
 
-/// Parses and scores `statement` with `password`.
+/// Parses and scores `statement` with `password`, using `scorecard` (see
+/// [`crate::scorecards::resolve`]).
 ///
 /// A time-out answers at once; the blocking thread cannot be cancelled and finishes (bounded by
 /// the engine's limits) while still holding its analysis slot, so runaway files cannot pile up.
@@ -22,6 +23,7 @@ pub async fn run(
     state: &AppState,
     statement: Vec<u8>,
     password: Option<String>,
+    scorecard: std::sync::Arc<alama_core::Scorecard>,
 ) -> Result<Report, ApiError> {
     let limit = state.limits.analysis_timeout;
     let permit = tokio::time::timeout(limit, state.analyses.clone().acquire_owned())
@@ -35,7 +37,8 @@ pub async fn run(
     };
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
-        alama_core::score_bytes(&statement, &options)
+        alama_core::parse(&statement, &options)
+            .and_then(|statement| alama_core::score_with(&statement, &scorecard))
     });
     match tokio::time::timeout(limit, task).await {
         Err(_) => Err(ApiError::new(

@@ -1,4 +1,5 @@
-//! The `alama serve` and `alama keys …` subcommands (clap types and runners; `src/main.rs` of
+//! The `alama serve`, `alama keys …`, `alama webhooks …` (and, re-exported, `alama users …` and
+//! `alama scorecards …`) subcommands (clap types and runners; `src/main.rs` of
 //! the `alama` CLI dispatches to them). Every subcommand that touches storage takes the same
 //! `--database URL` (or `ALAMA_DATABASE_URL`).
 
@@ -15,6 +16,8 @@ use crate::webhooks::{self, WebhookConfig};
 
 /// `alama users …` (portal users): defined with the portal.
 pub use crate::portal::cli::{UsersCommand, run_users};
+/// `alama scorecards …` (a partner's own scorecards): defined with the scorecards.
+pub use crate::scorecards::{ScorecardsCommand, run_scorecards, scorecards_command};
 
 /// `--database URL`.
 #[derive(Debug, Clone, Args)]
@@ -344,14 +347,14 @@ pub async fn webhooks_command(
     Ok(())
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime, String> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("error[io_error]: cannot start the async runtime: {e}"))
 }
 
-fn db_error(e: &impl std::fmt::Display) -> String {
+pub(crate) fn db_error(e: &impl std::fmt::Display) -> String {
     format!("error[database]: {e}")
 }
 

@@ -123,6 +123,16 @@ pub const CODES: &[CodeInfo] = &[
     row("report_not_completed", 409, "The report is not completed"),
     // Analysis.
     row(
+        "unknown_scorecard",
+        422,
+        "No such scorecard for this partner and environment",
+    ),
+    row(
+        "scorecard_conflict",
+        409,
+        "This scorecard version exists with other content",
+    ),
+    row(
         "analysis_timeout",
         422,
         "The statement took too long to analyse",

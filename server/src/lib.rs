@@ -17,7 +17,8 @@
 //! Modules, one per concept: [`keys`] (key format), [`auth`] (bearer keys), [`consents`],
 //! [`scores`] (analyse, fetch), [`pdf`] (the shareable PDF), [`usage`], [`analysis`] (running the engine safely), [`limits`],
 //! [`error`] (the one code → HTTP table), [`problem`] (RFC 9457 bodies), [`storage`],
-//! [`openapi`], [`webhooks`] (`score.completed` events), [`cli`] (`alama serve`, `alama keys`,
+//! [`openapi`], [`webhooks`] (`score.completed` events), [`scorecards`] (a partner's own
+//! scorecards, `alama scorecards`), [`cli`] (`alama serve`, `alama keys`,
 //! `alama webhooks`), [`portal`] (the developer portal under `/portal/`, `alama users`).
 
 pub mod analysis;
@@ -39,6 +40,7 @@ pub mod policy;
 pub mod portal;
 pub mod privacy;
 pub mod problem;
+pub mod scorecards;
 pub mod scores;
 pub mod storage;
 pub mod usage;

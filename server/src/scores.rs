@@ -64,12 +64,17 @@ pub struct AnalyseForm {
     /// `cns_…` of a granted consent: required in Live, optional in Sandbox.
     #[schema(rename = "consentId")]
     consent_id: Option<String>,
+    /// The version of a scorecard stored for this partner and environment (`alama scorecards
+    /// add`), or the built-in scorecard's version. Absent: the partner's default in this
+    /// environment, else the built-in scorecard. Unknown: `422 unknown_scorecard`.
+    scorecard: Option<String>,
 }
 
 struct Form {
     statement: Vec<u8>,
     password: Option<String>,
     consent_id: Option<String>,
+    scorecard: Option<String>,
 }
 
 fn multipart_error(e: &MultipartError) -> ApiError {
@@ -173,6 +178,7 @@ async fn read_form(
     let mut statement = None;
     let mut password = None;
     let mut consent_id = None;
+    let mut scorecard = None;
     while let Some(mut field) = multipart
         .next_field()
         .await
@@ -190,14 +196,17 @@ async fn read_form(
             "consentId" if consent_id.is_none() => {
                 consent_id = read_text(&mut field, MAX_ID_BYTES).await?;
             }
-            "statement" | "password" | "consentId" => {
+            "scorecard" if scorecard.is_none() => {
+                scorecard = read_text(&mut field, MAX_ID_BYTES).await?;
+            }
+            "statement" | "password" | "consentId" | "scorecard" => {
                 return Err(ApiError::invalid(format!(
                     "the form field `{name}` is repeated"
                 )));
             }
             _ => {
                 return Err(ApiError::invalid(format!(
-                    "unknown form field `{name}`: expected `statement` (file), `password`, `consentId`"
+                    "unknown form field `{name}`: expected `statement` (file), `password`, `consentId`, `scorecard`"
                 )));
             }
         }
@@ -208,6 +217,7 @@ async fn read_form(
         statement,
         password,
         consent_id,
+        scorecard,
     })
 }
 
@@ -245,17 +255,23 @@ fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
     Ok(Some(key.to_owned()))
 }
 
-/// `v2:` + hex HMAC-SHA256, under the server's fingerprint key, of the statement's SHA-256
-/// and the consent id. The password is deliberately not an input: nothing stored may help
+/// `v2:` + hex HMAC-SHA256, under the server's fingerprint key, of the statement's SHA-256,
+/// the consent id and (when given) the `scorecard` field. The password is deliberately not an input: nothing stored may help
 /// recover it (an ID number is a small search space, and whoever reads the database may read
 /// a stored key too). A retry under the same `Idempotency-Key` with another password is told
 /// apart by the outcome instead: `wrong_password` and `password_required` free the key.
 fn fingerprint(key: &[u8], form: &Form) -> Result<String, ApiError> {
-    request_fingerprint(key, &form.statement, form.consent_id.as_deref())
+    request_fingerprint_with(
+        key,
+        &form.statement,
+        form.consent_id.as_deref(),
+        form.scorecard.as_deref(),
+    )
 }
 
-/// The stored fingerprint of an analyse request (see `fingerprint`): `v2:` + hex
-/// HMAC-SHA256 under `key` of the statement's SHA-256 and the consent id.
+/// The stored fingerprint of an analyse request without a `scorecard` field (see
+/// `fingerprint`): `v2:` + hex HMAC-SHA256 under `key` of the statement's SHA-256 and the
+/// consent id.
 ///
 /// # Errors
 /// `internal_error` if the HMAC cannot be keyed (it takes any key length).
@@ -264,12 +280,32 @@ pub fn request_fingerprint(
     statement: &[u8],
     consent_id: Option<&str>,
 ) -> Result<String, ApiError> {
+    request_fingerprint_with(key, statement, consent_id, None)
+}
+
+/// [`request_fingerprint`] of a request that may name a scorecard. Without one the bytes
+/// hashed are exactly those of the fingerprints stored before scorecards existed, so their
+/// retries still replay; with one, its name is hashed too, so the same `Idempotency-Key` with
+/// another scorecard is `idempotency_key_reused`.
+///
+/// # Errors
+/// `internal_error` if the HMAC cannot be keyed (it takes any key length).
+pub fn request_fingerprint_with(
+    key: &[u8],
+    statement: &[u8],
+    consent_id: Option<&str>,
+    scorecard: Option<&str>,
+) -> Result<String, ApiError> {
     let digest = Sha256::digest(statement);
     let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(|e| ApiError::internal(&e))?;
     mac.update(b"alama request fingerprint v2\0");
     mac.update(&digest);
     mac.update(&[0]);
     mac.update(consent_id.unwrap_or_default().as_bytes());
+    if let Some(scorecard) = scorecard {
+        mac.update(b"\0scorecard\0");
+        mac.update(scorecard.as_bytes());
+    }
     Ok(format!(
         "v2:{}",
         crate::ids::hex(&mac.finalize().into_bytes())
@@ -357,7 +393,7 @@ async fn replay(
             "idempotency_key_reused",
             format!(
                 "this Idempotency-Key was used for report {} with a different statement, \
-                 password or consent; use a new key",
+                 consent or scorecard; use a new key",
                 existing.id
             ),
         ));
@@ -400,7 +436,7 @@ async fn replay(
         (status = 409, description = "Same Idempotency-Key still processing", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Upload over 10 MiB (`too_large`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not a PDF, CSV or JSON statement (`unsupported_format`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, `integrity_failed` under the `reject_failed` policy, …; `reportId` given) or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, `integrity_failed` under the `reject_failed` policy, …; `reportId` given), `scorecard` names no scorecard of this partner and environment (`unknown_scorecard`, no report stored), or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Rate limited (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every upload slot busy (`service_unavailable`, `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     ),
@@ -456,6 +492,8 @@ pub async fn analyse(
         return Ok(answer);
     }
     let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
+    let scorecard =
+        crate::scorecards::resolve(&state.storage, &owner, form.scorecard.as_deref()).await?;
     let format = sniff(&form.statement)?;
     let report_id = new_id("rpt");
     let claim = state
@@ -483,7 +521,7 @@ pub async fn analyse(
             .retry_after(1)),
         };
     }
-    match analysis::run(&state, form.statement, form.password).await {
+    match analysis::run(&state, form.statement, form.password, scorecard).await {
         Ok(report) => finish(&state, &caller, report_id, report).await,
         Err(error) => {
             let release = TRANSIENT.contains(&error.code());
@@ -652,9 +690,10 @@ pub struct ScoreReport {
     /// Attributes that lost points through evidence (and the knock-out), largest loss first
     /// (completed only).
     reason_codes: Option<Vec<crate::openapi::ReasonCodeDoc>>,
-    /// Scorecard version (completed only).
+    /// Version of the scorecard that scored it (completed only): the `scorecard` form field's,
+    /// else the partner's default in this environment, else the built-in scorecard's.
     scorecard_version: Option<String>,
-    /// Lowercase hex SHA-256 of the scorecard's canonical JSON (completed only).
+    /// Lowercase hex SHA-256 of that scorecard's canonical JSON (completed only).
     scorecard_sha256: Option<String>,
     /// Reconciliation, balance and tamper findings: on completed reports, and on reports
     /// failed with `integrity_failed` (the partner's `reject_failed` integrity policy).

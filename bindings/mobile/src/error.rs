@@ -67,6 +67,14 @@ pub enum AlamaError {
         /// Human message (one sentence naming the problem).
         detail: String,
     },
+    /// `invalid_scorecard`: a scorecard JSON that does not validate (`Scorecard.fromJson`):
+    /// bins with a gap or an overlap, a feature not in the catalogue, points that are not
+    /// integers, maxima that do not add up to 550, or JSON that is not a scorecard.
+    #[error("invalid_scorecard: {detail}")]
+    InvalidScorecard {
+        /// Human message (one sentence naming the problem).
+        detail: String,
+    },
     /// An error kind of a newer engine that this version of the bindings does not name yet.
     #[error("{code}: {detail}")]
     Other {
@@ -92,6 +100,7 @@ impl AlamaError {
             Self::EmptyStatement { .. } => ErrorKind::EmptyStatement.code().to_owned(),
             Self::TooLarge { .. } => ErrorKind::TooLarge { limit: 0 }.code().to_owned(),
             Self::Io { .. } => ErrorKind::Io.code().to_owned(),
+            Self::InvalidScorecard { .. } => ErrorKind::InvalidScorecard.code().to_owned(),
             Self::Other { code, .. } => code.clone(),
         }
     }
@@ -109,6 +118,7 @@ impl From<Error> for AlamaError {
             ErrorKind::EmptyStatement => Self::EmptyStatement { detail },
             ErrorKind::TooLarge { limit } => Self::TooLarge { limit, detail },
             ErrorKind::Io => Self::Io { detail },
+            ErrorKind::InvalidScorecard => Self::InvalidScorecard { detail },
             _ => Self::Other {
                 code: error.code().to_owned(),
                 detail,
@@ -133,7 +143,6 @@ mod tests {
             ErrorKind::EmptyStatement,
             ErrorKind::TooLarge { limit: 42 },
             ErrorKind::Io,
-            // Reserved on mobile until it takes scorecards: the generic case, with its code.
             ErrorKind::InvalidScorecard,
         ];
         let mapped: Vec<AlamaError> = kinds
@@ -142,12 +151,16 @@ mod tests {
             .collect();
         let codes: Vec<String> = mapped.iter().map(AlamaError::code).collect();
         assert_eq!(codes, ErrorKind::ALL_CODES);
-        let others: Vec<String> = mapped
-            .iter()
-            .filter(|e| matches!(e, AlamaError::Other { .. }))
-            .map(AlamaError::code)
-            .collect();
-        assert_eq!(others, ["invalid_scorecard"]);
+        assert!(
+            !mapped.iter().any(|e| matches!(e, AlamaError::Other { .. })),
+            "every kind of this engine has its own case"
+        );
+        assert_eq!(
+            mapped[8],
+            AlamaError::InvalidScorecard {
+                detail: "msg".to_owned()
+            }
+        );
         assert_eq!(
             mapped[4],
             AlamaError::MalformedStatement {

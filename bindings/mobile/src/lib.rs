@@ -9,14 +9,17 @@
 //! | Rust | Kotlin / Swift |
 //! |---|---|
 //! | [`parse_statement`] | `parseStatement(bytes, password)` → `Statement` |
-//! | [`score_statement`] | `scoreStatement(bytes, password)` → `Report` |
-//! | [`score`] | `score(statement)` → `Report` |
+//! | [`score_statement`] | `scoreStatement(bytes, password, scorecard)` → `Report` |
+//! | [`score`] | `score(statement, scorecard)` → `Report` |
+//! | [`Scorecard`] | `Scorecard.fromJson(json)`, `.builtin()`; `version()`, `sha256()`, `toJson()` |
 //! | [`report_to_json`] | `reportToJson(report)` → `String` |
 //! | [`report_from_json`] | `reportFromJson(json)` → `Report` |
-//! | [`score_statement_json`] | `scoreStatementJson(bytes, password)` → `String` |
+//! | [`score_statement_json`] | `scoreStatementJson(bytes, password, scorecard)` → `String` |
 //! | [`statement_to_json`] | `statementToJson(statement)` → `String` |
 //! | [`parse_statement_async`], [`score_statement_async`] | `suspend` (Kotlin) / `async` (Swift) |
 //! | [`error_code`] | `errorCode(error)` → `"wrong_password"`, … |
+//!
+//! `scorecard` is optional everywhere (default `null`/`nil`: the built-in scorecard).
 //!
 //! Errors are [`AlamaError`] (`AlamaException` in Kotlin). Parsing and scoring a 100-page PDF
 //! takes a noticeable time on a phone: call the blocking functions off the main thread, or use
@@ -27,11 +30,15 @@
 #![allow(clippy::needless_pass_by_value)]
 
 mod error;
+mod scorecard;
 mod types;
 mod worker;
 
 pub use error::AlamaError;
+pub use scorecard::Scorecard;
 pub use types::{Decimal, IsoDate, IsoDateTime};
+
+use std::sync::Arc;
 
 use alama_core::{ParseOptions, Report, Statement};
 
@@ -64,26 +71,37 @@ pub fn parse_statement(bytes: Vec<u8>, password: Option<String>) -> Result<State
 }
 
 /// Parses and scores a statement in one call (see [`parse_statement`] for the inputs).
+/// `scorecard` is a lender's own [`Scorecard`]; absent, the built-in one. The report's
+/// `scorecardVersion` and `scorecardSha256` name the scorecard used.
 ///
 /// Blocking and CPU-bound: call it off the main thread, or use [`score_statement_async`].
 ///
 /// # Errors
 /// Those of [`parse_statement`], and `EmptyStatement` when the statement has no completed
 /// transactions.
-#[uniffi::export(default(password = None))]
-pub fn score_statement(bytes: Vec<u8>, password: Option<String>) -> Result<Report, AlamaError> {
-    Ok(alama_core::score_bytes(&bytes, &options(password))?)
+#[uniffi::export(default(password = None, scorecard = None))]
+pub fn score_statement(
+    bytes: Vec<u8>,
+    password: Option<String>,
+    scorecard: Option<Arc<Scorecard>>,
+) -> Result<Report, AlamaError> {
+    let statement = alama_core::parse(&bytes, &options(password))?;
+    Ok(scorecard::score_with(&statement, scorecard.as_deref())?)
 }
 
-/// Scores a statement (one from [`parse_statement`], or one the app built). The same statement
-/// always gives the same report, whatever the order of its transactions.
+/// Scores a statement (one from [`parse_statement`], or one the app built) with `scorecard`,
+/// or the built-in scorecard when it is absent. The same statement always gives the same
+/// report, whatever the order of its transactions.
 ///
 /// # Errors
 /// `EmptyStatement` when the statement has no completed transactions; `MalformedStatement`
 /// when a decimal or date handed in is not valid.
-#[uniffi::export]
-pub fn score(statement: Statement) -> Result<Report, AlamaError> {
-    Ok(alama_core::score(&statement)?)
+#[uniffi::export(default(scorecard = None))]
+pub fn score(
+    statement: Statement,
+    scorecard: Option<Arc<Scorecard>>,
+) -> Result<Report, AlamaError> {
+    Ok(scorecard::score_with(&statement, scorecard.as_deref())?)
 }
 
 /// The canonical report JSON: compact UTF-8, keys in the report's order, money as decimal
@@ -114,12 +132,13 @@ pub fn report_from_json(json: String) -> Result<Report, AlamaError> {
 ///
 /// # Errors
 /// Those of [`score_statement`].
-#[uniffi::export(default(password = None))]
+#[uniffi::export(default(password = None, scorecard = None))]
 pub fn score_statement_json(
     bytes: Vec<u8>,
     password: Option<String>,
+    scorecard: Option<Arc<Scorecard>>,
 ) -> Result<String, AlamaError> {
-    Ok(alama_core::score_bytes(&bytes, &options(password))?.to_json())
+    Ok(score_statement(bytes, password, scorecard)?.to_json())
 }
 
 /// The canonical statement JSON (compact): what [`parse_statement`] reads back and what the
@@ -150,12 +169,13 @@ pub async fn parse_statement_async(
 ///
 /// # Errors
 /// Those of [`score_statement`].
-#[uniffi::export(default(password = None))]
+#[uniffi::export(default(password = None, scorecard = None))]
 pub async fn score_statement_async(
     bytes: Vec<u8>,
     password: Option<String>,
+    scorecard: Option<Arc<Scorecard>>,
 ) -> Result<Report, AlamaError> {
-    worker::run(move || score_statement(bytes, password)).await
+    worker::run(move || score_statement(bytes, password, scorecard)).await
 }
 
 /// The stable `snake_case` code of an error (`"wrong_password"`, `"malformed_statement"`, …),

@@ -15,6 +15,7 @@
 
 mod error;
 mod input;
+mod scorecard;
 
 use std::panic::AssertUnwindSafe;
 
@@ -24,6 +25,8 @@ use napi_derive::napi;
 use serde_json::Value;
 
 use crate::input::{Input, JsParseOptions};
+pub use crate::scorecard::JsScorecard;
+use crate::scorecard::ScoreOptions;
 
 /// Parses a mobile-money statement into its canonical form, without scoring it.
 ///
@@ -64,6 +67,10 @@ pub fn parse(env: Env, input: Unknown<'_>, options: Option<Unknown<'_>>) -> napi
 /// decimal strings; a JS number with a fraction is refused). The report is exactly the CLI's
 /// JSON: `JSON.stringify(score(x))` equals `alama score FILE --format json`.
 ///
+/// `options.scorecard` (a {@link Scorecard}) scores with a lender's own scorecard instead of the
+/// built-in one; the report's `scorecardVersion` and `scorecardSha256` name it, and it equals
+/// `alama score FILE --scorecard card.json --format json` byte for byte.
+///
 /// Blocks the event loop while it runs: use {@link scoreAsync} in servers.
 ///
 /// @throws {AlamaError} those of {@link parse}, and `empty_statement` when the statement has
@@ -73,15 +80,16 @@ pub fn parse(env: Env, input: Unknown<'_>, options: Option<Unknown<'_>>) -> napi
 /// ```ts
 /// const report = score(readFileSync('statement.csv'))
 /// console.log(report.score, report.band, report.reasonCodes.map((r) => r.code))
+/// const own = score(readFileSync('statement.csv'), { scorecard: Scorecard.load('card.json') })
 /// ```
 #[napi(
     catch_unwind,
-    ts_args_type = "input: Buffer | Uint8Array | string | StatementInput, options?: ParseOptions",
+    ts_args_type = "input: Buffer | Uint8Array | string | StatementInput, options?: ScoreOptions",
     ts_return_type = "Report"
 )]
 pub fn score(env: Env, input: Unknown<'_>, options: Option<Unknown<'_>>) -> napi::Result<Value> {
     let input = Input::from_js(input, true)?;
-    let report = score_input(input, JsParseOptions::from_js(options)?);
+    let report = score_input(input, ScoreOptions::from_js(options)?);
     let report = report.map_err(|e| error::to_js(env, &e))?;
     to_value(&report)
 }
@@ -97,10 +105,10 @@ pub fn score(env: Env, input: Unknown<'_>, options: Option<Unknown<'_>>) -> napi
 ///
 /// @example
 /// ```ts
-/// const report = await scoreAsync(req.file.buffer, { password: req.body.password })
+/// const report = await scoreAsync(req.file.buffer, { password: req.body.password, scorecard })
 /// ```
 #[napi(
-    ts_args_type = "input: Buffer | Uint8Array | string | StatementInput, options?: ParseOptions",
+    ts_args_type = "input: Buffer | Uint8Array | string | StatementInput, options?: ScoreOptions",
     ts_return_type = "Promise<Report>"
 )]
 pub fn score_async(
@@ -110,7 +118,7 @@ pub fn score_async(
     let input = Input::from_js(input, true)?;
     let task = ScoreTask {
         input: Some(input),
-        options: JsParseOptions::from_js(options)?,
+        options: ScoreOptions::from_js(options)?,
     };
     Ok(AsyncTask::new(task))
 }
@@ -130,7 +138,7 @@ pub fn engine_version() -> &'static str {
 /// The work of one `scoreAsync` call, run on the libuv thread pool.
 pub struct ScoreTask {
     input: Option<Input>,
-    options: JsParseOptions,
+    options: ScoreOptions,
 }
 
 impl<'task> ScopedTask<'task> for ScoreTask {
@@ -159,10 +167,14 @@ impl<'task> ScopedTask<'task> for ScoreTask {
     }
 }
 
-/// Parses and scores: the engine's `parse` then `score`.
-fn score_input(input: Input, options: JsParseOptions) -> alama_core::Result<alama_core::Report> {
-    let statement = input.into_statement(&options.into_core()?)?;
-    alama_core::score(&statement)
+/// Parses and scores: the engine's `parse` then `score_with` (the built-in scorecard when the
+/// options name none).
+fn score_input(input: Input, options: ScoreOptions) -> alama_core::Result<alama_core::Report> {
+    let statement = input.into_statement(&options.parse.into_core()?)?;
+    match &options.scorecard {
+        Some(card) => alama_core::score_with(&statement, card),
+        None => alama_core::score(&statement),
+    }
 }
 
 /// The JSON data of an engine value (keys in declaration order: `serde_json`'s

@@ -12,6 +12,7 @@ mod liveness;
 mod privacy;
 mod reports;
 mod requests;
+mod scorecards;
 mod secrets;
 mod usage;
 mod webhooks;
@@ -29,6 +30,7 @@ pub use keys::{KeyRecord, Partner};
 pub use privacy::RetentionOutcome;
 pub use reports::{Claim, NewReport, ReportRecord};
 pub use requests::RequestRecord;
+pub use scorecards::{AddOutcome, ScorecardRecord};
 pub use usage::{AnalysisCount, DAY_MS, RequestCount};
 pub use webhooks::{DueEvent, EndpointRecord, Outcome, WebhookCount};
 
@@ -103,6 +105,7 @@ const INITIAL: &str = include_str!("../../migrations/0001_initial.sql");
 const WEBHOOKS: &str = include_str!("../../migrations/0002_webhooks.sql");
 const HARDENING: &str = include_str!("../../migrations/0003_hardening.sql");
 const PORTAL: &str = include_str!("../../migrations/0004_portal.sql");
+const SCORECARDS: &str = include_str!("../../migrations/0005_scorecards.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -129,6 +132,12 @@ const STEPS: &[Step] = &[
         description: "portal",
         sqlite: PORTAL,
         postgres: PORTAL,
+    },
+    Step {
+        version: 5,
+        description: "scorecards",
+        sqlite: SCORECARDS,
+        postgres: SCORECARDS,
     },
 ];
 

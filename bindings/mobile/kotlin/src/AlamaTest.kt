@@ -21,6 +21,7 @@ import ke.alama.Category
 import ke.alama.Provider
 import ke.alama.Report
 import ke.alama.ReportStatus
+import ke.alama.Scorecard
 import ke.alama.Statement
 import ke.alama.Transaction
 import ke.alama.TransactionStatus
@@ -319,11 +320,11 @@ fun testErrors() {
     val all = listOf(
         AlamaException.PasswordRequired("d"), AlamaException.WrongPassword("d"), AlamaException.UnsupportedFormat("d"),
         AlamaException.UnsupportedWallet("d"), AlamaException.MalformedStatement(1u, 2u, "d"), AlamaException.EmptyStatement("d"),
-        AlamaException.TooLarge(3uL, "d"), AlamaException.Io("d"),
+        AlamaException.TooLarge(3uL, "d"), AlamaException.Io("d"), AlamaException.InvalidScorecard("d"),
     )
     T.eq("error: every case has its engine code", all.map { errorCode(it) }, listOf(
         "password_required", "wrong_password", "unsupported_format", "unsupported_wallet",
-        "malformed_statement", "empty_statement", "too_large", "io_error"))
+        "malformed_statement", "empty_statement", "too_large", "io_error", "invalid_scorecard"))
     T.eq("error: unknown future kinds keep their code", errorCode(AlamaException.Other("new_kind", "d")), "new_kind")
     T.ok("error: engineVersion", engineVersion().isNotEmpty())
 }
@@ -361,6 +362,79 @@ fun testVectors() {
         val canonical = reportToJson(reportFromJson(expected))
         val report = score(parseStatement(input.toByteArray()))
         sameJson("vector ${f.name}: report JSON", reportToJson(report), canonical)
+    }
+}
+
+/** A JSON string member's value without its quotes (test helper; no escapes expected). */
+fun jsonString(text: String, key: String): String? =
+    jsonMember(text, key)?.takeIf { it.startsWith("\"") && it.endsWith("\"") }?.let { it.substring(1, it.length - 1) }
+
+/**
+ * Scorecards as data: every card in tests/scorecard-vectors/ (a file with `characteristics`) loads,
+ * and the vectors naming it (files with `input`, `report` and `scorecard`: the card's file name)
+ * score to the same JSON with that card. Then the invalid cards of issue 14.
+ */
+fun testScorecards() {
+    val dir = File(repo, "tests/scorecard-vectors")
+    val files = dir.listFiles { f -> f.name.endsWith(".json") }?.sortedBy { it.name }.orEmpty()
+    val texts = files.associate { it.name to it.readText() }
+    val cards = texts.filterValues { jsonMember(it, "characteristics") != null }
+    val vectors = texts.filterValues { jsonMember(it, "input") != null && jsonString(it, "scorecard") != null }
+    T.ok("scorecards: cards present in ${dir.path}", cards.isNotEmpty())
+    for ((name, text) in vectors) T.ok("scorecards: $name names a card", jsonString(text, "scorecard") in cards) { "${jsonString(text, "scorecard")}" }
+    for ((cardName, cardText) in cards) T.guard("scorecard $cardName") {
+        val card = Scorecard.fromJson(cardText)
+        T.eq("scorecard $cardName: version", card.version(), jsonString(cardText, "version"))
+        T.ok("scorecard $cardName: sha256 is hex", Regex("[0-9a-f]{64}").matches(card.sha256()))
+        T.eq("scorecard $cardName: toJson round trip", Scorecard.fromJson(card.toJson()).sha256(), card.sha256())
+        T.ok("scorecard $cardName: differs from the built-in", card.sha256() != Scorecard.builtin().sha256())
+        val own = vectors.filterValues { jsonString(it, "scorecard") == cardName }
+        T.ok("scorecard $cardName: has vectors", own.isNotEmpty())
+        for ((name, text) in own) {
+            val input = jsonMember(text, "input")!!.toByteArray()
+            val expected = reportToJson(reportFromJson(jsonMember(text, "report")!!))
+            sameJson("scorecard vector $name: scoreStatementJson", scoreStatementJson(input, scorecard = card), expected)
+            val report = scoreStatement(input, scorecard = card)
+            sameJson("scorecard vector $name: scoreStatement", reportToJson(report), expected)
+            T.eq("scorecard vector $name: scorecardVersion", report.scorecardVersion, card.version())
+            T.eq("scorecard vector $name: scorecardSha256", report.scorecardSha256, card.sha256())
+            sameJson("scorecard vector $name: score(statement)", reportToJson(score(parseStatement(input), card)), expected)
+            sameJson("scorecard vector $name: async", reportToJson(runBlocking { scoreStatementAsync(input, null, card) }), expected)
+        }
+    }
+    // Without a scorecard, and with the built-in one: the same report.
+    T.guard("scorecards: built-in") {
+        val bytes = SMALL_CSV.toByteArray()
+        sameJson("scorecards: no card == Scorecard.builtin()", scoreStatementJson(bytes, scorecard = Scorecard.builtin()), scoreStatementJson(bytes))
+    }
+
+    val base = cards.entries.firstOrNull { it.key.startsWith("lender-example") }?.value
+    if (base == null) {
+        T.skip("invalid scorecards", "no lender-example card")
+        return
+    }
+    val compact = Scorecard.fromJson(base).toJson()
+    /** The compact card with each (old, new) replaced once; the check fails when a pattern is absent. */
+    fun broken(name: String, vararg edits: Pair<String, String>): String {
+        var text = compact
+        for ((old, new) in edits) {
+            T.ok("invalid card $name: pattern present", old in text) { old }
+            text = text.replaceFirst(old, new)
+        }
+        return text
+    }
+    val firstBins = "\"max\":\"0.50\",\"maxInclusive\":false,\"points\":0},{\"min\":\"0.50\",\"minInclusive\":true"
+    val cases = listOf(
+        Triple("gap in bins", broken("gap", firstBins to firstBins.replace("\"minInclusive\":true", "\"minInclusive\":false")), Regex("gap")),
+        Triple("overlapping bins", broken("overlap", firstBins to firstBins.replace("\"maxInclusive\":false", "\"maxInclusive\":true")), Regex("overlap")),
+        Triple("unknown feature", broken("feature", "\"feature\":\"income_month_share\"" to "\"feature\":\"no_such_feature\""), Regex("no_such_feature.*feature catalogue")),
+        Triple("non-integer points", broken("points", "\"points\":7}" to "\"points\":7.5}"), Regex("7\\.5")),
+        Triple("maxima not 550", broken("maxima", "\"max\":80," to "\"max\":81,", "\"max\":null,\"maxInclusive\":false,\"points\":30}" to "\"max\":null,\"maxInclusive\":false,\"points\":31}"), Regex("add up to 551, not maxPoints 550")),
+        Triple("not a scorecard", "{\"version\": 1}", Regex("not a scorecard JSON")),
+    )
+    for ((name, json, message) in cases) {
+        val e = T.throws<AlamaException.InvalidScorecard>("invalid card: $name", "invalid_scorecard") { Scorecard.fromJson(json) }
+        if (e != null) T.ok("invalid card: $name names the problem", message.containsMatchIn(e.detail)) { e.detail }
     }
 }
 
@@ -491,6 +565,7 @@ fun main(args: Array<String>) {
     testAsync()
     testExamples()
     testVectors()
+    testScorecards()
     testRealSamples()
     println("${T.passed} passed, ${T.failed} failed, ${T.skipped} skipped")
     exitProcess(if (T.failed == 0) 0 else 1)
