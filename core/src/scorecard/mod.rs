@@ -98,44 +98,86 @@ pub fn score_values(
     card: &Scorecard,
     values: &std::collections::BTreeMap<String, Option<Decimal>>,
 ) -> crate::Result<ValueScore> {
-    let get = |feature: &str| {
-        values.get(feature).copied().ok_or_else(|| {
-            crate::Error::new(
+    let used = card
+        .characteristics
+        .iter()
+        .flat_map(|c| c.attributes.iter().map(|a| &a.feature))
+        .chain(
+            card.knockout
+                .iter()
+                .flat_map(|k| k.when.iter().map(|w| &w.feature)),
+        );
+    for feature in used {
+        if !values.contains_key(feature) {
+            return Err(crate::Error::new(
                 crate::ErrorKind::InvalidScorecard,
                 format!("no value for feature {feature:?}, which the scorecard uses"),
-            )
-        })
-    };
-    let mut points = Vec::new();
-    let mut factors = Vec::new();
-    for c in &card.characteristics {
-        let mut sum = 0u16;
-        for a in &c.attributes {
-            let p = points_of_value(a, get(&a.feature)?);
-            points.push((a.code.clone(), p));
-            sum = sum.saturating_add(p);
-        }
-        factors.push((c.code.clone(), sum.min(c.max)));
-    }
-    let raw = card
-        .base_score
-        .saturating_add(factors.iter().map(|f| f.1).sum::<u16>());
-    let mut knockout = 0;
-    if let Some(k) = &card.knockout {
-        let mut all = true;
-        for w in &k.when {
-            all &= get(&w.feature)?.is_some_and(|v| v >= w.at_least);
-        }
-        if all {
-            knockout = raw.saturating_sub(k.cap);
+            ));
         }
     }
+    let t = tally(card, |feature| values.get(feature).copied().flatten());
+    let codes = card.characteristics.iter().flat_map(|c| &c.attributes);
     Ok(ValueScore {
-        score: raw - knockout,
-        points,
-        factors,
-        knockout,
+        score: t.raw - t.knockout,
+        points: codes.map(|a| a.code.clone()).zip(t.attributes).collect(),
+        factors: card
+            .characteristics
+            .iter()
+            .map(|c| c.code.clone())
+            .zip(t.factors)
+            .collect(),
+        knockout: t.knockout,
     })
+}
+
+/// A card's points on one set of feature values: the score formula, in one place for
+/// [`assess`] (values read from a statement's features) and [`score_values`] (values from a
+/// modeller's table).
+struct Tally {
+    /// Points per attribute, in card order.
+    attributes: Vec<u16>,
+    /// Points per characteristic (its attributes' sum, capped at its max), in card order.
+    factors: Vec<u16>,
+    /// `base_score + Σ factors`.
+    raw: u16,
+    /// Points removed by the knock-out (0 when it does not apply).
+    knockout: u16,
+}
+
+/// Evaluates `card` with `value` reading each feature (`None`: not measurable).
+fn tally(card: &Scorecard, value: impl Fn(&str) -> Option<Decimal>) -> Tally {
+    let mut attributes = Vec::new();
+    let factors: Vec<u16> = card
+        .characteristics
+        .iter()
+        .map(|c| {
+            let start = attributes.len();
+            attributes.extend(
+                c.attributes
+                    .iter()
+                    .map(|a| points_of_value(a, value(&a.feature))),
+            );
+            attributes[start..].iter().sum::<u16>().min(c.max)
+        })
+        .collect();
+    let raw = card.base_score.saturating_add(factors.iter().sum::<u16>());
+    let applies = card.knockout.as_ref().filter(|k| {
+        k.when
+            .iter()
+            .all(|w| value(&w.feature).is_some_and(|v| v >= w.at_least))
+    });
+    Tally {
+        attributes,
+        factors,
+        raw,
+        knockout: applies.map_or(0, |k| raw.saturating_sub(k.cap)),
+    }
+}
+
+/// A statement's feature by catalogue name (`None` for an unknown name or a figure that is not
+/// measurable).
+fn feature_value(features: &Features, name: &str) -> Option<Decimal> {
+    crate::features::catalogue::find(name).and_then(|d| (d.value)(features))
 }
 
 /// A figure for a reason sentence, in `unit`.
@@ -171,26 +213,25 @@ pub struct Assessment {
 /// Whether the card's knock-out applies: it has one and every condition holds.
 pub fn knocked_out(card: &Scorecard, features: &Features) -> bool {
     card.knockout.as_ref().is_some_and(|k| {
-        k.when.iter().all(|w| {
-            crate::features::catalogue::find(&w.feature)
-                .and_then(|d| (d.value)(features))
-                .is_some_and(|v| v >= w.at_least)
-        })
+        k.when
+            .iter()
+            .all(|w| feature_value(features, &w.feature).is_some_and(|v| v >= w.at_least))
     })
 }
 
 /// Evaluates every characteristic, in scorecard order. Each factor's `score` is in `0..=max`.
 pub fn evaluate(card: &Scorecard, features: &Features) -> Vec<Factor> {
+    factors(card, &tally(card, |name| feature_value(features, name)))
+}
+
+/// The report's factors of a tally.
+fn factors(card: &Scorecard, t: &Tally) -> Vec<Factor> {
     card.characteristics
         .iter()
-        .map(|c| Factor {
+        .zip(&t.factors)
+        .map(|(c, &score)| Factor {
             name: c.name.clone(),
-            score: c
-                .attributes
-                .iter()
-                .map(|a| attribute_points(a, features))
-                .sum::<u16>()
-                .min(c.max),
+            score,
             max: c.max,
             code: c.code.clone(),
         })
@@ -200,14 +241,9 @@ pub fn evaluate(card: &Scorecard, features: &Features) -> Vec<Factor> {
 /// Scores `features` with `card`: factors, attribute-level reason codes, the knock-out and the
 /// score.
 pub fn assess(card: &Scorecard, features: &Features) -> Assessment {
-    let factors = evaluate(card, features);
-    let raw = card
-        .base_score
-        .saturating_add(factors.iter().map(|f| f.score).sum::<u16>());
-    let knockout = match &card.knockout {
-        Some(k) if knocked_out(card, features) => raw.saturating_sub(k.cap),
-        _ => 0,
-    };
+    let t = tally(card, |name| feature_value(features, name));
+    let (raw, knockout) = (t.raw, t.knockout);
+    let factors = factors(card, &t);
     let mut lost: Vec<(u16, usize, ReasonCode)> = Vec::new();
     let mut order = 0;
     for c in &card.characteristics {
