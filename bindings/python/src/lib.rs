@@ -75,17 +75,22 @@ fn score(
 ) -> PyResult<PyReport> {
     let options = source::options(py, password, format)?;
     let source = Source::extract(source, true)?;
-    let card = card(scorecard);
-    let result = py.detach(|| source.report(&options, &card));
+    let own = own_card(scorecard);
+    let result = py.detach(|| source.report(&options, card(own.as_deref())));
     error::map(py, result).map(PyReport)
 }
 
-/// The card to score with: the given one or the built-in one.
-fn card(scorecard: Option<&Bound<'_, PyScorecard>>) -> std::sync::Arc<alama_core::Scorecard> {
-    scorecard.map_or_else(
-        || std::sync::Arc::new(alama_core::scorecard::builtin().clone()),
-        |c| c.get().0.clone(),
-    )
+/// The lender's card given as `scorecard=`, taken out of its Python object so that it can be
+/// used with the interpreter detached.
+fn own_card(
+    scorecard: Option<&Bound<'_, PyScorecard>>,
+) -> Option<std::sync::Arc<alama_core::Scorecard>> {
+    scorecard.map(|c| c.get().0.clone())
+}
+
+/// The card to score with: the lender's own, or the built-in one.
+fn card(own: Option<&alama_core::Scorecard>) -> &alama_core::Scorecard {
+    own.unwrap_or_else(|| alama_core::scorecard::builtin())
 }
 
 /// The feature catalogue's figures of one statement: a `dict` from feature name to
@@ -139,16 +144,9 @@ fn features_many(
         })
     });
     drop(jobs);
-    outcomes
-        .into_iter()
-        .map(|outcome| match outcome {
-            Outcome::Report(row) => Ok((*row).into_pyobject(py)?.into_any().unbind()),
-            Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
-            Outcome::Panic(message) => {
-                Ok(PanicException::new_err(message).into_value(py).into_any())
-            }
-        })
-        .collect()
+    slots(py, outcomes, |row| {
+        Ok(row.into_pyobject(py)?.into_any().unbind())
+    })
 }
 
 /// The synthetic population of `alama.testing.population`: `n` tuples `(Statement, defaulted,
@@ -182,17 +180,30 @@ fn score_many(
     scorecard: Option<&Bound<'_, PyScorecard>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
     let (jobs, workers) = jobs(py, sources, password, format, workers)?;
-    let card = card(scorecard);
+    let own = own_card(scorecard);
     let outcomes = py.detach(|| {
+        let card = card(own.as_deref());
         batch::run_all(&jobs, workers, |source, options| {
-            source.report(options, &card)
+            source.report(options, card)
         })
     });
     drop(jobs);
+    slots(py, outcomes, |report| {
+        Ok(Py::new(py, PyReport(report))?.into_any())
+    })
+}
+
+/// A batch's Python list: per slot, `done` of its result, or its `AlamaError` (or
+/// `PanicException`) as a value, not raised.
+fn slots<T>(
+    py: Python<'_>,
+    outcomes: Vec<Outcome<T>>,
+    done: impl Fn(T) -> PyResult<Py<PyAny>>,
+) -> PyResult<Vec<Py<PyAny>>> {
     outcomes
         .into_iter()
         .map(|outcome| match outcome {
-            Outcome::Report(report) => Ok(Py::new(py, PyReport(*report))?.into_any()),
+            Outcome::Report(result) => done(*result),
             Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
             Outcome::Panic(message) => {
                 Ok(PanicException::new_err(message).into_value(py).into_any())
