@@ -54,8 +54,16 @@ pub async fn resolve(
         Some(record) => alama_core::Scorecard::from_json(&record.card_json)
             .map(Arc::new)
             .map_err(|e| ApiError::internal(&e)),
-        None => Ok(Arc::new(builtin.clone())),
+        None => Ok(builtin_card()),
     }
+}
+
+/// The built-in scorecard as the `Arc` an analysis takes: one copy for the process, not one
+/// per analysis.
+fn builtin_card() -> Arc<alama_core::Scorecard> {
+    static CARD: std::sync::OnceLock<Arc<alama_core::Scorecard>> = std::sync::OnceLock::new();
+    CARD.get_or_init(|| Arc::new(alama_core::scorecard::builtin().clone()))
+        .clone()
 }
 
 /// `alama scorecards …`: manage a partner's own scorecards.
