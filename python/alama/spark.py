@@ -330,16 +330,12 @@ def _score_batches(
     card = _alama.Scorecard.from_json(scorecard) if scorecard is not None else None
     text = pa.large_string() if large_strings else pa.string()
     types = [pa.int32() if f.name == "score" else text for f in REPORT_SCHEMA.fields]
-    for batch in batches:
-        for start in range(0, batch.num_rows, _CHUNK_ROWS):
-            part = batch.slice(start, _CHUNK_ROWS)
-            sources = [_as_bytes(v) for v in part.column(content).to_pylist()]
-            secrets = part.column(password).to_pylist() if password is not None else None
-            slots = _alama.score_many(sources, password=secrets, workers=workers, scorecard=card)
-            columns = _report_columns(slots)
-            arrays = [part.column(name) for name in kept]
-            arrays += [pa.array(values, type=t) for values, t in zip(columns, types)]
-            yield pa.RecordBatch.from_arrays(arrays, names=[*kept, *REPORT_SCHEMA.fieldNames()])
+    for part, sources, secrets in _chunks(batches, content, password):
+        slots = _alama.score_many(sources, password=secrets, workers=workers, scorecard=card)
+        columns = _report_columns(slots)
+        arrays = [part.column(name) for name in kept]
+        arrays += [pa.array(values, type=t) for values, t in zip(columns, types)]
+        yield pa.RecordBatch.from_arrays(arrays, names=[*kept, *REPORT_SCHEMA.fieldNames()])
 
 
 def _feature_batches(
@@ -356,30 +352,39 @@ def _feature_batches(
 
     workers = _task_workers()
     width = len(FEATURE_SCHEMA.fields) - 2
+    for part, sources, secrets in _chunks(batches, content, password):
+        slots = _alama.features_many(sources, password=secrets, workers=workers)
+        codes: list[str | None] = []
+        messages: list[str | None] = []
+        figures: list[list[float | None]] = [[] for _ in range(width)]
+        for slot in slots:
+            if isinstance(slot, _alama.AlamaError):
+                codes.append(slot.code)
+                messages.append(slot.message)
+                values: list[float | None] = [None] * width
+            else:
+                codes.append(None)
+                messages.append(None)
+                values = [None if math.isnan(v) else v for v in slot]
+            for out, value in zip(figures, values):
+                out.append(value)
+        arrays = [part.column(name) for name in kept]
+        arrays += [pa.array(codes, type=pa.string()), pa.array(messages, type=pa.string())]
+        arrays += [pa.array(values, type=pa.float64()) for values in figures]
+        yield pa.RecordBatch.from_arrays(arrays, names=[*kept, *FEATURE_SCHEMA.fieldNames()])
+
+
+def _chunks(
+    batches: Iterator[pa.RecordBatch], content: str, password: str | None
+) -> Iterator[tuple[pa.RecordBatch, list[bytes], list[str | None] | None]]:
+    """Each Arrow batch in slices of at most _CHUNK_ROWS rows (so a task's memory stays
+    bounded): the slice, its statements' bytes and its passwords (None: no password column)."""
     for batch in batches:
         for start in range(0, batch.num_rows, _CHUNK_ROWS):
             part = batch.slice(start, _CHUNK_ROWS)
             sources = [_as_bytes(v) for v in part.column(content).to_pylist()]
             secrets = part.column(password).to_pylist() if password is not None else None
-            slots = _alama.features_many(sources, password=secrets, workers=workers)
-            codes: list[str | None] = []
-            messages: list[str | None] = []
-            figures: list[list[float | None]] = [[] for _ in range(width)]
-            for slot in slots:
-                if isinstance(slot, _alama.AlamaError):
-                    codes.append(slot.code)
-                    messages.append(slot.message)
-                    values: list[float | None] = [None] * width
-                else:
-                    codes.append(None)
-                    messages.append(None)
-                    values = [None if math.isnan(v) else v for v in slot]
-                for out, value in zip(figures, values):
-                    out.append(value)
-            arrays = [part.column(name) for name in kept]
-            arrays += [pa.array(codes, type=pa.string()), pa.array(messages, type=pa.string())]
-            arrays += [pa.array(values, type=pa.float64()) for values in figures]
-            yield pa.RecordBatch.from_arrays(arrays, names=[*kept, *FEATURE_SCHEMA.fieldNames()])
+            yield part, sources, secrets
 
 
 def _task_workers() -> int:
