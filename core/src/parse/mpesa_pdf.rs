@@ -17,12 +17,18 @@
 //!
 //! How it is read:
 //! 1. [`load`] opens the file with `lopdf` 0.47 (decryption, decompression bounded by
-//!    [`Limits::max_decompressed`](crate::parse::Limits::max_decompressed), page limit), takes the
-//!    document metadata, and writes a sanitised, decrypted copy without images for step 2;
-//!    [`content`] reduces its content streams to well-formed text operators.
-//! 2. [`glyphs`] runs `pdf-extract`'s content-stream interpreter over that copy and keeps every
-//!    character with its position (x from the left, y from the top of the page, in points), then
-//!    groups characters into lines by baseline.
+//!    [`Limits::max_decompressed`](crate::parse::Limits::max_decompressed), page limit) and takes
+//!    the document metadata and file structure.
+//! 2. [`reader`] reads each page's content stream once, straight from the opened document,
+//!    for the operators that place text, with each font read once per document ([`fonts`]):
+//!    every character with its position (x from the left, y from the top of the page, in
+//!    points). It covers the fonts Safaricom's layouts use; for any other document (a Type3
+//!    font, a Form `XObject`, an inline image…) it steps aside and the general path reads it:
+//!    [`load`] writes a sanitised, decrypted copy without images, [`content`] reduces its
+//!    content streams to well-formed text operators, and [`glyphs`] runs `pdf-extract`'s
+//!    interpreter over it. Both paths give the same characters to the bit (a test compares
+//!    them on synthetic and real statements). [`glyphs`] then groups characters into lines by
+//!    baseline.
 //! 3. [`layout`] finds the table header on each page and derives the column boundaries from it:
 //!    the statement centres each header label in its cell and right-aligns the amounts, so cells
 //!    are split by x position and an empty Paid In or Withdrawn cell stays empty (plain text
@@ -32,11 +38,14 @@
 //!    the table that cannot be read becomes an [`UnparsedLine`](crate::statement::UnparsedLine).
 
 mod content;
+mod fonts;
 mod glyphs;
 mod header;
 mod layout;
+mod lexer;
 mod load;
 mod parallel;
+mod reader;
 mod rows;
 mod structure;
 #[cfg(test)]
@@ -80,10 +89,18 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 }
 
 fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    let loaded = load::load(bytes, options)?;
-    let pages = glyphs::extract(&loaded.extract_bytes, loaded.info.pages)?;
+    let opened = load::open_document(bytes, options)?;
+    let mut document = opened.info.clone();
+    let pages = match reader::extract(
+        &opened.doc,
+        &opened.page_ids,
+        opened.per_stream,
+        opened.total_budget,
+    )? {
+        Some(pages) => pages,
+        None => glyphs::extract(&load::extraction_copy(opened)?, document.pages)?,
+    };
     let table = rows::read(&pages)?;
-    let mut document = loaded.info;
     document.declared_pages = table.declared_pages;
     if let Some(structure) = document.structure.as_mut() {
         structure.off_grid = table.off_grid;

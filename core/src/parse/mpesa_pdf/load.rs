@@ -1,5 +1,5 @@
-//! Opening the PDF with `lopdf` 0.47: password, safety limits, metadata, and a sanitised copy for
-//! text extraction.
+//! Opening the PDF with `lopdf` 0.47: password, safety limits, metadata; and, for documents the
+//! own [`reader`](super::reader) does not read, a sanitised copy for `pdf-extract`.
 //!
 //! `pdf-extract` 0.12 reads documents through its own `lopdf` 0.42, which can decrypt these
 //! files but decompresses every stream without a bound (object streams while loading, images
@@ -30,18 +30,24 @@ const TOTAL_DECOMPRESSED_FACTOR: u64 = 4;
 const A4: [f32; 4] = [0.0, 0.0, 595.0, 842.0];
 
 /// An opened statement PDF.
-pub(super) struct Loaded {
+pub(super) struct Opened {
+    /// The document, decrypted.
+    pub doc: Document,
+    /// Its pages, in order.
+    pub page_ids: Vec<ObjectId>,
     /// Metadata and page count (`declared_pages` is filled in later from the footer).
     pub info: DocumentInfo,
-    /// The sanitised, decrypted, uncompressed copy for `pdf-extract`.
-    pub extract_bytes: Vec<u8>,
+    /// Bound on each decoded stream, bytes.
+    pub per_stream: usize,
+    /// Bound on all decoded streams together, bytes.
+    pub total_budget: u64,
 }
 
-/// Opens `bytes`, checks the password and the limits, and prepares the extraction copy.
-pub(super) fn load(bytes: &[u8], options: &ParseOptions) -> Result<Loaded> {
+/// Opens `bytes`, checks the password and the limits, and reads the metadata and structure.
+pub(super) fn open_document(bytes: &[u8], options: &ParseOptions) -> Result<Opened> {
     let limits = options.limits;
     let per_stream = usize::try_from(limits.max_decompressed).unwrap_or(usize::MAX);
-    let mut doc = open(bytes, options.password.as_deref(), per_stream)?;
+    let doc = open(bytes, options.password.as_deref(), per_stream)?;
 
     let page_ids: Vec<ObjectId> = doc.get_pages().into_values().collect();
     let pages = u32::try_from(page_ids.len()).unwrap_or(u32::MAX);
@@ -61,6 +67,29 @@ pub(super) fn load(bytes: &[u8], options: &ParseOptions) -> Result<Loaded> {
     let total_budget = limits
         .max_decompressed
         .saturating_mul(TOTAL_DECOMPRESSED_FACTOR);
+    Ok(Opened {
+        doc,
+        page_ids,
+        info,
+        per_stream,
+        total_budget,
+    })
+}
+
+/// The sanitised, decrypted, uncompressed copy of an opened document for `pdf-extract` (see
+/// the module documentation).
+///
+/// # Errors
+/// `ErrorKind::TooLarge` for streams decoding beyond their bounds, `ErrorKind::Malformed` for
+/// a content stream that cannot be decoded or parsed, or a copy that cannot be written.
+pub(super) fn extraction_copy(opened: Opened) -> Result<Vec<u8>> {
+    let Opened {
+        mut doc,
+        page_ids,
+        per_stream,
+        total_budget,
+        ..
+    } = opened;
     decode_streams(&mut doc, &page_ids, per_stream, total_budget)?;
     let page_ids = flatten_pages(&mut doc, &page_ids);
     limit_forms(&mut doc, &page_ids);
@@ -71,10 +100,7 @@ pub(super) fn load(bytes: &[u8], options: &ParseOptions) -> Result<Loaded> {
     let mut extract_bytes = Vec::new();
     doc.save_to(&mut extract_bytes)
         .map_err(|e| Error::malformed(0, 0, format!("the PDF could not be re-encoded: {e}")))?;
-    Ok(Loaded {
-        info,
-        extract_bytes,
-    })
+    Ok(extract_bytes)
 }
 
 /// Loads and decrypts. Maps `lopdf`'s errors to the engine's kinds.

@@ -488,10 +488,21 @@ fn a_decompression_bomb_is_too_large() {
     let mut bomb = Stream::new(Dictionary::new(), vec![b' '; 4 << 20]);
     bomb.compress().expect("compress");
     assert!(bomb.content.len() < 64 << 10);
-    doc.add_object(bomb);
-    let bytes = save(&mut doc);
+    let bomb_id = doc.add_object(bomb);
+    // A stream nothing draws is never inflated: the file reads under the tight limit.
+    let unused = save(&mut doc);
     let mut options = ParseOptions::default();
     options.limits.max_decompressed = 1 << 20;
+    assert_eq!(read(&unused, &options).transactions.len(), 2);
+    // Drawn as part of page 1's content, it is refused.
+    let first = *doc.get_pages().get(&1).expect("page 1");
+    let page = doc.get_dictionary_mut(first).expect("page");
+    let contents = page.get(b"Contents").expect("contents").clone();
+    page.set(
+        "Contents",
+        Object::Array(vec![contents, Object::Reference(bomb_id)]),
+    );
+    let bytes = save(&mut doc);
     let err = parse(&bytes, &options).expect_err("bomb");
     assert!(matches!(err.kind(), ErrorKind::TooLarge { .. }), "{err}");
     // Within the limit, the same file reads.
@@ -593,4 +604,78 @@ proptest! {
             prop_assert!(s.transactions.len() <= rows().len());
         }
     }
+}
+
+/// Both text readers on one file: the own reader's pages (`None`: it handed the file to the
+/// general path) and `pdf-extract`'s.
+fn both_readers(
+    bytes: &[u8],
+    password: Option<&str>,
+) -> (Option<Vec<super::glyphs::Page>>, Vec<super::glyphs::Page>) {
+    let options = match password {
+        Some(p) => ParseOptions::with_password(p),
+        None => ParseOptions::default(),
+    };
+    let opened = super::load::open_document(bytes, &options).expect("opens");
+    let own = super::reader::extract(
+        &opened.doc,
+        &opened.page_ids,
+        opened.per_stream,
+        opened.total_budget,
+    )
+    .expect("own reader");
+    let pages = opened.info.pages;
+    let copy = super::load::extraction_copy(opened).expect("copy");
+    let general = super::glyphs::extract(&copy, pages).expect("pdf-extract");
+    (own, general)
+}
+
+#[test]
+fn the_own_reader_places_every_character_where_pdf_extract_does() {
+    let mut plain = statement_pdf(&rows(), 7, true);
+    let mut encrypted = statement_pdf(&rows(), 5, false);
+    encrypt(&mut encrypted, "4321");
+    for (bytes, password) in [
+        (SYNTHETIC.clone(), None),
+        (save(&mut plain), None),
+        (save(&mut encrypted), Some("4321")),
+    ] {
+        let (own, general) = both_readers(&bytes, password);
+        let own = own.expect("the synthetic statement's fonts are read by the own reader");
+        assert_eq!(own, general);
+    }
+}
+
+/// The real statements of `../shared/samples/real/` (skipped where absent): every file the
+/// own reader takes gives exactly `pdf-extract`'s characters, and it takes every layout there.
+#[test]
+fn the_own_reader_matches_pdf_extract_on_the_real_statements() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/real");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let mut read = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_pdf = entry
+            .path()
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("pdf"));
+        if !is_pdf || name.contains("pw_unknown") {
+            continue;
+        }
+        let password = name.split('_').find_map(|part| {
+            part.strip_prefix("pw")
+                .map(|p| p.trim_end_matches(".pdf").to_owned())
+        });
+        let bytes = std::fs::read(entry.path()).expect("readable");
+        let (own, general) = both_readers(&bytes, password.as_deref());
+        let own = own.unwrap_or_else(|| panic!("{name}: handed to the general path"));
+        assert_eq!(own.len(), general.len(), "{name}");
+        for (a, b) in own.iter().zip(&general) {
+            assert!(a == b, "{name}: page {} differs", a.number);
+        }
+        read += 1;
+    }
+    assert!(read >= 5, "only {read} real statements read");
 }
