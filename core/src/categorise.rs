@@ -534,9 +534,25 @@ pub fn categorise(details: &str, paid_in: bool) -> Category {
 ///
 /// A category given in the input (a CSV `Category` column, the canonical JSON's `category`) is
 /// informational only and is replaced: the score must not depend on labels a person can edit.
+///
+/// A statement repeats the same Details many times (Fuliza, the same Paybill, the same
+/// agent), so each distinct Details text and direction is categorised once.
 pub fn categorise_all(transactions: &mut [Transaction]) {
-    for t in transactions {
-        t.category = categorise(&t.details, t.paid_in > t.withdrawn);
+    let categories: Vec<Category> = {
+        let mut seen: std::collections::HashMap<(&str, bool), Category> =
+            std::collections::HashMap::new();
+        transactions
+            .iter()
+            .map(|t| {
+                let paid_in = t.paid_in > t.withdrawn;
+                *seen
+                    .entry((t.details.as_str(), paid_in))
+                    .or_insert_with(|| categorise(&t.details, paid_in))
+            })
+            .collect()
+    };
+    for (t, category) in transactions.iter_mut().zip(categories) {
+        t.category = category;
     }
 }
 

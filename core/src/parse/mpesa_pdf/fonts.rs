@@ -83,12 +83,12 @@ pub(super) enum Font {
     },
     /// Two bytes per code (`Identity-H`): the code is the CID.
     Identity {
-        /// Width per CID (1/1000 em).
-        widths: HashMap<u32, f64>,
+        /// Width per CID (1/1000 em), indexed by CID; CIDs past the end have the default.
+        widths: Vec<f64>,
         /// Width of a CID without an entry.
         default_width: f64,
-        /// The text of each CID (`/ToUnicode`).
-        text: HashMap<u32, Box<[char]>>,
+        /// The text of each CID (`/ToUnicode`), indexed by CID; empty for none.
+        text: Vec<Box<[char]>>,
     },
 }
 
@@ -138,10 +138,13 @@ impl Font {
                 widths,
                 default_width,
                 text,
-            } => Ok((
-                widths.get(&code).copied().unwrap_or(*default_width),
-                text.get(&code).map_or(&[][..], |t| &t[..]),
-            )),
+            } => {
+                let i = usize::try_from(code).unwrap_or(usize::MAX);
+                Ok((
+                    widths.get(i).copied().unwrap_or(*default_width),
+                    text.get(i).map_or(&[][..], |t| &t[..]),
+                ))
+            }
         }
     }
 }
@@ -259,10 +262,26 @@ fn identity(doc: &Document, font: &Dictionary, max_stream: usize) -> Result<Font
     }
     let text = to_unicode(doc, font, max_stream)?.unwrap_or_default();
     Ok(Font::Identity {
-        widths,
+        widths: dense(&widths, default_width),
         default_width,
-        text,
+        text: dense(&text, Box::default()),
     })
+}
+
+/// A two-byte code's table as a vector indexed by code (codes above `0xFFFF` cannot occur).
+fn dense<T: Clone>(map: &HashMap<u32, T>, default: T) -> Vec<T> {
+    let len = map
+        .keys()
+        .filter(|k| **k <= 0xFFFF)
+        .max()
+        .map_or(0, |k| *k as usize + 1);
+    let mut out = vec![default; len];
+    for (k, v) in map {
+        if let Some(slot) = out.get_mut(*k as usize) {
+            *slot = v.clone();
+        }
+    }
+    out
 }
 
 fn simple(doc: &Document, font: &Dictionary, max_stream: usize) -> Result<Font, Unsupported> {

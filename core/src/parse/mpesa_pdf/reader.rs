@@ -13,7 +13,7 @@
 //! skips them; `q` nesting deeper than [`MAX_STATE_DEPTH`] is ignored with its `Q`.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
@@ -171,11 +171,11 @@ fn page_fonts(
     Ok(names)
 }
 
-/// A page to read: number, decoded content, fonts by name, height, and the names of its
+/// A page to read: number, object, fonts by name, height, and the names of its
 /// Form `XObject`s (drawing one ends the fast path).
 struct PageJob {
     number: u32,
-    content: Vec<u8>,
+    page_id: ObjectId,
     fonts: BTreeMap<Vec<u8>, usize>,
     forms: Vec<Vec<u8>>,
     height: f64,
@@ -260,15 +260,26 @@ pub(super) fn extract(
         by_id: HashMap::new(),
     };
     let mut jobs = Vec::with_capacity(page_ids.len());
-    let mut total: u64 = 0;
     for (index, page_id) in page_ids.iter().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
         let resources = inherited(doc, *page_id, b"Resources").and_then(|r| r.as_dict().ok());
         let Ok(page_fonts) = page_fonts(doc, resources, &mut fonts, max_stream) else {
             return Ok(None);
         };
-        let content = page_content(doc, *page_id, number, max_stream)?;
-        total = total.saturating_add(content.len() as u64);
+        jobs.push(PageJob {
+            number,
+            page_id: *page_id,
+            fonts: page_fonts,
+            forms: form_names(doc, resources),
+            height: page_height(doc, *page_id),
+        });
+    }
+    let count = AtomicUsize::new(0);
+    let decoded = AtomicU64::new(0);
+    let pages = parallel::map(&jobs, |job| {
+        let content = page_content(doc, job.page_id, job.number, max_stream)?;
+        let total =
+            decoded.fetch_add(content.len() as u64, Ordering::Relaxed) + content.len() as u64;
         if total > total_budget {
             return Err(Error::new(
                 ErrorKind::TooLarge {
@@ -277,16 +288,8 @@ pub(super) fn extract(
                 format!("the PDF's streams decompress to more than {total_budget} bytes"),
             ));
         }
-        jobs.push(PageJob {
-            number,
-            content,
-            fonts: page_fonts,
-            forms: form_names(doc, resources),
-            height: page_height(doc, *page_id),
-        });
-    }
-    let count = AtomicUsize::new(0);
-    let pages = parallel::map(&jobs, |job| read_page(job, &fonts.loaded, &count));
+        read_page(job, &content, &fonts.loaded, &count)
+    });
     let mut out = Vec::with_capacity(pages.len());
     for page in pages {
         match page? {
@@ -306,7 +309,12 @@ fn too_many_glyphs(what: &str, limit: usize) -> Error {
 }
 
 /// Reads one page; `Ok(None)` when it needs the general path.
-fn read_page(job: &PageJob, fonts: &[Font], total: &AtomicUsize) -> Result<Option<Page>> {
+fn read_page(
+    job: &PageJob,
+    content: &[u8],
+    fonts: &[Font],
+    total: &AtomicUsize,
+) -> Result<Option<Page>> {
     if total.load(Ordering::Relaxed) > MAX_GLYPHS_TOTAL {
         return Err(too_many_glyphs("the PDF", MAX_GLYPHS_TOTAL));
     }
@@ -318,7 +326,7 @@ fn read_page(job: &PageJob, fonts: &[Font], total: &AtomicUsize) -> Result<Optio
         glyphs: Vec::new(),
         number: job.number,
     };
-    match page.run(&job.content) {
+    match page.run(content) {
         Ok(()) => {}
         Err(Stop::Unsupported) => return Ok(None),
         Err(Stop::Error(e)) => return Err(e),

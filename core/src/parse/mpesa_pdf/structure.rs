@@ -25,18 +25,18 @@ pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> Pd
 }
 
 fn count(haystack: &[u8], needle: &[u8]) -> u32 {
-    let n = haystack
-        .windows(needle.len())
-        .filter(|w| *w == needle)
-        .count();
+    let n = memchr::memmem::find_iter(haystack, needle).count();
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 fn loose_stream_ends(bytes: &[u8]) -> u32 {
     let needle = b"endstream";
-    let n = bytes
-        .windows(needle.len() + 1)
-        .filter(|w| w.starts_with(needle) && !matches!(w[needle.len()], b'\n' | b'\r'))
+    let n = memchr::memmem::find_iter(bytes, needle)
+        .filter(|i| {
+            bytes
+                .get(i + needle.len())
+                .is_some_and(|b| !matches!(b, b'\n' | b'\r'))
+        })
         .count();
     u32::try_from(n).unwrap_or(u32::MAX)
 }
