@@ -202,7 +202,17 @@ pub fn read_file(path: &std::path::Path, limits: &Limits) -> Result<Vec<u8>> {
         )
     };
     let file = std::fs::File::open(path).map_err(io)?;
-    read_bounded(file, limits.max_bytes, &path.display().to_string()).map_err(|e| match e {
+    // Sized from the file's length up front: growing a multi-megabyte buffer step by step
+    // touches fresh memory at every step.
+    let size = file.metadata().map_or(0, |m| m.len()).min(limits.max_bytes);
+    let capacity = usize::try_from(size).unwrap_or(0).saturating_add(1);
+    read_bounded_into(
+        file,
+        limits.max_bytes,
+        &path.display().to_string(),
+        Vec::with_capacity(capacity),
+    )
+    .map_err(|e| match e {
         ReadError::Io(e) => io(e),
         ReadError::TooLarge(e) => e,
     })
@@ -226,8 +236,17 @@ pub fn read_bounded(
     max_bytes: u64,
     what: &str,
 ) -> std::result::Result<Vec<u8>, ReadError> {
+    read_bounded_into(reader, max_bytes, what, Vec::new())
+}
+
+/// [`read_bounded`] into `bytes` (already allocated to the expected size).
+fn read_bounded_into(
+    reader: impl std::io::Read,
+    max_bytes: u64,
+    what: &str,
+    mut bytes: Vec<u8>,
+) -> std::result::Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let mut bytes = Vec::new();
     reader
         .take(max_bytes.saturating_add(1))
         .read_to_end(&mut bytes)

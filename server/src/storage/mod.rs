@@ -213,7 +213,8 @@ pub struct Storage {
 
 impl Storage {
     /// Connects to `database` (see [`normalise_url`]), creating an SQLite file if needed,
-    /// switching SQLite to WAL, and applying pending migrations.
+    /// switching SQLite to WAL (with `synchronous = NORMAL` on every connection), and applying
+    /// pending migrations.
     ///
     /// # Errors
     /// [`StorageError`] when the URL is unsupported, the database cannot be reached, or a
@@ -233,11 +234,21 @@ impl Storage {
             Backend::Sqlite => 8,
             Backend::Postgres => 16,
         };
-        let pool = AnyPoolOptions::new()
+        let mut pool = AnyPoolOptions::new()
             .max_connections(max)
-            .acquire_timeout(Duration::from_secs(10))
-            .connect_with(options)
-            .await?;
+            .acquire_timeout(Duration::from_secs(10));
+        if backend == Backend::Sqlite {
+            // In WAL mode, `synchronous = NORMAL` keeps the database consistent after a crash
+            // or power loss and syncs at checkpoints instead of at every commit; a power loss
+            // may lose the last commits, never corrupt (sqlite.org/pragma.html#pragma_synchronous).
+            pool = pool.after_connect(|conn, _| {
+                Box::pin(async move {
+                    conn.execute("PRAGMA synchronous = NORMAL").await?;
+                    Ok(())
+                })
+            });
+        }
+        let pool = pool.connect_with(options).await?;
         Ok(Self {
             pool,
             backend,

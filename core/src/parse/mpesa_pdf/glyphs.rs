@@ -49,12 +49,15 @@ pub(super) struct Line {
     pub y: f32,
     /// The characters, sorted by `x`.
     pub glyphs: Vec<Glyph>,
+    /// The line's text, words separated by single spaces (see [`join`]); computed with the
+    /// line, on the page's thread.
+    text: String,
 }
 
 impl Line {
     /// The line's text, words separated by single spaces (see [`join`]).
-    pub fn text(&self) -> String {
-        join(self.glyphs.iter())
+    pub fn text(&self) -> &str {
+        &self.text
     }
 }
 
@@ -241,6 +244,7 @@ pub(super) fn group_lines(mut glyphs: Vec<Glyph>) -> Vec<Line> {
             _ => lines.push(Line {
                 y: g.y,
                 glyphs: vec![g],
+                text: String::new(),
             }),
         }
     }
@@ -249,6 +253,7 @@ pub(super) fn group_lines(mut glyphs: Vec<Glyph>) -> Vec<Line> {
         line.glyphs.dedup_by(|b, a| {
             a.ch == b.ch && (a.x - b.x).abs() < 0.1 * a.size.max(1.0) && (a.y - b.y).abs() < 0.01
         });
+        line.text = join(line.glyphs.iter());
     }
     lines
 }

@@ -280,13 +280,13 @@ mod tests {
             ],
             69.0,
         );
-        let cols = header_columns(&header, &header.text()).expect("header");
+        let cols = header_columns(&header, header.text()).expect("header");
         assert!(cols.status < 282.0 && cols.status > 250.0, "{cols:?}");
         assert!(cols.withdrawn < cols.balance);
         let amount = line(&[(530.3, "1,709.81")], 79.0);
         assert!(amount.glyphs.iter().all(|g| cols.zone(g) == Zone::Balance));
         assert!(is_header_remainder(&line(&[(366.8, "Status")], 75.0)));
         let summary = line(&[(38.0, "SUMMARY")], 1.0);
-        assert!(header_columns(&summary, &summary.text()).is_none());
+        assert!(header_columns(&summary, summary.text()).is_none());
     }
 }

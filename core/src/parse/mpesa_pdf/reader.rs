@@ -323,7 +323,8 @@ fn read_page(
         page_fonts: &job.fonts,
         forms: &job.forms,
         height: job.height,
-        glyphs: Vec::new(),
+        // About one character per 16 bytes of content in Safaricom's layouts.
+        glyphs: Vec::with_capacity((content.len() / 16).min(MAX_GLYPHS_PER_PAGE)),
         number: job.number,
     };
     match page.run(content) {

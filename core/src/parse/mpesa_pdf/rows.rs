@@ -163,7 +163,7 @@ struct Reader {
 
 impl Reader {
     fn page(&mut self, page: &Page) {
-        let texts: Vec<String> = page.lines.iter().map(Line::text).collect();
+        let texts: Vec<&str> = page.lines.iter().map(Line::text).collect();
         let header = page
             .lines
             .iter()
