@@ -501,6 +501,18 @@ pub const RULES: &[Rule] = &[
 /// The normal form every rule reads: lower case, white space runs collapsed to one space,
 /// trimmed.
 pub fn normalise(details: &str) -> String {
+    if details.is_ascii() {
+        // The same result without a string per word (the common case: Safaricom's Details
+        // are ASCII).
+        let mut out = String::with_capacity(details.len());
+        for word in details.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.extend(word.chars().map(|c| c.to_ascii_lowercase()));
+        }
+        return out;
+    }
     details
         .split_whitespace()
         .map(str::to_lowercase)
@@ -508,9 +520,88 @@ pub fn normalise(details: &str) -> String {
         .join(" ")
 }
 
+/// How a pattern of [`RULES`] must occur for its rule to match.
+#[derive(Debug, Clone, Copy)]
+enum Occurrence {
+    Start,
+    Anywhere,
+    Word,
+}
+
+/// Every pattern of [`RULES`] in one Aho-Corasick automaton, built once: a Details text is
+/// scanned once for all of them instead of once per rule.
+struct Patterns {
+    automaton: aho_corasick::AhoCorasick,
+    /// Per pattern: its rule (index into [`RULES`]) and how it must occur.
+    rules: Vec<(usize, Occurrence)>,
+}
+
+static PATTERNS: std::sync::LazyLock<Patterns> = std::sync::LazyLock::new(|| {
+    let mut patterns: Vec<&'static str> = Vec::new();
+    let mut rules = Vec::new();
+    for (index, rule) in RULES.iter().enumerate() {
+        let (list, occurrence): (&[&'static str], Occurrence) = match &rule.matcher {
+            Match::Empty => (&[], Occurrence::Anywhere),
+            Match::StartsWith(p) => (std::slice::from_ref(p), Occurrence::Start),
+            Match::Contains(p) => (std::slice::from_ref(p), Occurrence::Anywhere),
+            Match::ContainsAny(ps) => (ps, Occurrence::Anywhere),
+            Match::WordAny(ps) => (ps, Occurrence::Word),
+        };
+        for p in list {
+            patterns.push(p);
+            rules.push((index, occurrence));
+        }
+    }
+    // Standard semantics report every occurrence of every pattern, overlapping ones included.
+    let automaton = aho_corasick::AhoCorasick::new(&patterns)
+        .unwrap_or_else(|e| unreachable!("the rule table's patterns build an automaton: {e}"));
+    Patterns { automaton, rules }
+});
+
 /// The index in [`RULES`] of the first rule that matches, or `None` (the row is
 /// [`Category::Other`]). `paid_in` is the direction of the row (`true` = money in).
+///
+/// One pass of [`PATTERNS`] over the normalised text finds every rule a pattern occurrence
+/// satisfies (a whole-word rule is confirmed with [`Match::matches`]); the smallest index among
+/// them, and among the [`Match::Empty`] rules when the text is empty, is exactly the first
+/// rule of the table that matches.
 pub fn matching_rule(details: &str, paid_in: bool) -> Option<usize> {
+    let text = normalise(details);
+    let direction = if paid_in {
+        Direction::In
+    } else {
+        Direction::Out
+    };
+    let applies = |index: usize| RULES[index].direction.is_none_or(|d| d == direction);
+    let mut first = if text.is_empty() {
+        RULES
+            .iter()
+            .position(|r| r.matcher == Match::Empty && r.direction.is_none_or(|d| d == direction))
+    } else {
+        None
+    };
+    let patterns = &*PATTERNS;
+    for found in patterns.automaton.find_overlapping_iter(&text) {
+        let (index, occurrence) = patterns.rules[found.pattern().as_usize()];
+        if first.is_some_and(|f| f <= index) || !applies(index) {
+            continue;
+        }
+        let satisfied = match occurrence {
+            Occurrence::Anywhere => true,
+            Occurrence::Start => found.start() == 0,
+            Occurrence::Word => RULES[index].matcher.matches(&text),
+        };
+        if satisfied {
+            first = Some(index);
+        }
+    }
+    first
+}
+
+/// [`matching_rule`] as the table reads: every rule tried in order (the reference the
+/// automaton is tested against).
+#[cfg(test)]
+fn matching_rule_in_order(details: &str, paid_in: bool) -> Option<usize> {
     let text = normalise(details);
     let direction = if paid_in {
         Direction::In
@@ -559,6 +650,69 @@ pub fn categorise_all(transactions: &mut [Transaction]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Every pattern of the table, for building Details texts that hit many rules at once.
+    fn vocabulary() -> Vec<&'static str> {
+        let mut words = vec![
+            "Customer",
+            "Transfer",
+            "to",
+            "-",
+            "0712***678",
+            "JANE",
+            "ltd",
+            "x",
+        ];
+        for rule in RULES {
+            match &rule.matcher {
+                Match::Empty => {}
+                Match::StartsWith(p) | Match::Contains(p) => words.push(p),
+                Match::ContainsAny(ps) | Match::WordAny(ps) => words.extend(ps.iter()),
+            }
+        }
+        words
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// The one-pass automaton picks exactly the rule the table picks read in order, on
+        /// texts glued from the table's own patterns (with and without spaces, upper case).
+        #[test]
+        fn the_automaton_picks_the_rule_the_table_picks(
+            parts in prop::collection::vec((0usize..400, 0u8..4), 0..6),
+            paid_in in any::<bool>(),
+        ) {
+            let words = vocabulary();
+            let mut text = String::new();
+            for (i, glue) in parts {
+                let word = words[i % words.len()];
+                match glue {
+                    0 => text.push(' '),
+                    1 => text.push_str("  "),
+                    2 => {}
+                    _ => text.push('.'),
+                }
+                if i % 3 == 0 {
+                    text.push_str(&word.to_uppercase());
+                } else {
+                    text.push_str(word);
+                }
+            }
+            prop_assert_eq!(matching_rule(&text, paid_in), matching_rule_in_order(&text, paid_in));
+        }
+
+        /// The ASCII fast path of [`normalise`] equals the general one.
+        #[test]
+        fn normalise_fast_path_is_the_general_one(text in "[ -~\t\n\r\x0b\x0c]{0,40}") {
+            let general = text
+                .split_whitespace()
+                .map(str::to_lowercase)
+                .collect::<Vec<_>>()
+                .join(" ");
+            prop_assert_eq!(normalise(&text), general);
+        }
+    }
 
     fn out(details: &str) -> Category {
         categorise(details, false)
