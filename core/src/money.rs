@@ -19,7 +19,14 @@ pub fn parse_amount(text: &str) -> Option<Decimal> {
     if t.is_empty() || t == "-" {
         return Some(Decimal::ZERO);
     }
-    let cleaned: String = t.chars().filter(|c| *c != ',' && *c != ' ').collect();
+    let cleaned: std::borrow::Cow<'_, str> = if t.contains([',', ' ']) {
+        t.chars()
+            .filter(|c| *c != ',' && *c != ' ')
+            .collect::<String>()
+            .into()
+    } else {
+        t.into()
+    };
     if !cleaned
         .chars()
         .all(|c| c.is_ascii_digit() || matches!(c, '.' | '-' | '+'))

@@ -123,6 +123,9 @@ fn columns(headers: &[String]) -> Result<Columns> {
 
 fn parse_time(text: &str) -> Option<NaiveDateTime> {
     let t = text.trim();
+    if let Ok(exact) = super::time::iso_seconds(t) {
+        return exact;
+    }
     TIME_FORMATS
         .iter()
         .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())

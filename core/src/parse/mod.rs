@@ -6,6 +6,7 @@
 pub mod csv;
 pub mod json;
 pub mod mpesa_pdf;
+mod time;
 
 use serde::{Deserialize, Serialize};
 

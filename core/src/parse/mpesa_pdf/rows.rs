@@ -359,13 +359,16 @@ fn row_start(text: &str) -> Start<'_> {
     if !is_receipt(receipt) || !date_like {
         return Start::No;
     }
-    match NaiveDateTime::parse_from_str(&format!("{date} {time}"), "%Y-%m-%d %H:%M:%S") {
-        Ok(completed_at) => Start::Row {
+    let text = format!("{date} {time}");
+    let parsed = crate::parse::time::iso_seconds(&text)
+        .unwrap_or_else(|_| NaiveDateTime::parse_from_str(&text, "%Y-%m-%d %H:%M:%S").ok());
+    match parsed {
+        Some(completed_at) => Start::Row {
             receipt_no: receipt,
             completed_at,
             details,
         },
-        Err(_) => Start::BadTime,
+        None => Start::BadTime,
     }
 }
 
