@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 use sha2::{Digest, Sha256};
 
@@ -132,14 +132,22 @@ pub fn mask_phone(number: &str) -> String {
 }
 
 fn overview(statement: &Statement, period: Period) -> StatementOverview {
-    let mut monthly: BTreeMap<String, (Decimal, Decimal)> = BTreeMap::new();
+    // Summed per (year, month), then named `%Y-%m` once per month and ordered by that name.
+    let mut by_month: BTreeMap<(i32, u32), (NaiveDate, Decimal, Decimal)> = BTreeMap::new();
     for t in statement.transactions.iter().filter(|t| t.is_completed()) {
-        let m = monthly
-            .entry(t.completed_at.format("%Y-%m").to_string())
-            .or_default();
-        m.0 += t.paid_in;
-        m.1 += t.withdrawn;
+        let day = t.completed_at.date();
+        let m = by_month.entry((day.year(), day.month())).or_insert((
+            day,
+            Decimal::ZERO,
+            Decimal::ZERO,
+        ));
+        m.1 += t.paid_in;
+        m.2 += t.withdrawn;
     }
+    let monthly: BTreeMap<String, (Decimal, Decimal)> = by_month
+        .into_values()
+        .map(|(day, paid_in, withdrawn)| (day.format("%Y-%m").to_string(), (paid_in, withdrawn)))
+        .collect();
     let (total_paid_in, total_withdrawn) = check::completed_totals(statement);
     let provider = serde_json::to_value(statement.provider)
         .ok()
