@@ -97,10 +97,16 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         opened.per_stream,
         opened.total_budget,
     )? {
-        Some(pages) => pages,
+        Some(pages) => {
+            // The decrypted document is not needed past this point: freed before the rows
+            // are read (it holds every stream of the file).
+            drop(opened);
+            pages
+        }
         None => glyphs::extract(&load::extraction_copy(opened)?, document.pages)?,
     };
     let table = rows::read(&pages)?;
+    drop(pages);
     document.declared_pages = table.declared_pages;
     if let Some(structure) = document.structure.as_mut() {
         structure.off_grid = table.off_grid;
