@@ -25,6 +25,17 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
             "the statement has no completed transactions to score",
         ));
     }
+    let days = span_days(statement);
+    if days > crate::MAX_PERIOD_DAYS {
+        let limit = crate::MAX_PERIOD_DAYS;
+        return Err(Error::new(
+            ErrorKind::TooLarge { limit },
+            format!(
+                "the statement spans {days} days; the engine scores statements of at most \
+                 {limit} days (ten years)"
+            ),
+        ));
+    }
     let features = features::compute(statement);
     let assessment = scorecard::assess(card, &features);
     let sha = card.sha256();
@@ -44,6 +55,20 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
         integrity: check::check(statement),
         statement: overview(statement, period),
     })
+}
+
+/// Days from the earliest to the latest of the rows' dates and the header period's ends.
+fn span_days(statement: &Statement) -> u64 {
+    let header = statement.period.iter().flat_map(|p| [p.start, p.end]);
+    let dates = statement
+        .transactions
+        .iter()
+        .map(|t| t.completed_at.date())
+        .chain(header);
+    let (Some(first), Some(last)) = (dates.clone().min(), dates.max()) else {
+        return 0;
+    };
+    u64::try_from((last - first).num_days()).unwrap_or(0)
 }
 
 /// The header period, or the first and last transaction dates.
@@ -185,6 +210,34 @@ fn overview(statement: &Statement, period: Period) -> StatementOverview {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A statement whose last row is `years` after its first (dates moved, nothing else).
+    #[cfg(feature = "testing")]
+    fn stretched(years: i64) -> Statement {
+        let mut s = crate::testing::synthetic_statement(3, 3);
+        s.period = None;
+        let last = s.transactions.len() - 1;
+        s.transactions[last].completed_at += chrono::TimeDelta::days(365 * years);
+        s
+    }
+
+    #[cfg(feature = "testing")]
+    #[test]
+    fn a_statement_spanning_centuries_is_too_large_to_score() {
+        let err = crate::score(&stretched(100)).expect_err("too long");
+        assert_eq!(
+            err.kind(),
+            &ErrorKind::TooLarge {
+                limit: crate::MAX_PERIOD_DAYS
+            }
+        );
+        let mut header_only = crate::testing::synthetic_statement(3, 3);
+        if let Some(p) = header_only.period.as_mut() {
+            p.end = p.start + chrono::TimeDelta::days(20_000);
+        }
+        assert!(crate::score(&header_only).is_err());
+        assert!(crate::score(&stretched(9)).is_ok());
+    }
 
     #[test]
     fn masks_phone_numbers() {

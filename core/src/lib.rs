@@ -46,12 +46,20 @@ pub use statement::{Statement, Transaction, TransactionStatus};
 /// Version of the engine crate.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// The longest statement the engine scores: 3,660 days (ten years) from the first to the last
+/// row, or across the header period. Safaricom's full statements cover at most a few years (the
+/// longest in our samples: 26 months); the features are computed per day, so a two-row file
+/// whose rows are centuries apart would otherwise cost hundreds of megabytes.
+pub const MAX_PERIOD_DAYS: u64 = 3_660;
+
 /// Scores a parsed statement.
 ///
 /// Order-invariant: shuffling `statement.transactions` gives the same report.
 ///
 /// # Errors
-/// `ErrorKind::EmptyStatement` when the statement has no completed transactions.
+/// `ErrorKind::EmptyStatement` when the statement has no completed transactions;
+/// `ErrorKind::TooLarge` when its rows or its header period span more than
+/// [`MAX_PERIOD_DAYS`] days (the features are computed day by day).
 pub fn score(statement: &Statement) -> Result<Report> {
     assemble::report(statement, scorecard::builtin())
 }
@@ -61,7 +69,7 @@ pub fn score(statement: &Statement) -> Result<Report> {
 /// `reportId` covers both.
 ///
 /// # Errors
-/// `ErrorKind::EmptyStatement` when the statement has no completed transactions.
+/// Those of [`score`].
 pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report> {
     assemble::report(statement, scorecard)
 }
