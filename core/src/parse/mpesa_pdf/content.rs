@@ -28,7 +28,7 @@ fn numbers(op: &Operation, n: usize) -> bool {
 }
 
 /// A resource sub-dictionary (`/Font`, `/XObject`), resolved.
-fn sub_dict<'a>(
+pub(super) fn sub_dict<'a>(
     doc: &'a Document,
     resources: &'a Dictionary,
     key: &[u8],

@@ -8,8 +8,8 @@
 
 use super::fonts::Unsupported;
 
-/// One token. Strings are appended to the buffer given to [`Lexer::next`] and named by their
-/// range in it.
+/// One token; every kind but `Operator` is also an operand on the reader's stack. Strings are
+/// appended to the buffer given to [`Lexer::next`] and named by their range in it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Token<'a> {
     Number(f64),

@@ -259,8 +259,10 @@ fn inherited(doc: &Document, page_id: ObjectId, key: &[u8]) -> Option<Object> {
     }
 }
 
-fn media_box(doc: &Document, page_id: ObjectId) -> Vec<Object> {
-    let numbers: Option<Vec<f32>> = inherited(doc, page_id, b"MediaBox").and_then(|o| {
+/// A page's `/MediaBox` (inherited) as four finite numbers with positive width and height,
+/// else A4. Both text readers take the page height from it.
+pub(super) fn media_box_numbers(doc: &Document, page_id: ObjectId) -> [f32; 4] {
+    let numbers: Option<[f32; 4]> = inherited(doc, page_id, b"MediaBox").and_then(|o| {
         let (_, o) = doc.dereference(&o).ok()?;
         let items = o.as_array().ok()?;
         let numbers: Vec<f32> = items
@@ -268,11 +270,14 @@ fn media_box(doc: &Document, page_id: ObjectId) -> Vec<Object> {
             .filter_map(|n| n.as_float().ok())
             .filter(|n| n.is_finite())
             .collect();
-        (numbers.len() == 4 && numbers[2] > numbers[0] && numbers[3] > numbers[1])
-            .then_some(numbers)
+        let n: [f32; 4] = numbers.try_into().ok()?;
+        (n[2] > n[0] && n[3] > n[1]).then_some(n)
     });
-    numbers
-        .unwrap_or_else(|| A4.to_vec())
+    numbers.unwrap_or(A4)
+}
+
+fn media_box(doc: &Document, page_id: ObjectId) -> Vec<Object> {
+    media_box_numbers(doc, page_id)
         .into_iter()
         .map(Object::Real)
         .collect()

@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
+use super::content::sub_dict;
 use super::fonts::{Font, Unsupported};
 use super::glyphs::{Glyph, MAX_GLYPHS_PER_PAGE, MAX_GLYPHS_TOTAL, Page, group_lines};
 use super::lexer::{Lexer, Token};
@@ -25,9 +26,6 @@ use crate::error::{Error, ErrorKind, Result};
 
 /// Deepest `q` nesting kept (as the general path's sanitiser).
 const MAX_STATE_DEPTH: usize = 64;
-
-/// Page size used when a page has no usable `/MediaBox` (A4, points).
-const A4_HEIGHT: f32 = 842.0;
 
 /// A 2-D affine matrix `[a b c d e f]`, row-vector convention (`euclid`'s `Transform2D`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -75,17 +73,6 @@ struct Fonts {
     by_id: HashMap<ObjectId, usize>,
 }
 
-/// An operand on the stack (strings name their range in the page's string buffer).
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Operand<'a> {
-    Number(f64),
-    Name(&'a [u8]),
-    String(usize, usize),
-    ArrayStart,
-    ArrayEnd,
-    Other,
-}
-
 fn resolve<'a>(doc: &'a Document, object: &'a Object) -> &'a Object {
     doc.dereference(object).map_or(object, |(_, o)| o)
 }
@@ -105,32 +92,8 @@ fn inherited<'a>(doc: &'a Document, page_id: ObjectId, key: &[u8]) -> Option<&'a
 
 /// Page height in points, from `/MediaBox` as the general path reads it (`f32` numbers).
 fn page_height(doc: &Document, page_id: ObjectId) -> f64 {
-    let numbers: Option<Vec<f32>> = inherited(doc, page_id, b"MediaBox").and_then(|o| {
-        let items = o.as_array().ok()?;
-        let numbers: Vec<f32> = items
-            .iter()
-            .filter_map(|n| n.as_float().ok())
-            .filter(|n| n.is_finite())
-            .collect();
-        (numbers.len() == 4 && numbers[2] > numbers[0] && numbers[3] > numbers[1])
-            .then_some(numbers)
-    });
-    match numbers {
-        Some(n) => f64::from(n[3]) - f64::from(n[1]),
-        None => f64::from(A4_HEIGHT),
-    }
-}
-
-fn sub_dict<'a>(
-    doc: &'a Document,
-    resources: &'a Dictionary,
-    key: &[u8],
-) -> Option<&'a Dictionary> {
-    resources
-        .get(key)
-        .ok()
-        .map(|o| resolve(doc, o))
-        .and_then(|o| o.as_dict().ok())
+    let [_, lly, _, ury] = super::load::media_box_numbers(doc, page_id);
+    f64::from(ury) - f64::from(lly)
 }
 
 /// A page's fonts by resource name (`/F1` → index into [`Fonts::loaded`]), loading fonts not
@@ -370,14 +333,14 @@ struct PageReader<'a> {
     number: u32,
 }
 
-fn numbers<const N: usize>(operands: &[Operand<'_>]) -> Option<[f64; N]> {
+fn numbers<const N: usize>(operands: &[Token<'_>]) -> Option<[f64; N]> {
     if operands.len() != N {
         return None;
     }
     let mut out = [0.0; N];
     for (o, v) in out.iter_mut().zip(operands) {
         match v {
-            Operand::Number(n) if n.is_finite() => *o = *n,
+            Token::Number(n) if n.is_finite() => *o = *n,
             _ => return None,
         }
     }
@@ -388,7 +351,7 @@ impl PageReader<'_> {
     fn run(&mut self, content: &[u8]) -> std::result::Result<(), Stop> {
         let mut lexer = Lexer::new(content);
         let mut strings: Vec<u8> = Vec::new();
-        let mut operands: Vec<Operand<'_>> = Vec::new();
+        let mut operands: Vec<Token<'_>> = Vec::new();
         let mut state = State {
             ctm: Matrix::IDENTITY,
             tm: Matrix::IDENTITY,
@@ -403,21 +366,13 @@ impl PageReader<'_> {
         let mut saved = Saved::default();
         let mut tlm = Matrix::IDENTITY;
         while let Some(token) = lexer.next(&mut strings)? {
-            let operator = match token {
-                Token::Number(n) => Operand::Number(n),
-                Token::Name(n) => Operand::Name(n),
-                Token::String(a, b) => Operand::String(a, b),
-                Token::ArrayStart => Operand::ArrayStart,
-                Token::ArrayEnd => Operand::ArrayEnd,
-                Token::Other => Operand::Other,
-                Token::Operator(op) => {
-                    self.operator(op, &operands, &strings, &mut state, &mut saved, &mut tlm)?;
-                    operands.clear();
-                    strings.clear();
-                    continue;
-                }
-            };
-            operands.push(operator);
+            if let Token::Operator(op) = token {
+                self.operator(op, &operands, &strings, &mut state, &mut saved, &mut tlm)?;
+                operands.clear();
+                strings.clear();
+            } else {
+                operands.push(token);
+            }
         }
         Ok(())
     }
@@ -426,7 +381,7 @@ impl PageReader<'_> {
     fn operator(
         &mut self,
         operator: &[u8],
-        operands: &[Operand<'_>],
+        operands: &[Token<'_>],
         strings: &[u8],
         state: &mut State,
         saved: &mut Saved,
@@ -479,25 +434,19 @@ impl PageReader<'_> {
             }
             b"Tf" => self.set_font(state, operands),
             b"Tj" => {
-                if let (Some(font), [Operand::String(a, b)]) = (state.font, operands) {
+                if let (Some(font), [Token::String(a, b)]) = (state.font, operands) {
                     self.show(state, font, &strings[*a..*b])?;
                 }
             }
             b"'" => {
-                if let (Some(font), [Operand::String(a, b)]) = (state.font, operands) {
+                if let (Some(font), [Token::String(a, b)]) = (state.font, operands) {
                     next_line(state, tlm);
                     self.show(state, font, &strings[*a..*b])?;
                 }
             }
             b"\"" => {
-                if let (
-                    Some(font),
-                    [
-                        Operand::Number(w),
-                        Operand::Number(c),
-                        Operand::String(a, b),
-                    ],
-                ) = (state.font, operands)
+                if let (Some(font), [Token::Number(w), Token::Number(c), Token::String(a, b)]) =
+                    (state.font, operands)
                     && w.is_finite()
                     && c.is_finite()
                 {
@@ -515,7 +464,7 @@ impl PageReader<'_> {
             // A Form XObject is drawn with its own resources and state: the general path.
             // (Images draw no text.)
             b"Do" => {
-                if let [Operand::Name(name)] = operands
+                if let [Token::Name(name)] = operands
                     && self.forms.iter().any(|f| f == name)
                 {
                     return Err(Stop::Unsupported);
@@ -528,9 +477,9 @@ impl PageReader<'_> {
 
     /// `Tf`: a font of the page's resources and its size; a font name the page does not
     /// have leaves no font (what follows draws nothing until the next good `Tf`).
-    fn set_font(&self, state: &mut State, operands: &[Operand<'_>]) {
+    fn set_font(&self, state: &mut State, operands: &[Token<'_>]) {
         state.font = match operands {
-            [Operand::Name(name), Operand::Number(size)] if size.is_finite() => {
+            [Token::Name(name), Token::Number(size)] if size.is_finite() => {
                 let font = self.page_fonts.get(*name).copied();
                 if font.is_some() {
                     state.size = *size;
@@ -547,22 +496,22 @@ impl PageReader<'_> {
         &mut self,
         state: &mut State,
         font: usize,
-        operands: &[Operand<'_>],
+        operands: &[Token<'_>],
         strings: &[u8],
     ) -> std::result::Result<(), Stop> {
-        let Some((Operand::ArrayStart, rest)) = operands.split_first() else {
+        let Some((Token::ArrayStart, rest)) = operands.split_first() else {
             return Ok(());
         };
-        let Some((Operand::ArrayEnd, items)) = rest.split_last() else {
+        let Some((Token::ArrayEnd, items)) = rest.split_last() else {
             return Ok(());
         };
         // One well-formed array: nested arrays balanced, never closing the outer one.
         let mut depth = 0usize;
         for item in items {
             match item {
-                Operand::ArrayStart => depth += 1,
-                Operand::ArrayEnd if depth == 0 => return Ok(()),
-                Operand::ArrayEnd => depth -= 1,
+                Token::ArrayStart => depth += 1,
+                Token::ArrayEnd if depth == 0 => return Ok(()),
+                Token::ArrayEnd => depth -= 1,
                 _ => {}
             }
         }
@@ -571,11 +520,11 @@ impl PageReader<'_> {
         }
         for item in items {
             match item {
-                Operand::ArrayStart => depth += 1,
-                Operand::ArrayEnd => depth -= 1,
+                Token::ArrayStart => depth += 1,
+                Token::ArrayEnd => depth -= 1,
                 _ if depth > 0 => {}
-                Operand::String(a, b) => self.show(state, font, &strings[*a..*b])?,
-                Operand::Number(n) if n.is_finite() => {
+                Token::String(a, b) => self.show(state, font, &strings[*a..*b])?,
+                Token::Number(n) if n.is_finite() => {
                     let tx = state.scaling * ((0.0 - n / 1000.0) * state.size);
                     state.tm = Matrix::translation(tx, 0.0).then(&state.tm);
                 }
