@@ -574,9 +574,7 @@ pub fn matching_rule(details: &str, paid_in: bool) -> Option<usize> {
     };
     let applies = |index: usize| RULES[index].direction.is_none_or(|d| d == direction);
     let mut first = if text.is_empty() {
-        RULES
-            .iter()
-            .position(|r| r.matcher == Match::Empty && r.direction.is_none_or(|d| d == direction))
+        (0..RULES.len()).find(|i| RULES[*i].matcher == Match::Empty && applies(*i))
     } else {
         None
     };

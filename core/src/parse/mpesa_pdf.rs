@@ -89,8 +89,8 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 }
 
 fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    let opened = load::open_document(bytes, options)?;
-    let mut document = opened.info.clone();
+    let mut opened = load::open_document(bytes, options)?;
+    let mut document = std::mem::take(&mut opened.info);
     let pages = match reader::extract(
         &opened.doc,
         &opened.page_ids,

@@ -66,12 +66,7 @@ impl Names<'_> {
             .and_then(|x| x.get(name).ok())
             .and_then(|o| self.doc.dereference(o).ok())
             .and_then(|(_, o)| o.as_stream().ok())
-            .is_some_and(|s| {
-                s.dict
-                    .get(b"Subtype")
-                    .and_then(Object::as_name)
-                    .is_ok_and(|n| n == b"Form")
-            })
+            .is_some_and(|s| super::load::has_subtype(&s.dict, b"Form"))
     }
 }
 
@@ -172,12 +167,8 @@ pub(super) fn sanitise(doc: &mut Document, page_ids: &[ObjectId]) -> Result<()> 
         .objects
         .iter()
         .filter(|(_, o)| {
-            o.as_stream().is_ok_and(|s| {
-                s.dict
-                    .get(b"Subtype")
-                    .and_then(Object::as_name)
-                    .is_ok_and(|n| n == b"Form")
-            })
+            o.as_stream()
+                .is_ok_and(|s| super::load::has_subtype(&s.dict, b"Form"))
         })
         .map(|(id, _)| *id)
         .collect();

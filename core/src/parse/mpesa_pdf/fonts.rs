@@ -20,6 +20,8 @@ use std::collections::HashMap;
 
 use lopdf::{Dictionary, Document, Object};
 
+use super::load::resolve;
+
 /// A font (or a code in it) this reader does not handle; the caller falls back to
 /// `pdf-extract`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,10 +149,6 @@ impl Font {
             }
         }
     }
-}
-
-fn resolve<'a>(doc: &'a Document, object: &'a Object) -> &'a Object {
-    doc.dereference(object).map_or(object, |(_, o)| o)
 }
 
 fn get<'a>(doc: &'a Document, dict: &'a Dictionary, key: &[u8]) -> Option<&'a Object> {

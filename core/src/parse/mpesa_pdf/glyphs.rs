@@ -94,6 +94,58 @@ pub(super) fn join<'a>(glyphs: impl Iterator<Item = &'a Glyph>) -> String {
     out
 }
 
+/// A page already holds [`MAX_GLYPHS_PER_PAGE`] characters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct PageFull;
+
+/// Adds the characters `text` of one glyph drawn with the text rendering matrix `trm`
+/// (`[m11 m12 m21 m22 m31 m32]`), advance `width` (text space units, ÷ 1000 already) and
+/// `font_size`, on a page `height` points tall. Both text readers place characters here, so
+/// they agree to the bit: the glyph origin is `(m31, height − m32)`, its advance `width ×
+/// font_size × scale`, shared evenly by the characters of a ligature. Rotated or skewed
+/// glyphs and non-finite positions are skipped.
+///
+/// # Errors
+/// [`PageFull`] when the characters would pass [`MAX_GLYPHS_PER_PAGE`].
+pub(super) fn place(
+    glyphs: &mut Vec<Glyph>,
+    height: f64,
+    trm: [f64; 6],
+    width: f64,
+    font_size: f64,
+    text: impl Iterator<Item = char> + Clone,
+) -> Result<(), PageFull> {
+    let [m11, m12, m21, m22, m31, m32] = trm;
+    // Rotated or skewed text (watermarks) is not part of the statement table.
+    let scale = (m11 * m22 - m12 * m21).abs().sqrt();
+    if m12.abs() > 0.01 * scale || m21.abs() > 0.01 * scale || m11 <= 0.0 {
+        return Ok(());
+    }
+    let size = font_size * scale;
+    let x = m31;
+    let y = height - m32;
+    let right = x + width * size;
+    if !(x.is_finite() && y.is_finite() && right.is_finite() && size.is_finite()) {
+        return Ok(());
+    }
+    let count = text.clone().count();
+    if glyphs.len() + count > MAX_GLYPHS_PER_PAGE {
+        return Err(PageFull);
+    }
+    let share = (right - x) / count.max(1) as f64;
+    for (i, ch) in text.enumerate() {
+        let left = x + share * i as f64;
+        glyphs.push(Glyph {
+            x: left as f32,
+            right: (left + share) as f32,
+            y: y as f32,
+            size: size as f32,
+            ch,
+        });
+    }
+    Ok(())
+}
+
 /// Collects the characters of one page.
 struct Collector {
     height: f64,
@@ -124,35 +176,19 @@ impl OutputDev for Collector {
         font_size: f64,
         char: &str,
     ) -> Result<(), OutputError> {
-        // Rotated or skewed text (watermarks) is not part of the statement table.
-        let scale = (trm.m11 * trm.m22 - trm.m12 * trm.m21).abs().sqrt();
-        if trm.m12.abs() > 0.01 * scale || trm.m21.abs() > 0.01 * scale || trm.m11 <= 0.0 {
-            return Ok(());
-        }
-        let size = font_size * scale;
-        let x = trm.m31;
-        let y = self.height - trm.m32;
-        let right = x + width * size;
-        if !(x.is_finite() && y.is_finite() && right.is_finite() && size.is_finite()) {
-            return Ok(());
-        }
-        let count = char.chars().count();
-        if self.glyphs.len() + count > MAX_GLYPHS_PER_PAGE {
+        let trm = [trm.m11, trm.m12, trm.m21, trm.m22, trm.m31, trm.m32];
+        place(
+            &mut self.glyphs,
+            self.height,
+            trm,
+            width,
+            font_size,
+            char.chars(),
+        )
+        .map_err(|_| {
             self.overflow = true;
-            return Err(OutputError::FormatError(std::fmt::Error));
-        }
-        let share = (right - x) / count.max(1) as f64;
-        for (i, ch) in char.chars().enumerate() {
-            let left = x + share * i as f64;
-            self.glyphs.push(Glyph {
-                x: left as f32,
-                right: (left + share) as f32,
-                y: y as f32,
-                size: size as f32,
-                ch,
-            });
-        }
-        Ok(())
+            OutputError::FormatError(std::fmt::Error)
+        })
     }
 
     fn begin_word(&mut self) -> Result<(), OutputError> {
@@ -180,7 +216,8 @@ pub(super) fn extract(bytes: &[u8], pages: u32) -> Result<Vec<Page>> {
         .collect()
 }
 
-fn too_many_glyphs(what: &str, limit: usize) -> Error {
+/// `TooLarge`: `what` (a page, the PDF) draws more than `limit` characters.
+pub(super) fn too_many_glyphs(what: &str, limit: usize) -> Error {
     let limit = limit as u64;
     Error::new(
         ErrorKind::TooLarge { limit },

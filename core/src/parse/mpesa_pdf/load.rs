@@ -35,7 +35,8 @@ pub(super) struct Opened {
     pub doc: Document,
     /// Its pages, in order.
     pub page_ids: Vec<ObjectId>,
-    /// Metadata and page count (`declared_pages` is filled in later from the footer).
+    /// Metadata and page count (`declared_pages` is filled in later from the footer); the
+    /// parser takes it out before the text is read.
     pub info: DocumentInfo,
     /// Bound on each decoded stream, bytes.
     pub per_stream: usize,
@@ -137,7 +138,8 @@ fn open(bytes: &[u8], password: Option<&str>, per_stream: usize) -> Result<Docum
     }
 }
 
-fn too_large_stream(limit: usize) -> Error {
+/// `TooLarge`: one stream decompresses beyond `limit` bytes.
+pub(super) fn too_large_stream(limit: usize) -> Error {
     let limit = limit as u64;
     Error::new(
         ErrorKind::TooLarge { limit },
@@ -178,10 +180,21 @@ fn document_info(doc: &Document, pages: u32) -> DocumentInfo {
     }
 }
 
-fn is_image(dict: &Dictionary) -> bool {
+/// Whether a stream dictionary's `/Subtype` is `subtype` (`Image`, `Form`).
+pub(super) fn has_subtype(dict: &Dictionary, subtype: &[u8]) -> bool {
     dict.get(b"Subtype")
         .and_then(Object::as_name)
-        .is_ok_and(|n| n == b"Image")
+        .is_ok_and(|n| n == subtype)
+}
+
+/// `TooLarge`: the document's streams together decompress beyond `total_budget` bytes.
+pub(super) fn too_large_total(total_budget: u64) -> Error {
+    Error::new(
+        ErrorKind::TooLarge {
+            limit: total_budget,
+        },
+        format!("the PDF's streams decompress to more than {total_budget} bytes"),
+    )
 }
 
 /// Decodes every stream in place (bounded), empties images, and refuses a document whose
@@ -206,7 +219,7 @@ fn decode_streams(
         let Object::Stream(stream) = object else {
             continue;
         };
-        if is_image(&stream.dict) {
+        if has_subtype(&stream.dict, b"Image") {
             stream.set_plain_content(Vec::new());
             continue;
         }
@@ -232,19 +245,24 @@ fn decode_streams(
         }
         total = total.saturating_add(stream.content.len() as u64);
         if total > total_budget {
-            return Err(Error::new(
-                ErrorKind::TooLarge {
-                    limit: total_budget,
-                },
-                format!("the PDF's streams decompress to more than {total_budget} bytes"),
-            ));
+            return Err(too_large_total(total_budget));
         }
     }
     Ok(())
 }
 
-/// Follows `/Parent` links (cycle-safe) for an inheritable page attribute.
-fn inherited(doc: &Document, page_id: ObjectId, key: &[u8]) -> Option<Object> {
+/// `object`, or the object it refers to.
+pub(super) fn resolve<'a>(doc: &'a Document, object: &'a Object) -> &'a Object {
+    doc.dereference(object).map_or(object, |(_, o)| o)
+}
+
+/// Follows `/Parent` links (cycle-safe) for an inheritable page attribute, as written (a
+/// reference stays a reference).
+pub(super) fn inherited<'a>(
+    doc: &'a Document,
+    page_id: ObjectId,
+    key: &[u8],
+) -> Option<&'a Object> {
     let mut seen = BTreeSet::new();
     let mut id = page_id;
     loop {
@@ -253,7 +271,7 @@ fn inherited(doc: &Document, page_id: ObjectId, key: &[u8]) -> Option<Object> {
         }
         let dict = doc.get_dictionary(id).ok()?;
         if let Ok(value) = dict.get(key) {
-            return Some(value.clone());
+            return Some(value);
         }
         id = dict.get(b"Parent").and_then(Object::as_reference).ok()?;
     }
@@ -263,7 +281,7 @@ fn inherited(doc: &Document, page_id: ObjectId, key: &[u8]) -> Option<Object> {
 /// else A4. Both text readers take the page height from it.
 pub(super) fn media_box_numbers(doc: &Document, page_id: ObjectId) -> [f32; 4] {
     let numbers: Option<[f32; 4]> = inherited(doc, page_id, b"MediaBox").and_then(|o| {
-        let (_, o) = doc.dereference(&o).ok()?;
+        let (_, o) = doc.dereference(o).ok()?;
         let items = o.as_array().ok()?;
         let numbers: Vec<f32> = items
             .iter()
@@ -291,6 +309,7 @@ fn flatten_pages(doc: &mut Document, page_ids: &[ObjectId]) -> Vec<ObjectId> {
     let mut new_ids = Vec::with_capacity(page_ids.len());
     for page_id in page_ids {
         let resources = inherited(doc, *page_id, b"Resources")
+            .cloned()
             .unwrap_or_else(|| Object::Dictionary(Dictionary::new()));
         let media_box = media_box(doc, *page_id);
         let mut page = doc.get_dictionary(*page_id).cloned().unwrap_or_default();
@@ -352,14 +371,7 @@ fn limit_forms(doc: &mut Document, page_ids: &[ObjectId]) {
     let forms: BTreeSet<ObjectId> = doc
         .objects
         .iter()
-        .filter(|(_, o)| {
-            o.as_stream().is_ok_and(|s| {
-                s.dict
-                    .get(b"Subtype")
-                    .and_then(Object::as_name)
-                    .is_ok_and(|n| n == b"Form")
-            })
-        })
+        .filter(|(_, o)| o.as_stream().is_ok_and(|s| has_subtype(&s.dict, b"Form")))
         .map(|(id, _)| *id)
         .collect();
     if forms.is_empty() {
@@ -400,7 +412,7 @@ fn limit_forms(doc: &mut Document, page_ids: &[ObjectId]) {
     let mut level: BTreeSet<ObjectId> = BTreeSet::new();
     for page_id in page_ids {
         if let Some(resources) = inherited(doc, *page_id, b"Resources") {
-            level.extend(forms_in(doc, &resources, &forms));
+            level.extend(forms_in(doc, resources, &forms));
         }
     }
     for _ in 1..MAX_FORM_DEPTH {

@@ -19,10 +19,16 @@ use lopdf::{Dictionary, Document, Object, ObjectId};
 
 use super::content::sub_dict;
 use super::fonts::{Font, Unsupported};
-use super::glyphs::{Glyph, MAX_GLYPHS_PER_PAGE, MAX_GLYPHS_TOTAL, Page, group_lines};
+use super::glyphs::{
+    Glyph, MAX_GLYPHS_PER_PAGE, MAX_GLYPHS_TOTAL, Page, PageFull, group_lines, place,
+    too_many_glyphs,
+};
 use super::lexer::{Lexer, Token};
+use super::load::{
+    has_subtype, inherited, media_box_numbers, resolve, too_large_stream, too_large_total,
+};
 use super::parallel;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// Deepest `q` nesting kept (as the general path's sanitiser).
 const MAX_STATE_DEPTH: usize = 64;
@@ -73,26 +79,9 @@ struct Fonts {
     by_id: HashMap<ObjectId, usize>,
 }
 
-fn resolve<'a>(doc: &'a Document, object: &'a Object) -> &'a Object {
-    doc.dereference(object).map_or(object, |(_, o)| o)
-}
-
-/// Follows `/Parent` links (cycle-safe) for an inheritable page attribute.
-fn inherited<'a>(doc: &'a Document, page_id: ObjectId, key: &[u8]) -> Option<&'a Object> {
-    let mut id = page_id;
-    for _ in 0..64 {
-        let dict = doc.get_dictionary(id).ok()?;
-        if let Ok(value) = dict.get(key) {
-            return Some(resolve(doc, value));
-        }
-        id = dict.get(b"Parent").and_then(Object::as_reference).ok()?;
-    }
-    None
-}
-
 /// Page height in points, from `/MediaBox` as the general path reads it (`f32` numbers).
 fn page_height(doc: &Document, page_id: ObjectId) -> f64 {
-    let [_, lly, _, ury] = super::load::media_box_numbers(doc, page_id);
+    let [_, lly, _, ury] = media_box_numbers(doc, page_id);
     f64::from(ury) - f64::from(lly)
 }
 
@@ -151,23 +140,12 @@ fn form_names(doc: &Document, resources: Option<&Dictionary>) -> Vec<Vec<u8>> {
     xobjects
         .iter()
         .filter(|(_, v)| {
-            resolve(doc, v).as_stream().is_ok_and(|s| {
-                s.dict
-                    .get(b"Subtype")
-                    .and_then(Object::as_name)
-                    .is_ok_and(|n| n == b"Form")
-            })
+            resolve(doc, v)
+                .as_stream()
+                .is_ok_and(|s| has_subtype(&s.dict, b"Form"))
         })
         .map(|(k, _)| k.clone())
         .collect()
-}
-
-fn too_large_stream(limit: usize) -> Error {
-    let limit = limit as u64;
-    Error::new(
-        ErrorKind::TooLarge { limit },
-        format!("a PDF stream decompresses to more than {limit} bytes"),
-    )
 }
 
 /// A page's content streams, decoded (each bounded by `max_stream`) and joined by newlines.
@@ -225,7 +203,8 @@ pub(super) fn extract(
     let mut jobs = Vec::with_capacity(page_ids.len());
     for (index, page_id) in page_ids.iter().enumerate() {
         let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
-        let resources = inherited(doc, *page_id, b"Resources").and_then(|r| r.as_dict().ok());
+        let resources =
+            inherited(doc, *page_id, b"Resources").and_then(|r| resolve(doc, r).as_dict().ok());
         let Ok(page_fonts) = page_fonts(doc, resources, &mut fonts, max_stream) else {
             return Ok(None);
         };
@@ -244,12 +223,7 @@ pub(super) fn extract(
         let total =
             decoded.fetch_add(content.len() as u64, Ordering::Relaxed) + content.len() as u64;
         if total > total_budget {
-            return Err(Error::new(
-                ErrorKind::TooLarge {
-                    limit: total_budget,
-                },
-                format!("the PDF's streams decompress to more than {total_budget} bytes"),
-            ));
+            return Err(too_large_total(total_budget));
         }
         read_page(job, &content, &fonts.loaded, &count)
     });
@@ -261,14 +235,6 @@ pub(super) fn extract(
         }
     }
     Ok(Some(out))
-}
-
-fn too_many_glyphs(what: &str, limit: usize) -> Error {
-    let limit = limit as u64;
-    Error::new(
-        ErrorKind::TooLarge { limit },
-        format!("{what} draws more than {limit} characters"),
-    )
 }
 
 /// Reads one page; `Ok(None)` when it needs the general path.
@@ -552,13 +518,13 @@ impl PageReader<'_> {
                 spacing += state.word_spacing;
             }
             self.output(&trm, w0, state.size, text)?;
-            let tx = state.scaling * ((w0 - 0.0 / 1000.0) * state.size + spacing);
+            let tx = state.scaling * (w0 * state.size + spacing);
             state.tm = Matrix::translation(tx, 0.0).then(&state.tm);
         }
         Ok(())
     }
 
-    /// Keeps one drawn glyph's characters (the general path's collector, to the bit).
+    /// Keeps one drawn glyph's characters (see [`place`]).
     fn output(
         &mut self,
         trm: &Matrix,
@@ -566,42 +532,21 @@ impl PageReader<'_> {
         font_size: f64,
         text: &[char],
     ) -> std::result::Result<(), Stop> {
-        let [m11, m12, m21, m22, m31, m32] = trm.0;
-        // Rotated or skewed text (watermarks) is not part of the statement table.
-        let scale = (m11 * m22 - m12 * m21).abs().sqrt();
-        if m12.abs() > 0.01 * scale || m21.abs() > 0.01 * scale || m11 <= 0.0 {
-            return Ok(());
-        }
-        let size = font_size * scale;
-        let x = m31;
-        let y = self.height - m32;
-        let right = x + width * size;
-        if !(x.is_finite() && y.is_finite() && right.is_finite() && size.is_finite()) {
-            return Ok(());
-        }
-        let count = text.len();
-        if self.glyphs.len() + count > MAX_GLYPHS_PER_PAGE {
+        place(
+            &mut self.glyphs,
+            self.height,
+            trm.0,
+            width,
+            font_size,
+            text.iter().copied(),
+        )
+        .map_err(|PageFull| {
             let number = self.number;
-            return Err(Stop::Error(too_many_glyphs(
+            Stop::Error(too_many_glyphs(
                 &format!("page {number}"),
                 MAX_GLYPHS_PER_PAGE,
-            )));
-        }
-        #[allow(clippy::cast_precision_loss)]
-        let share = (right - x) / count.max(1) as f64;
-        for (i, ch) in text.iter().enumerate() {
-            #[allow(clippy::cast_precision_loss)]
-            let left = x + share * i as f64;
-            #[allow(clippy::cast_possible_truncation)]
-            self.glyphs.push(Glyph {
-                x: left as f32,
-                right: (left + share) as f32,
-                y: y as f32,
-                size: size as f32,
-                ch: *ch,
-            });
-        }
-        Ok(())
+            ))
+        })
     }
 }
 
