@@ -1,11 +1,9 @@
 //! Puts a report together: features → scorecard → reason codes, insights, integrity, overview.
 
 use std::collections::BTreeMap;
-use std::fmt::Write;
 
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
-use sha2::{Digest, Sha256};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::{Band, MonthlyCashflow, Report, ReportStatus, StatementOverview};
@@ -42,7 +40,7 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     let score = assessment.score;
     let period = covered_period(statement);
     Ok(Report {
-        report_id: report_id(statement, &card.version, &sha),
+        report_id: crate::report_id::report_id(statement, &card.version, &sha),
         status: ReportStatus::Completed,
         score,
         band: Band::of(score),
@@ -88,49 +86,6 @@ pub fn format_period(period: Period) -> String {
         period.start.format("%b %Y"),
         period.end.format("%b %Y")
     )
-}
-
-/// A stable id: `rpt_` + 24 hex digits of SHA-256 over the scorecard version, the scorecard's
-/// SHA-256 and the canonical JSON of the statement with its transactions in a fixed order (so
-/// row order does not matter).
-fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
-    // Every field of every row counts, and the rows are taken in a canonical order (sorted by
-    // their own canonical JSON), so two orderings of the same rows give the same id.
-    let mut rows: Vec<String> = statement
-        .transactions
-        .iter()
-        .map(|t| serde_json::to_string(t).unwrap_or_default())
-        .collect();
-    rows.sort_unstable();
-    // Everything but the rows (listed field by field: a new field must be decided on here).
-    let sorted = Statement {
-        provider: statement.provider,
-        holder: statement.holder.clone(),
-        currency: statement.currency.clone(),
-        period: statement.period,
-        requested_at: statement.requested_at,
-        summary: statement.summary.clone(),
-        transactions: Vec::new(),
-        document: statement.document.clone(),
-        unparsed: statement.unparsed.clone(),
-        source: statement.source,
-    };
-    let mut hasher = Sha256::new();
-    hasher.update(version.as_bytes());
-    hasher.update([0]);
-    hasher.update(card_sha256.as_bytes());
-    hasher.update([0]);
-    hasher.update(sorted.to_json().as_bytes());
-    for row in &rows {
-        hasher.update([0]);
-        hasher.update(row.as_bytes());
-    }
-    let digest = hasher.finalize();
-    let hex = digest.iter().take(12).fold(String::new(), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    });
-    format!("rpt_{hex}")
 }
 
 /// Masks all but the last three digits of a phone number, keeping a leading `+`/`0`/`254`

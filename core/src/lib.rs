@@ -33,6 +33,7 @@ pub mod tamper;
 pub mod testing;
 
 mod assemble;
+mod report_id;
 
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};

@@ -43,28 +43,38 @@ pub fn daily_balances(
     first: NaiveDate,
     last: NaiveDate,
 ) -> Option<Vec<Decimal>> {
-    let mut groups: BTreeMap<NaiveDateTime, Vec<(Decimal, Decimal)>> = BTreeMap::new();
-    for t in rows {
-        if let Some(b) = t.balance {
-            groups
-                .entry(t.completed_at)
-                .or_default()
-                .push((t.paid_in.saturating_sub(t.withdrawn), b));
+    // (time, net movement, printed balance), grouped by time by a stable sort.
+    let mut printed: Vec<(NaiveDateTime, Decimal, Decimal)> = rows
+        .iter()
+        .filter_map(|t| {
+            let b = t.balance?;
+            Some((t.completed_at, t.paid_in.saturating_sub(t.withdrawn), b))
+        })
+        .collect();
+    printed.sort_by_key(|(at, _, _)| *at);
+    // Each group's closing balance, oldest first (a day's last group closes the day).
+    let mut closings: Vec<(NaiveDate, Decimal)> = Vec::new();
+    let mut opening = None;
+    let mut group: Vec<(Decimal, Decimal)> = Vec::new();
+    for same_time in printed.chunk_by(|a, b| a.0 == b.0) {
+        group.clear();
+        group.extend(same_time.iter().map(|(_, net, b)| (*net, *b)));
+        group.sort_unstable();
+        if opening.is_none() {
+            opening = group_opening(&group);
+        }
+        if let Some(c) = group_closing(&group) {
+            closings.push((same_time[0].0.date(), c));
         }
     }
-    let mut closing_by_day: BTreeMap<NaiveDate, Decimal> = BTreeMap::new();
-    for (at, rows) in &mut groups {
-        rows.sort_unstable();
-        if let Some(c) = group_closing(rows) {
-            closing_by_day.insert(at.date(), c);
-        }
-    }
-    let opening = groups.values().next().and_then(|g| group_opening(g))?;
+    let mut current = opening?;
+    let mut next = closings.iter().peekable();
     let mut balances = Vec::new();
-    let mut current = opening;
     let mut day = first;
     while day <= last {
-        if let Some(c) = closing_by_day.get(&day) {
+        // A day takes its last group's closing; groups dated before `first` are not read.
+        while next.next_if(|(d, _)| *d < day).is_some() {}
+        while let Some((_, c)) = next.next_if(|(d, _)| *d == day) {
             current = *c;
         }
         balances.push(current);
