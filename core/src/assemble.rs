@@ -14,7 +14,14 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     // Statements built by hand (bindings, canonical JSON without categories, amounts without
     // cents) are prepared here exactly as `parse` prepares them, so `score(s)` and
     // `score(parse(bytes))` agree.
-    let mut prepared = statement.clone();
+    //
+    // The report does not depend on row order (a property test shuffles rows), so the rows
+    // are copied in the order every stage reads them in (`features::sort_key`, ties in their
+    // listed order): each stage's own sort then finds them sorted.
+    let rows = &statement.transactions;
+    let order = reading_order(rows);
+    let mut prepared =
+        statement.with_transactions(order.iter().map(|i| rows[*i].clone()).collect());
     crate::parse::prepare(&mut prepared);
     let statement = &prepared;
     if !statement.transactions.iter().any(Transaction::is_completed) {
@@ -53,6 +60,32 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
         integrity: check::check(statement),
         statement: overview(statement, period),
     })
+}
+
+/// Row indexes sorted by [`features::sort_key`], stable: by completion time as integers
+/// first (cheap to compare), then the few rows that share a time by the whole key.
+fn reading_order(rows: &[Transaction]) -> Vec<usize> {
+    let mut keyed: Vec<(i64, u32, usize)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let at = t.completed_at;
+            (
+                at.and_utc().timestamp(),
+                at.and_utc().timestamp_subsec_nanos(),
+                i,
+            )
+        })
+        .collect();
+    keyed.sort_unstable();
+    for same_time in keyed.chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if same_time.len() > 1 {
+            same_time.sort_by(|a, b| {
+                (features::sort_key(&rows[a.2]), a.2).cmp(&(features::sort_key(&rows[b.2]), b.2))
+            });
+        }
+    }
+    keyed.into_iter().map(|(_, _, i)| i).collect()
 }
 
 /// Days from the earliest to the latest of the rows' dates and the header period's ends.
@@ -207,5 +240,33 @@ mod tests {
             end: NaiveDate::from_ymd_opt(2024, 5, 23).unwrap_or_default(),
         };
         assert_eq!(format_period(p), "May 2023 - May 2024");
+    }
+
+    proptest::proptest! {
+        /// The cheap reading order is the stable sort by the whole key.
+        #[test]
+        fn reading_order_is_the_stable_sort_by_key(
+            rows in proptest::collection::vec((0i64..4, 0u32..3, 0u8..3, 0i64..3), 0..40)
+        ) {
+            use crate::statement::TransactionStatus;
+            let rows: Vec<Transaction> = rows
+                .into_iter()
+                .map(|(secs, nanos, receipt, amount)| Transaction {
+                    receipt_no: format!("R{receipt}"),
+                    completed_at: chrono::DateTime::from_timestamp(1_700_000_000 + secs, nanos * 500_000_000)
+                        .unwrap_or_default()
+                        .naive_utc(),
+                    details: String::new(),
+                    status: TransactionStatus::Completed,
+                    paid_in: Decimal::new(amount, 2),
+                    withdrawn: Decimal::ZERO,
+                    balance: None,
+                    category: crate::categorise::Category::default(),
+                })
+                .collect();
+            let mut expected: Vec<usize> = (0..rows.len()).collect();
+            expected.sort_by(|a, b| features::sort_key(&rows[*a]).cmp(&features::sort_key(&rows[*b])));
+            proptest::prop_assert_eq!(reading_order(&rows), expected);
+        }
     }
 }

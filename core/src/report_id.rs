@@ -29,19 +29,8 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
         rows.push(start..json.len());
     }
     rows.sort_unstable_by(|a, b| json[a.clone()].cmp(&json[b.clone()]));
-    // Everything but the rows (listed field by field: a new field must be decided on here).
-    let without_rows = Statement {
-        provider: statement.provider,
-        holder: statement.holder.clone(),
-        currency: statement.currency.clone(),
-        period: statement.period,
-        requested_at: statement.requested_at,
-        summary: statement.summary.clone(),
-        transactions: Vec::new(),
-        document: statement.document.clone(),
-        unparsed: statement.unparsed.clone(),
-        source: statement.source,
-    };
+    // Everything but the rows.
+    let without_rows = statement.with_transactions(Vec::new());
     let mut hasher = Sha256::new();
     hasher.update(version.as_bytes());
     hasher.update([0]);
@@ -136,13 +125,26 @@ fn write_amount(out: &mut Vec<u8>, amount: Decimal) {
     }
     let mut digits = [0u8; 40];
     let mut at = digits.len();
-    let mut m = amount.mantissa().unsigned_abs();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
+    let mantissa = amount.mantissa().unsigned_abs();
+    // In u64 when it fits (every amount a statement prints): u128 division is slow.
+    if let Ok(mut m) = u64::try_from(mantissa) {
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (m % 10) as u8;
+            m /= 10;
+            if m == 0 {
+                break;
+            }
+        }
+    } else {
+        let mut m = mantissa;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (m % 10) as u8;
+            m /= 10;
+            if m == 0 {
+                break;
+            }
         }
     }
     let digits = &digits[at..];

@@ -149,11 +149,16 @@ pub enum TransactionStatus {
 impl TransactionStatus {
     /// Reads a status word as printed (case-insensitive). Unknown words map to [`Self::Other`].
     pub fn from_word(word: &str) -> Self {
-        match word.trim().to_ascii_lowercase().as_str() {
-            "completed" | "success" | "successful" => Self::Completed,
-            "cancelled" | "canceled" => Self::Cancelled,
-            "failed" => Self::Failed,
-            _ => Self::Other,
+        let word = word.trim();
+        let is = |words: &[&str]| words.iter().any(|w| w.eq_ignore_ascii_case(word));
+        if is(&["completed", "success", "successful"]) {
+            Self::Completed
+        } else if is(&["cancelled", "canceled"]) {
+            Self::Cancelled
+        } else if is(&["failed"]) {
+            Self::Failed
+        } else {
+            Self::Other
         }
     }
 
@@ -164,6 +169,25 @@ impl TransactionStatus {
             Self::Cancelled => "Cancelled",
             Self::Failed => "Failed",
             Self::Other => "Other",
+        }
+    }
+}
+
+impl Statement {
+    /// This statement's header (holder, period, SUMMARY, document facts, unparsed lines) with
+    /// `transactions` as its rows. Field by field, so that a new field must be decided on here.
+    pub(crate) fn with_transactions(&self, transactions: Vec<Transaction>) -> Statement {
+        Statement {
+            provider: self.provider,
+            holder: self.holder.clone(),
+            currency: self.currency.clone(),
+            period: self.period,
+            requested_at: self.requested_at,
+            summary: self.summary.clone(),
+            transactions,
+            document: self.document.clone(),
+            unparsed: self.unparsed.clone(),
+            source: self.source,
         }
     }
 }

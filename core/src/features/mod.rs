@@ -564,7 +564,9 @@ impl Sums {
 }
 
 /// The order rows are read in: completion time, then receipt, Details and amounts.
-fn sort_key(t: &Transaction) -> (NaiveDateTime, &str, &str, Decimal, Decimal, Option<Decimal>) {
+pub(crate) fn sort_key(
+    t: &Transaction,
+) -> (NaiveDateTime, &str, &str, Decimal, Decimal, Option<Decimal>) {
     (
         t.completed_at,
         &t.receipt_no,

@@ -155,7 +155,10 @@ fn parse_row(record: &csv::StringRecord, c: &Columns) -> std::result::Result<Tra
     });
     let category = c
         .category
-        .and_then(|i| serde_json::from_value::<Category>(cell(i).into()).ok())
+        .and_then(|i| {
+            use serde::de::{Deserialize, IntoDeserializer, value::Error};
+            Category::deserialize(IntoDeserializer::<Error>::into_deserializer(cell(i))).ok()
+        })
         .unwrap_or_default();
     Ok(Transaction {
         receipt_no,
@@ -271,6 +274,28 @@ mod tests {
         assert_eq!(t.withdrawn, dec!(1530.00));
         assert_eq!(t.balance, Some(dec!(251.27)));
         assert_eq!(t.status, TransactionStatus::Completed);
+    }
+
+    #[test]
+    fn reads_the_category_column_and_status_words_as_given() {
+        let csv = "Receipt No,Completion Time,Details,Transaction Status,Paid In,Withdrawn,Category\n\
+                   A1,2024-01-01 10:00:00,x,SUCCESS,10,0,send_money\n\
+                   A2,2024-01-01 10:00:01,x,Canceled,10,0,no such category\n\
+                   A3,2024-01-01 10:00:02,x,pending,10,0,\n";
+        let s = parse(csv.as_bytes(), &ParseOptions::default()).unwrap();
+        let got: Vec<_> = s
+            .transactions
+            .iter()
+            .map(|t| (t.status, t.category))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (TransactionStatus::Completed, Category::SendMoney),
+                (TransactionStatus::Cancelled, Category::Uncategorised),
+                (TransactionStatus::Other, Category::Uncategorised),
+            ]
+        );
     }
 
     #[test]
