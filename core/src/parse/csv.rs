@@ -205,10 +205,16 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
         currency: "KES".to_owned(),
         ..Statement::default()
     };
-    for (i, record) in reader.records().enumerate() {
+    // One record buffer for every row.
+    let mut record = csv::StringRecord::new();
+    for i in 0usize.. {
         let line = u32::try_from(i + 2).unwrap_or(u32::MAX);
-        let record =
-            record.map_err(|e| Error::malformed(0, line, format!("bad CSV record: {e}")))?;
+        let more = reader
+            .read_record(&mut record)
+            .map_err(|e| Error::malformed(0, line, format!("bad CSV record: {e}")))?;
+        if !more {
+            break;
+        }
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
         }
