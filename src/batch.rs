@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use alama_core::ParseOptions;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::input::read_statement;
+use crate::input::score_file;
 use crate::passwords::Passwords;
 
 /// File extensions taken from a folder (case-insensitive); files given by name are always read.
@@ -177,7 +177,7 @@ fn progress_bar(len: usize) -> ProgressBar {
 fn score_one(job: &Job, card: &alama_core::Scorecard) -> Done {
     let file = job.file.to_string_lossy();
     let outcome = catch_unwind(AssertUnwindSafe(|| {
-        read_statement(&job.file, &job.options).and_then(|s| alama_core::score_with(&s, card))
+        score_file(&job.file, &job.options, card)
     }));
     match outcome {
         Ok(Ok(report)) => Done {

@@ -48,6 +48,21 @@ pub fn read_statement(file: &Path, options: &ParseOptions) -> Result<Statement, 
     alama_core::parse(&bytes, options)
 }
 
+/// Reads `file` like [`read_statement`] and scores it with `card` (the parsed statement is
+/// scored without being copied: [`alama_core::score_bytes_with`]).
+///
+/// # Errors
+/// Those of [`read_statement`], and the engine's scoring errors (`empty_statement`,
+/// `too_large`).
+pub fn score_file(
+    file: &Path,
+    options: &ParseOptions,
+    card: &alama_core::Scorecard,
+) -> Result<alama_core::Report, Error> {
+    let bytes = read(file, options)?;
+    alama_core::score_bytes_with(&bytes, options, card)
+}
+
 fn read(file: &Path, options: &ParseOptions) -> Result<Vec<u8>, Error> {
     if file.as_os_str() != "-" {
         return read_file(file, &options.limits);

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use crate::batch;
-use crate::input::{describe, options, read_statement};
+use crate::input::{describe, options, score_file};
 use crate::passwords::Passwords;
 
 /// Output of `alama score`.
@@ -81,8 +81,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         .files
         .first()
         .ok_or("error[usage]: no statement file given")?;
-    let statement = read_statement(file, &options).map_err(|e| describe(&e))?;
-    let report = alama_core::score_with(&statement, card).map_err(|e| describe(&e))?;
+    let report = score_file(file, &options, card).map_err(|e| describe(&e))?;
     #[cfg(feature = "pdf-report")]
     if let Some(path) = &args.pdf {
         write_pdf(&report, path)?;

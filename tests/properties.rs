@@ -3,7 +3,8 @@
 //! - every factor's points lie in `0..=max`, and the maxima add up to 550;
 //! - the score is `300 + Σ points − knock-out` and its band is the band of that score;
 //! - writing the canonical JSON or CSV and parsing it back gives back what was written;
-//! - the order of the rows does not change the report.
+//! - the order of the rows does not change the report;
+//! - `score_bytes` gives the report of `score(parse(bytes))`.
 
 use alama_core::testing::{SplitMix64, synthetic_statement};
 use alama_core::{Band, ParseOptions};
@@ -80,6 +81,24 @@ proptest! {
         }
         let a = alama_core::score(&statement).expect("scores");
         let b = alama_core::score(&shuffled).expect("scores");
+        prop_assert_eq!(a.to_json(), b.to_json());
+    }
+
+    /// `score_bytes` skips the second preparation of a parsed statement: same report as
+    /// `score(parse(bytes))`, for CSV and JSON, rows in any order.
+    #[test]
+    fn score_bytes_is_score_of_parse(seed in any::<u64>(), shuffle in any::<u64>(), json in any::<bool>()) {
+        let mut statement = synthetic_statement(seed, 3);
+        let mut rng = SplitMix64::new(shuffle);
+        for i in (1..statement.transactions.len()).rev() {
+            let j = rng.range(0, i as u64) as usize;
+            statement.transactions.swap(i, j);
+        }
+        let bytes = if json { statement.to_json() } else { statement.to_csv() };
+        let options = ParseOptions::default();
+        let parsed = alama_core::parse(bytes.as_bytes(), &options).expect("parses");
+        let a = alama_core::score(&parsed).expect("scores");
+        let b = alama_core::score_bytes(bytes.as_bytes(), &options).expect("scores");
         prop_assert_eq!(a.to_json(), b.to_json());
     }
 }

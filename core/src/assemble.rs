@@ -23,7 +23,27 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     let mut prepared =
         statement.with_transactions(order.iter().map(|i| rows[*i].clone()).collect());
     crate::parse::prepare(&mut prepared);
-    let statement = &prepared;
+    report_of_prepared(&prepared, card)
+}
+
+/// [`report`] of a statement straight from [`crate::parse`], which has prepared it already
+/// (`prepare` is idempotent: amounts keep their scale, categories are a function of Details
+/// and direction): its rows are moved into reading order instead of copied and prepared again.
+pub(crate) fn report_of_parsed(
+    mut statement: Statement,
+    card: &scorecard::Scorecard,
+) -> Result<Report> {
+    let order = reading_order(&statement.transactions);
+    let mut slots: Vec<Option<Transaction>> = std::mem::take(&mut statement.transactions)
+        .into_iter()
+        .map(Some)
+        .collect();
+    statement.transactions = order.iter().filter_map(|i| slots[*i].take()).collect();
+    report_of_prepared(&statement, card)
+}
+
+/// The report of a prepared statement whose rows are in reading order.
+fn report_of_prepared(statement: &Statement, card: &scorecard::Scorecard) -> Result<Report> {
     if !statement.transactions.iter().any(Transaction::is_completed) {
         return Err(Error::new(
             ErrorKind::EmptyStatement,

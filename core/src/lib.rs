@@ -75,12 +75,26 @@ pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report
     assemble::report(statement, scorecard)
 }
 
-/// Parses and scores in one call.
+/// Parses and scores in one call: the same report as `score(&parse(bytes, options)?)`, a
+/// little faster (the parsed rows are not copied and categorised a second time).
 ///
 /// # Errors
 /// Those of [`parse`] and [`score`].
 pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
-    score(&parse(bytes, options)?)
+    score_bytes_with(bytes, options, scorecard::builtin())
+}
+
+/// [`score_bytes`] with a given scorecard: the same report as
+/// `score_with(&parse(bytes, options)?, scorecard)`.
+///
+/// # Errors
+/// Those of [`parse`] and [`score`].
+pub fn score_bytes_with(
+    bytes: &[u8],
+    options: &ParseOptions,
+    scorecard: &Scorecard,
+) -> Result<Report> {
+    assemble::report_of_parsed(parse(bytes, options)?, scorecard)
 }
 
 impl Statement {

@@ -37,8 +37,7 @@ pub async fn run(
     };
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
-        alama_core::parse(&statement, &options)
-            .and_then(|statement| alama_core::score_with(&statement, &scorecard))
+        alama_core::score_bytes_with(&statement, &options, &scorecard)
     });
     match tokio::time::timeout(limit, task).await {
         Err(_) => Err(ApiError::new(
