@@ -119,34 +119,24 @@ fn write_time(out: &mut Vec<u8>, at: NaiveDateTime) {
 /// An amount as [`crate::money::serde_str`] writes it (`Decimal`'s `Display` in quotes):
 /// the mantissa's digits with the point `scale` digits from the right.
 fn write_amount(out: &mut Vec<u8>, amount: Decimal) {
+    const TEN_TO_19: u128 = 10_000_000_000_000_000_000;
     if amount.is_sign_negative() {
         let _ = write!(out, "\"{amount}\"");
         return;
     }
     let mut digits = [0u8; 40];
-    let mut at = digits.len();
     let mantissa = amount.mantissa().unsigned_abs();
-    // In u64 when it fits (every amount a statement prints): u128 division is slow.
-    if let Ok(mut m) = u64::try_from(mantissa) {
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (m % 10) as u8;
-            m /= 10;
-            if m == 0 {
-                break;
-            }
-        }
+    // In u64 arithmetic (u128 division is slow): the mantissa whole when it fits, as every
+    // amount a statement prints does, else its last 19 digits and the rest (a 96-bit
+    // mantissa has at most 29 digits).
+    let at = if let Ok(m) = u64::try_from(mantissa) {
+        push_digits(&mut digits, 40, m, 1)
     } else {
-        let mut m = mantissa;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (m % 10) as u8;
-            m /= 10;
-            if m == 0 {
-                break;
-            }
-        }
-    }
+        let low = u64::try_from(mantissa % TEN_TO_19).unwrap_or_default();
+        let high = u64::try_from(mantissa / TEN_TO_19).unwrap_or_default();
+        let at = push_digits(&mut digits, 40, low, 19);
+        push_digits(&mut digits, at, high, 1)
+    };
     let digits = &digits[at..];
     let scale = amount.scale() as usize;
     out.push(b'"');
@@ -163,6 +153,20 @@ fn write_amount(out: &mut Vec<u8>, amount: Decimal) {
         out.extend_from_slice(digits);
     }
     out.push(b'"');
+}
+
+/// Writes the decimal digits of `n` into `digits` right to left, ending before `at`, at least
+/// `min_len` of them (zero-padded); returns where they start.
+fn push_digits(digits: &mut [u8; 40], mut at: usize, mut n: u64, min_len: usize) -> usize {
+    let end = at;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 && end - at >= min_len {
+            return at;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -185,7 +189,7 @@ mod tests {
     fn amount() -> impl Strategy<Value = Decimal> {
         (any::<i64>(), 0u32..=28, any::<bool>()).prop_map(|(m, scale, wide)| {
             let m = if wide {
-                i128::from(m) * 1_000_000_000_000
+                i128::from(m) * 10_000_000_000
             } else {
                 i128::from(m)
             };
@@ -250,7 +254,20 @@ mod tests {
 
     #[test]
     fn amounts_are_written_as_display_writes_them() {
-        for (m, scale) in [(0, 0), (0, 2), (5, 2), (5, 1), (123, 1), (100, 2), (7, 28)] {
+        let widest = Decimal::MAX.mantissa();
+        let cases = [
+            (0, 0),
+            (0, 2),
+            (5, 2),
+            (5, 1),
+            (123, 1),
+            (100, 2),
+            (7, 28),
+            (100_000_000_000_000_000_000, 2), // past u64, last 19 digits all zero
+            (widest, 0),
+            (widest, 28),
+        ];
+        for (m, scale) in cases {
             let d = Decimal::from_i128_with_scale(m, scale);
             let mut out = Vec::new();
             write_amount(&mut out, d);
