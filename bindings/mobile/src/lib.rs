@@ -85,8 +85,11 @@ pub fn score_statement(
     password: Option<String>,
     scorecard: Option<Arc<Scorecard>>,
 ) -> Result<Report, AlamaError> {
-    let statement = alama_core::parse(&bytes, &options(password))?;
-    Ok(scorecard::score_with(&statement, scorecard.as_deref())?)
+    Ok(scorecard::score_bytes_with(
+        &bytes,
+        &options(password),
+        scorecard.as_deref(),
+    )?)
 }
 
 /// Scores a statement (one from [`parse_statement`], or one the app built) with `scorecard`,

@@ -55,6 +55,20 @@ impl Scorecard {
     }
 }
 
+/// Parses and scores with the given scorecard, or the built-in one
+/// ([`alama_core::score_bytes_with`]: the same report as parsing, then [`score_with`]).
+pub(crate) fn score_bytes_with(
+    bytes: &[u8],
+    options: &alama_core::ParseOptions,
+    scorecard: Option<&Scorecard>,
+) -> alama_core::Result<alama_core::Report> {
+    let card = match scorecard {
+        Some(card) => &card.inner,
+        None => alama_core::scorecard::builtin(),
+    };
+    alama_core::score_bytes_with(bytes, options, card)
+}
+
 /// Scores with the given scorecard, or the built-in one.
 pub(crate) fn score_with(
     statement: &alama_core::Statement,

@@ -99,11 +99,36 @@ impl Input {
     /// # Errors
     /// Those of `alama_core::parse`, and `io_error` for a path that cannot be read.
     pub fn into_statement(self, options: &ParseOptions) -> alama_core::Result<Statement> {
+        self.read_with(options, alama_core::parse)
+    }
+
+    /// Parses and scores the input with `card`, as [`Input::into_statement`] reads it, through
+    /// `alama_core::score_bytes_with` (the parsed rows are not copied a second time).
+    ///
+    /// # Errors
+    /// Those of [`Input::into_statement`], and the engine's scoring errors.
+    pub fn into_report(
+        self,
+        options: &ParseOptions,
+        card: &alama_core::Scorecard,
+    ) -> alama_core::Result<alama_core::Report> {
+        self.read_with(options, |bytes, options| {
+            alama_core::score_bytes_with(bytes, options, card)
+        })
+    }
+
+    /// Hands the input's bytes and the options to read them with to `read` (a statement
+    /// object as its canonical JSON).
+    fn read_with<T>(
+        self,
+        options: &ParseOptions,
+        read: impl FnOnce(&[u8], &ParseOptions) -> alama_core::Result<T>,
+    ) -> alama_core::Result<T> {
         match self {
-            Self::Bytes(bytes) => alama_core::parse(&bytes, options),
+            Self::Bytes(bytes) => read(&bytes, options),
             Self::Path(path) => {
                 let bytes = std::fs::read(&path).map_err(|e| error::unreadable_path(&path, &e))?;
-                alama_core::parse(&bytes, options)
+                read(&bytes, options)
             }
             Self::Statement(value) => {
                 let json = value.to_string();
@@ -111,7 +136,7 @@ impl Input {
                     format: Some(Format::Json),
                     ..options.clone()
                 };
-                alama_core::parse(json.as_bytes(), &options)
+                read(json.as_bytes(), &options)
             }
             Self::Unreadable(error) => Err(error),
         }

@@ -167,14 +167,15 @@ impl<'task> ScopedTask<'task> for ScoreTask {
     }
 }
 
-/// Parses and scores: the engine's `parse` then `score_with` (the built-in scorecard when the
-/// options name none).
+/// Parses and scores: the engine's `score_bytes_with` (the report of `parse` then
+/// `score_with`), with the built-in scorecard when the options name none.
 fn score_input(input: Input, options: ScoreOptions) -> alama_core::Result<alama_core::Report> {
-    let statement = input.into_statement(&options.parse.into_core()?)?;
-    match &options.scorecard {
-        Some(card) => alama_core::score_with(&statement, card),
-        None => alama_core::score(&statement),
-    }
+    let parse = options.parse.into_core()?;
+    let card = match &options.scorecard {
+        Some(card) => card.as_ref(),
+        None => alama_core::scorecard::builtin(),
+    };
+    input.into_report(&parse, card)
 }
 
 /// The JSON data of an engine value (keys in declaration order: `serde_json`'s

@@ -64,8 +64,9 @@ impl Source {
         }
     }
 
-    /// Parses (unless already parsed) and scores this source with `card`. Runs without the
-    /// interpreter.
+    /// Parses (unless already parsed) and scores this source with `card`: bytes and paths
+    /// through [`alama_core::score_bytes_with`] (no second copy of the parsed rows). Runs
+    /// without the interpreter.
     ///
     /// # Errors
     /// Those of [`Source::statement`] and [`alama_core::score_with`].
@@ -76,7 +77,8 @@ impl Source {
     ) -> alama_core::Result<Report> {
         match self {
             Self::Statement(statement) => alama_core::score_with(&statement.get().0, card),
-            _ => alama_core::score_with(&self.statement(options)?, card),
+            Self::Bytes(bytes) => alama_core::score_bytes_with(bytes, options, card),
+            Self::Path(path) => alama_core::score_bytes_with(&read(path, options)?, options, card),
         }
     }
 }
