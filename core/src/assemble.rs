@@ -44,6 +44,16 @@ pub(crate) fn report_of_parsed(
 
 /// The report of a prepared statement whose rows are in reading order.
 fn report_of_prepared(statement: &Statement, card: &scorecard::Scorecard) -> Result<Report> {
+    if let Some(amount) = amount_beyond_limit(statement) {
+        let limit = crate::money::MAX_AMOUNT;
+        return Err(Error::new(
+            ErrorKind::TooLarge { limit },
+            format!(
+                "the statement has an amount of {amount} KES; the engine reads amounts of at \
+                 most {limit} KES"
+            ),
+        ));
+    }
     if !statement.transactions.iter().any(Transaction::is_completed) {
         return Err(Error::new(
             ErrorKind::EmptyStatement,
@@ -106,6 +116,23 @@ fn reading_order(rows: &[Transaction]) -> Vec<usize> {
         }
     }
     keyed.into_iter().map(|(_, _, i)| i).collect()
+}
+
+/// The first amount (rows, then SUMMARY) beyond [`crate::money::MAX_AMOUNT`]: statements built
+/// by hand are not bounded by the parsers.
+fn amount_beyond_limit(statement: &Statement) -> Option<Decimal> {
+    let rows = statement
+        .transactions
+        .iter()
+        .flat_map(|t| [Some(t.paid_in), Some(t.withdrawn), t.balance])
+        .flatten();
+    let summary = statement
+        .summary
+        .iter()
+        .flat_map(|s| s.rows.iter().chain(std::iter::once(&s.total)))
+        .flat_map(|r| [r.paid_in, r.paid_out]);
+    rows.chain(summary)
+        .find(|a| !crate::money::within_limit(*a))
 }
 
 /// Days from the earliest to the latest of the rows' dates and the header period's ends.
@@ -260,6 +287,28 @@ mod tests {
             end: NaiveDate::from_ymd_opt(2024, 5, 23).unwrap_or_default(),
         };
         assert_eq!(format_period(p), "May 2023 - May 2024");
+    }
+
+    /// Found by fuzzing: amounts near `Decimal`'s range overflowed a sum (a panic); a
+    /// statement built by hand with such an amount is refused instead.
+    #[cfg(feature = "testing")]
+    #[test]
+    fn an_amount_beyond_the_limit_is_refused_not_a_panic() {
+        let mut s = crate::testing::synthetic_statement(5, 2);
+        s.transactions[0].balance = Some(Decimal::MAX);
+        s.transactions[1].paid_in = Decimal::MAX;
+        let err = crate::score(&s).expect_err("refused");
+        assert_eq!(err.code(), "too_large");
+        assert!(
+            err.message().contains("1000000000000 KES"),
+            "{}",
+            err.message()
+        );
+        // Parsed, the same rows are set aside as unreadable, and the rest is scored.
+        let csv = s.to_csv();
+        let parsed = crate::parse(csv.as_bytes(), &crate::ParseOptions::default()).expect("parses");
+        assert_eq!(parsed.unparsed.len(), 2);
+        assert!(crate::score(&parsed).is_ok());
     }
 
     proptest::proptest! {

@@ -6,9 +6,21 @@
 
 use rust_decimal::Decimal;
 
+/// The largest amount the engine reads, in KES major units (either sign): one trillion
+/// shillings, thousands of times any wallet's limits (M-Pesa's: KES 250,000 per transaction,
+/// 500,000 balance). With amounts bounded so, every sum and difference the engine forms over a
+/// statement stays far inside `Decimal`'s range (about 7.9 × 10²⁸), so none can overflow
+/// (fuzzing found `Decimal` overflow panics on amounts near that range).
+pub const MAX_AMOUNT: u64 = 1_000_000_000_000;
+
+/// Whether `value` is within [`MAX_AMOUNT`] of zero.
+pub fn within_limit(value: Decimal) -> bool {
+    value.abs() <= Decimal::from(MAX_AMOUNT)
+}
+
 /// Parses an amount as printed on a statement or in an export: optional sign, thousands
-/// separators (`1,201,133.99`), optional `KES`/`Ksh` prefix. Returns `None` for anything else.
-/// An empty cell or a lone `-` is `Some(0)`.
+/// separators (`1,201,133.99`), optional `KES`/`Ksh` prefix. Returns `None` for anything else,
+/// and for an amount beyond [`MAX_AMOUNT`]. An empty cell or a lone `-` is `Some(0)`.
 pub fn parse_amount(text: &str) -> Option<Decimal> {
     let mut t = text.trim();
     for prefix in ["KES", "Ksh", "KSh", "KSH", "Kshs"] {
@@ -33,7 +45,7 @@ pub fn parse_amount(text: &str) -> Option<Decimal> {
     {
         return None;
     }
-    cleaned.parse::<Decimal>().ok()
+    cleaned.parse::<Decimal>().ok().filter(|v| within_limit(*v))
 }
 
 /// Rounds to two decimal places (cents), half away from zero, and pads the scale to 2,
@@ -76,6 +88,18 @@ pub mod serde_str {
 
     pub(super) struct MoneyVisitor;
 
+    /// `value`, or an error naming [`super::MAX_AMOUNT`] when it is beyond it.
+    fn bounded<E: de::Error>(value: Decimal) -> Result<Decimal, E> {
+        if super::within_limit(value) {
+            Ok(value)
+        } else {
+            Err(E::custom(format!(
+                "amount {value} is beyond the engine's limit of {} KES",
+                super::MAX_AMOUNT
+            )))
+        }
+    }
+
     impl Visitor<'_> for MoneyVisitor {
         type Value = Decimal;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -85,10 +109,10 @@ pub mod serde_str {
             super::parse_amount(v).ok_or_else(|| E::custom(format!("{v:?} is not an amount")))
         }
         fn visit_i64<E: de::Error>(self, v: i64) -> Result<Decimal, E> {
-            Ok(Decimal::from(v))
+            bounded(Decimal::from(v))
         }
         fn visit_u64<E: de::Error>(self, v: u64) -> Result<Decimal, E> {
-            Ok(Decimal::from(v))
+            bounded(Decimal::from(v))
         }
         fn visit_f64<E: de::Error>(self, v: f64) -> Result<Decimal, E> {
             Err(E::custom(format!(
@@ -123,6 +147,26 @@ pub mod serde_str_opt {
 mod tests {
     use super::*;
     use rust_decimal_macros::dec;
+
+    #[test]
+    fn amounts_beyond_the_limit_are_not_read() {
+        assert_eq!(
+            parse_amount("1,000,000,000,000.00"),
+            Some(dec!(1000000000000.00))
+        );
+        assert_eq!(parse_amount("-1000000000000"), Some(dec!(-1000000000000)));
+        assert_eq!(parse_amount("1000000000000.01"), None);
+        assert_eq!(parse_amount("79228162514264337593543950335"), None);
+        let json: Result<Wrapper, _> = serde_json::from_str(r#"{"v": 18446744073709551615}"#);
+        assert!(json.is_err_and(|e| e.to_string().contains("beyond the engine's limit")));
+    }
+
+    #[derive(serde::Deserialize)]
+    struct Wrapper {
+        #[serde(with = "serde_str")]
+        #[allow(dead_code)]
+        v: Decimal,
+    }
 
     #[test]
     fn parses_statement_amounts() {
