@@ -60,7 +60,8 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// # Errors
 /// `ErrorKind::EmptyStatement` when the statement has no completed transactions;
 /// `ErrorKind::TooLarge` when its rows or its header period span more than
-/// [`MAX_PERIOD_DAYS`] days (the features are computed day by day).
+/// [`MAX_PERIOD_DAYS`] days (the features are computed day by day), or when an amount is
+/// beyond [`money::MAX_AMOUNT`] (a statement built by hand; the parsers do not read one).
 pub fn score(statement: &Statement) -> Result<Report> {
     assemble::report(statement, scorecard::builtin())
 }
