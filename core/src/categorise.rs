@@ -641,7 +641,12 @@ fn matching_rule_in_order(details: &str, paid_in: bool) -> Option<usize> {
 ///
 /// The first matching rule of [`RULES`] wins; no match gives [`Category::Other`].
 pub fn categorise(details: &str, paid_in: bool) -> Category {
-    matching_rule(details, paid_in).map_or(Category::Other, |i| RULES[i].category)
+    category_of_rule(matching_rule(details, paid_in))
+}
+
+/// The category of the matching rule (an index into [`RULES`]); no rule is [`Category::Other`].
+fn category_of_rule(rule: Option<usize>) -> Category {
+    rule.map_or(Category::Other, |i| RULES[i].category)
 }
 
 /// Sets the category of every transaction from its Details and direction.
@@ -664,8 +669,7 @@ pub fn categorise_all(transactions: &mut [Transaction]) {
                     .entry((t.details.as_str(), paid_in))
                     .or_insert_with(|| {
                         normalise_into(&t.details, &mut text);
-                        matching_rule_normalised(&text, paid_in)
-                            .map_or(Category::Other, |i| RULES[i].category)
+                        category_of_rule(matching_rule_normalised(&text, paid_in))
                     })
             })
             .collect()

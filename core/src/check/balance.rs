@@ -63,6 +63,10 @@ impl Group<'_> {
 /// `a − b` on multisets, sorted; a value equal to several representations (`1.0`, `1.00`)
 /// is written as its first in `a`.
 fn difference(a: &[Decimal], b: &[Decimal]) -> Vec<Decimal> {
+    // One value (a group of one row, most groups): no copies, no sort.
+    if let [x] = a {
+        return if b.contains(x) { Vec::new() } else { vec![*x] };
+    }
     let mut a = a.to_vec();
     a.sort(); // stable: the first of equal values stays first
     let mut b = b.to_vec();
@@ -110,33 +114,15 @@ fn groups<'a>(printed: &'a [&'a Transaction]) -> Vec<Group<'a>> {
     printed
         .chunk_by(|a, b| a.completed_at == b.completed_at)
         .map(|rows| {
-            let (starts, ends) = if let [t] = rows {
-                // One row (most groups): it starts at its opening and ends at its closing,
-                // unless it moved nothing.
-                let closing = t.balance.unwrap_or_default();
-                let opening = closing - t.net();
-                if opening == closing {
-                    (Vec::new(), Vec::new())
-                } else {
-                    (vec![opening], vec![closing])
-                }
-            } else {
-                let closings: Vec<Decimal> = rows.iter().filter_map(|t| t.balance).collect();
-                let openings: Vec<Decimal> = rows
-                    .iter()
-                    .filter_map(|t| t.balance.map(|b| b - t.net()))
-                    .collect();
-                (
-                    difference(&openings, &closings),
-                    difference(&closings, &openings),
-                )
-            };
+            let balances: Vec<Decimal> = rows.iter().filter_map(|t| t.balance).collect();
+            let openings: Vec<Decimal> = rows
+                .iter()
+                .filter_map(|t| t.balance.map(|b| b - t.net()))
+                .collect();
+            let starts = difference(&openings, &balances);
+            let ends = difference(&balances, &openings);
             // Closings no opening of the group consumes, else every printed balance.
-            let closings = if ends.is_empty() {
-                set_of(rows.iter().filter_map(|t| t.balance).collect())
-            } else {
-                set_of(ends)
-            };
+            let closings = set_of(if ends.is_empty() { balances } else { ends });
             Group {
                 at: rows[0].completed_at,
                 starts,
