@@ -314,7 +314,7 @@ pub const CATALOGUE: &[FeatureDef] = &[
         "ratio",
         Trend::Ascending,
         "statement",
-        "Betting stakes ÷ spending (0 without spending).",
+        "Betting stakes ÷ spending without tokens (rows under KES 50 other than stakes and withdrawals; 0 without spending).",
         |f| Some(f.betting_share),
     ),
     def(
@@ -322,7 +322,7 @@ pub const CATALOGUE: &[FeatureDef] = &[
         "ratio",
         Trend::None,
         "statement",
-        "Agent and ATM withdrawals ÷ spending (0 without spending).",
+        "Agent and ATM withdrawals ÷ spending without tokens (0 without spending).",
         |f| Some(f.cash_out_share),
     ),
     def(
@@ -330,7 +330,7 @@ pub const CATALOGUE: &[FeatureDef] = &[
         "ratio",
         Trend::Ascending,
         "statement",
-        "(Cash withdrawals + betting) ÷ spending (0 without spending).",
+        "(Cash withdrawals + betting) ÷ spending without tokens (0 without spending).",
         |f| Some(f.cash_and_betting_share),
     ),
 ];

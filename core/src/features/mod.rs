@@ -25,6 +25,9 @@
 //! - **Income** = earned income + recurrent bank funding.
 //! - **Spending** = money out, excluding own-account transfers, savings deposits, loan and Fuliza
 //!   repayments and reversals, **plus the estimated fees of credit drawn** (see [`credit`]).
+//! - **Spending mix**: the shares of spending (betting, cash) are taken of spending without the
+//!   rows below [`MIN_ACTIVITY_AMOUNT`] other than betting stakes and cash withdrawals, so KES 10
+//!   tokens cannot dilute them (a share is still at most 1, and a small stake still counts).
 //! - **Credit** (see [`credit`]): draws and repayments matched first in, first out per product.
 //! - **Net balance** = the printed end-of-day balance minus what is owed to Fuliza and lenders
 //!   that day: an unpaid overdraft is debt, not a buffer.
@@ -58,6 +61,10 @@ pub const MATERIAL_MONTHLY_INCOME: Decimal = Decimal::from_parts(1_000, 0, 0, fa
 /// Rows below this amount are not counted as activity, KES: a KES 10 token or a KES 1 "rent"
 /// payment is not evidence of an economy. Betting rows and round trips are not counted either.
 pub const MIN_ACTIVITY_AMOUNT: Decimal = Decimal::from_parts(50, 0, 0, false, 0);
+
+/// Categories whose every row is part of the spending mix, however small: a KES 20 stake is
+/// betting, a KES 20 withdrawal is cash (see [`Features::betting_share`]).
+const MIX_ALWAYS: [Category; 2] = [Category::Betting, Category::AgentWithdrawal];
 
 /// An end-of-day net balance below this is "near zero", KES (the price of a small Send Money
 /// plus its charge: a wallet that cannot make one payment without Fuliza).
@@ -267,13 +274,15 @@ pub struct Features {
     // --- spending behaviour ---
     /// Money out to betting firms (gross stakes), KES.
     pub betting_spent: Decimal,
-    /// `betting_spent / total_spending` (0 without spending).
+    /// `betting_spent / mix`, where the mix is `total_spending` without the rows below
+    /// [`MIN_ACTIVITY_AMOUNT`] that are neither betting nor cash withdrawals (0 without such
+    /// spending): a token payment cannot dilute the share.
     pub betting_share: Decimal,
     /// Cash withdrawn at agents and ATMs, KES.
     pub cash_out: Decimal,
-    /// `cash_out / total_spending` (0 without spending).
+    /// `cash_out / mix` (see [`Features::betting_share`]).
     pub cash_out_share: Decimal,
-    /// `(cash_out + betting_spent) / total_spending` (0 without spending): spending that cannot
+    /// `(cash_out + betting_spent) / mix` (see [`Features::betting_share`]): spending that cannot
     /// be verified or is gambled. Moving money from cash withdrawals to betting leaves it
     /// unchanged, so the betting share alone decides such a move.
     pub cash_and_betting_share: Decimal,
@@ -488,6 +497,9 @@ struct Sums {
     own_in: Decimal,
     own_out: Decimal,
     counted_rows: u32,
+    /// Spending in rows below [`MIN_ACTIVITY_AMOUNT`] other than betting and cash withdrawals:
+    /// left out of the spending mix.
+    token_spending: Decimal,
 }
 
 fn tally(sum: &mut Decimal, n: &mut u32, v: Decimal) {
@@ -523,6 +535,9 @@ impl Sums {
         if wout > Decimal::ZERO && !NOT_SPENDING.contains(&category) {
             self.spending = self.spending.saturating_add(wout);
             month.spending = month.spending.saturating_add(wout);
+            if wout < MIN_ACTIVITY_AMOUNT && !MIX_ALWAYS.contains(&category) {
+                self.token_spending = self.token_spending.saturating_add(wout);
+            }
         }
         let mut unused = 0;
         match category {
@@ -778,7 +793,8 @@ pub fn compute(statement: &Statement) -> Features {
     } else {
         None
     };
-    let of_spending = |v: Decimal| ratio(v, sums.spending).unwrap_or(Decimal::ZERO);
+    let mix = sums.spending.saturating_sub(sums.token_spending);
+    let of_spending = |v: Decimal| ratio(v, mix).unwrap_or(Decimal::ZERO);
     let debt = credit.borrowed.saturating_add(credit.fees);
     let credit_share = |v: Decimal| {
         (!credit.borrowed.is_zero())
