@@ -1,9 +1,11 @@
 //! Bill-payment evidence: a utility or bill payment counts only when it is **material** and
 //! **recurring to the same biller**.
 //!
-//! - Material: what a month pays one biller is at least 0.5 % of the typical monthly income,
-//!   never less than [`MIN_MATERIAL_BILL`] and never more than [`MAX_MATERIAL_BILL`] (so a
-//!   one-off windfall cannot make ordinary bills look immaterial). A KES 10 token is not
+//! - Material: what a month pays one biller is at least 0.5 % of the monthly income (the larger
+//!   of the typical, median full month and the average month, so that a seasonal income whose
+//!   median month is small does not make KES 60 material), never less than
+//!   [`MIN_MATERIAL_BILL`] and never more than [`MAX_MATERIAL_BILL`] (so a one-off windfall
+//!   cannot make ordinary bills look immaterial). A KES 10 token is not
 //!   evidence of meeting obligations; KES 100 of KPLC prepaid tokens a month is what many
 //!   households on the real statements buy (50–250 a month on two of them).
 //! - Recurring: the same biller (its name after the last `" - "`, without the account number,
@@ -35,9 +37,10 @@ pub fn biller(details: &str) -> String {
     name.trim().to_owned()
 }
 
-/// The material-bill threshold for a typical monthly income, KES.
-pub fn threshold(typical_monthly_income: Decimal) -> Decimal {
-    typical_monthly_income
+/// The material-bill threshold for a monthly income (KES/month; the features pass the larger of
+/// the typical and the average monthly income), KES.
+pub fn threshold(monthly_income: Decimal) -> Decimal {
+    monthly_income
         .saturating_mul(MATERIAL_BILL_SHARE)
         .clamp(MIN_MATERIAL_BILL, MAX_MATERIAL_BILL)
 }

@@ -770,7 +770,10 @@ pub fn compute(statement: &Statement) -> Features {
         .min(monthly_net.saturating_mul(crate::insights::SURPLUS_SHARE))
         .max(Decimal::ZERO);
 
-    let (bill_months, bill_count) = bills::bill_months(&bill_rows, bills::threshold(typical));
+    let (bill_months, bill_count) = bills::bill_months(
+        &bill_rows,
+        bills::threshold(typical.max(average_monthly_income)),
+    );
     let balances = balance_figures(&rows, first, last, sums.spending, &credit);
     let fuliza_months = count(
         months

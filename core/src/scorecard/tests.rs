@@ -553,3 +553,15 @@ fn every_catalogue_entry_has_a_window_and_scored_features_a_trend() {
         );
     }
 }
+
+/// A wallet that is not used to save breaks even (income − spending ≈ the change in balance):
+/// that common value is inside one band, so a few shillings either way score the same.
+#[test]
+fn breaking_even_is_one_band() {
+    let a = attribute("net_cash_flow_ratio");
+    let points = |v| a.points_of(v);
+    assert_eq!(points(dec!(-0.019)), points(dec!(0)));
+    assert_eq!(points(dec!(0.019)), points(dec!(0)));
+    assert!(points(dec!(-0.02)) == points(dec!(0)) && points(dec!(0.02)) > points(dec!(0)));
+    assert!(points(dec!(-0.021)) < points(dec!(0)));
+}
