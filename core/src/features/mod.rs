@@ -797,7 +797,7 @@ pub fn compute(statement: &Statement) -> Features {
         None
     };
     let mix = sums.spending.saturating_sub(sums.token_spending);
-    let of_spending = |v: Decimal| ratio(v, mix).unwrap_or(Decimal::ZERO);
+    let of_mix = |v: Decimal| ratio(v, mix).unwrap_or(Decimal::ZERO);
     let debt = credit.borrowed.saturating_add(credit.fees);
     let credit_share = |v: Decimal| {
         (!credit.borrowed.is_zero())
@@ -886,10 +886,10 @@ pub fn compute(statement: &Statement) -> Features {
         bill_payment_months: count(bill_months.len()),
         bill_month_share,
         betting_spent: sums.betting,
-        betting_share: of_spending(sums.betting),
+        betting_share: of_mix(sums.betting),
         cash_out: sums.cash_out,
-        cash_out_share: of_spending(sums.cash_out),
-        cash_and_betting_share: of_spending(sums.cash_out.saturating_add(sums.betting)),
+        cash_out_share: of_mix(sums.cash_out),
+        cash_and_betting_share: of_mix(sums.cash_out.saturating_add(sums.betting)),
         savings_deposited: sums.savings_in,
         savings_withdrawn: sums.savings_out,
         own_account_in: sums.own_in,
