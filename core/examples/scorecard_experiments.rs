@@ -194,11 +194,6 @@ fn main() {
 /// than 2 points and the largest gain. A gain left here is a feature that sits near a bin edge.
 #[allow(clippy::print_stdout)]
 fn tokens() {
-    let pair = |a: &'static str, b: &'static str, amount: i64| {
-        let mut rows = monthly(3, a, Decimal::from(amount));
-        rows.extend(monthly(4, b, Decimal::from(-amount)));
-        rows
-    };
     let games = [
         (
             "KES 10 and KES 1 to two billers",
@@ -238,11 +233,15 @@ fn tokens() {
         ),
         (
             "KES 10 of Fuliza drawn and repaid",
-            pair(
-                "OverDraft of Credit Party",
-                "OD Loan Repayment to 232323 - M-PESA Overdraw",
-                10,
-            ),
+            [
+                monthly(3, "OverDraft of Credit Party", Decimal::from(10)),
+                monthly(
+                    4,
+                    "OD Loan Repayment to 232323 - M-PESA Overdraw",
+                    Decimal::from(-10),
+                ),
+            ]
+            .concat(),
         ),
         (
             "KES 10 received from a friend",
