@@ -1,5 +1,5 @@
 //! Engine benchmarks (criterion): parse a real 117-page M-Pesa PDF, parse a 5,000-row CSV,
-//! score a parsed statement.
+//! score a parsed statement (5,000 rows, and 60 for the fixed cost of a report).
 //!
 //! Run: `cargo bench --bench engine`. The PDF bench needs `../shared/samples/real/` (skipped
 //! with a note when absent). Figures are reported in the issue notes, never asserted in tests.
@@ -41,6 +41,11 @@ fn score(c: &mut Criterion) {
     let statement = alama_core::parse(csv.as_bytes(), &ParseOptions::default()).expect("parses");
     c.bench_function("score/parsed_5000_rows", |b| {
         b.iter(|| alama_core::score(black_box(&statement)).expect("scores"));
+    });
+    // A month of a light user: the fixed cost of a report, not its per-row cost.
+    let short = synthetic_statement_with_rows(5, 60);
+    c.bench_function("score/parsed_60_rows", |b| {
+        b.iter(|| alama_core::score(black_box(&short)).expect("scores"));
     });
     let report = alama_core::score(&statement).expect("scores");
     c.bench_function("report/to_json", |b| {

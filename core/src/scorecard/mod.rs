@@ -49,6 +49,13 @@ pub fn builtin() -> &'static Scorecard {
     })
 }
 
+/// The built-in scorecard's SHA-256, computed once: every report carries it, and serialising the
+/// card to hash it again cost more than scoring a short statement.
+pub(crate) fn builtin_sha256() -> &'static str {
+    static SHA: OnceLock<String> = OnceLock::new();
+    SHA.get_or_init(|| builtin().compute_sha256())
+}
+
 /// The points an attribute earns on `features`.
 pub fn attribute_points(a: &card::Attribute, features: &Features) -> u16 {
     points_of_value(a, a.value(features))

@@ -24,6 +24,10 @@ fn the_built_in_card_is_valid_data_of_this_version() {
     let again = Scorecard::from_json(&card().to_json()).expect("valid");
     assert_eq!(&again, card());
     assert_eq!(again.sha256(), card().sha256());
+    // The built-in card's hash is kept; an edited copy's is its own.
+    let mut edited = card().clone();
+    edited.characteristics[0].name.push('!');
+    assert_ne!(edited.sha256(), card().sha256());
     let total: u16 = card().characteristics.iter().map(|c| c.max).sum();
     assert_eq!(total, MAX_POINTS);
     let codes: Vec<&str> = card()
