@@ -240,8 +240,10 @@ pub struct StatementOverview {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
-    /// `rpt_` + 24 hex digits of SHA-256 over the canonical statement and the scorecard version:
-    /// the same statement always gets the same id.
+    /// `rpt_` + 24 hex digits of SHA-256 over the scorecard (version and SHA-256) and the
+    /// statement's canonical content, every field of every row in any row order: the same
+    /// statement always gets the same id (the hashed form is documented in the engine's
+    /// `report_id` module).
     pub report_id: String,
     /// Always `completed` from the engine.
     pub status: ReportStatus,
