@@ -28,7 +28,7 @@ fn main() -> std::io::Result<()> {
         std::fs::write(root.join("parse_pdf").join(name), statement_pdf(s))?;
     }
     for seed in 0u8..8 {
-        let mut input = vec![seed, 0, 0, 0, 0, 0, 0, 0, 20 + seed * 10];
+        let mut input = vec![seed, 4 + seed * 3];
         for op in 0..7u8 {
             input.extend_from_slice(&[op, seed, 0, 0x10, 0x27, 0, 0, op]);
         }
