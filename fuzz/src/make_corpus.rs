@@ -64,8 +64,16 @@ fn statement_pdf(statement: &alama_core::Statement) -> Vec<u8> {
                 t.completed_at.format("%Y-%m-%d %H:%M:%S").to_string(),
                 t.details.chars().take(40).collect(),
                 format!("{:?}", t.status),
-                if t.paid_in.is_zero() { String::new() } else { t.paid_in.to_string() },
-                if t.withdrawn.is_zero() { String::new() } else { format!("-{}", t.withdrawn) },
+                if t.paid_in.is_zero() {
+                    String::new()
+                } else {
+                    t.paid_in.to_string()
+                },
+                if t.withdrawn.is_zero() {
+                    String::new()
+                } else {
+                    format!("-{}", t.withdrawn)
+                },
                 t.balance.map(|b| b.to_string()).unwrap_or_default(),
             ];
             for ((x, _), cell) in columns.iter().zip(cells) {
