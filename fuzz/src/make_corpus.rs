@@ -1,7 +1,8 @@
 //! Writes the seed corpus of every fuzz target from the synthetic generator (no real
 //! personal data): `cargo run --manifest-path fuzz/Cargo.toml --bin make-corpus`.
 //! `corpus/parse_json` and `corpus/parse_csv`: canonical JSON and CSV of synthetic statements;
-//! `corpus/parse_pdf`: small text PDFs laid out like an M-Pesa statement's table;
+//! `corpus/parse_pdf`: small text PDFs laid out like an M-Pesa statement's table (each with a
+//! font the engine's own reader takes and with one it leaves to `pdf-extract`);
 //! `corpus/score`: seeds, sizes and a few edits.
 
 #![allow(clippy::print_stdout)]
@@ -25,7 +26,11 @@ fn main() -> std::io::Result<()> {
     for (name, s) in &statements {
         std::fs::write(root.join("parse_json").join(name), s.to_json())?;
         std::fs::write(root.join("parse_csv").join(name), s.to_csv())?;
-        std::fs::write(root.join("parse_pdf").join(name), statement_pdf(s))?;
+        std::fs::write(root.join("parse_pdf").join(name), statement_pdf(s, false))?;
+        std::fs::write(
+            root.join("parse_pdf").join(format!("{name}-winansi")),
+            statement_pdf(s, true),
+        )?;
     }
     for seed in 0u8..8 {
         let mut input = vec![seed, 4 + seed * 3];
@@ -39,8 +44,10 @@ fn main() -> std::io::Result<()> {
 }
 
 /// A one- or two-page PDF (base-14 Helvetica, uncompressed) drawing the statement's first rows
-/// in the columns of an M-Pesa statement table.
-fn statement_pdf(statement: &alama_core::Statement) -> Vec<u8> {
+/// in the columns of an M-Pesa statement table. With `win_ansi` the font names
+/// `/WinAnsiEncoding`, as the 2021 iText statements do, so the engine's own content-stream reader
+/// reads it; without, the font is one that reader leaves to the general `pdf-extract` path.
+fn statement_pdf(statement: &alama_core::Statement, win_ansi: bool) -> Vec<u8> {
     let columns = [
         (30, "Receipt No."),
         (95, "Completion Time"),
@@ -88,7 +95,12 @@ fn statement_pdf(statement: &alama_core::Statement) -> Vec<u8> {
     let mut objects = vec![
         "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
         String::new(),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_owned(),
+        if win_ansi {
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+        } else {
+            "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+        }
+        .to_owned(),
     ];
     let mut kids = Vec::new();
     for content in &pages {
