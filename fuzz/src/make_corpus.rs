@@ -83,9 +83,17 @@ fn statement_pdf(statement: &alama_core::Statement, win_ansi: bool) -> Vec<u8> {
                 },
                 t.balance.map(|b| b.to_string()).unwrap_or_default(),
             ];
-            for ((x, _), cell) in columns.iter().zip(cells) {
+            for (i, ((x, title), cell)) in columns.iter().zip(cells).enumerate() {
                 let cell = cell.replace(['(', ')', '\\'], " ");
-                let _ = writeln!(content, "1 0 0 1 {x} {y} Tm ({cell}) Tj");
+                // Status and amounts centred under their column's title (the parser finds
+                // those columns from the titles' centres), 3.5 pt a character at 7 pt; receipt,
+                // time and Details from their title's left edge.
+                let left = if i < 3 {
+                    f64::from(*x)
+                } else {
+                    f64::from(*x) + 1.75 * (title.len() as f64 - cell.len() as f64)
+                };
+                let _ = writeln!(content, "1 0 0 1 {left:.1} {y} Tm ({cell}) Tj");
             }
         }
         content.push_str("ET\n");
