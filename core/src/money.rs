@@ -22,6 +22,9 @@ pub fn within_limit(value: Decimal) -> bool {
 /// separators (`1,201,133.99`), optional `KES`/`Ksh` prefix. Returns `None` for anything else,
 /// and for an amount beyond [`MAX_AMOUNT`]. An empty cell or a lone `-` is `Some(0)`.
 pub fn parse_amount(text: &str) -> Option<Decimal> {
+    if let Some(plain) = parse_plain(text.as_bytes()) {
+        return Some(plain).filter(|v| within_limit(*v));
+    }
     let mut t = text.trim();
     for prefix in ["KES", "Ksh", "KSh", "KSH", "Kshs"] {
         if let Some(rest) = t.strip_prefix(prefix) {
@@ -48,11 +51,55 @@ pub fn parse_amount(text: &str) -> Option<Decimal> {
     cleaned.parse::<Decimal>().ok().filter(|v| within_limit(*v))
 }
 
+/// The common case of [`parse_amount`] without its general path: an optional sign, digits, and
+/// optionally a point followed by digits, at most 18 digits in all (`1201133.99`, `-425.00`),
+/// nothing else. `None` for any other text (the general path reads it) and for a negative zero,
+/// whose sign `Decimal`'s own parser keeps. The same value and scale as `str::parse::<Decimal>`
+/// (a property test compares them).
+fn parse_plain(text: &[u8]) -> Option<Decimal> {
+    let (negative, digits) = match text.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, text),
+    };
+    let mut mantissa: u64 = 0;
+    let mut count = 0u32;
+    let mut scale = None;
+    for (i, b) in digits.iter().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                count += 1;
+                if count > 18 {
+                    return None;
+                }
+            }
+            // A point with digits on both sides.
+            b'.' if scale.is_none() && i > 0 && i + 1 < digits.len() => {
+                scale = Some(u32::try_from(digits.len() - i - 1).ok()?);
+            }
+            _ => return None,
+        }
+    }
+    if count == 0 || (negative && mantissa == 0) {
+        return None;
+    }
+    let signed = i64::try_from(mantissa).ok()?;
+    Some(Decimal::new(
+        if negative { -signed } else { signed },
+        scale.unwrap_or(0),
+    ))
+}
+
 /// Rounds to two decimal places (cents), half away from zero, and pads the scale to 2,
 /// so `425` serialises as `"425.00"`.
 pub fn cents(value: Decimal) -> Decimal {
-    let mut v =
-        value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    // Already whole cents (every amount a statement prints): nothing to round.
+    let mut v = if value.scale() <= 2 {
+        value
+    } else {
+        value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+    };
     v.rescale(2);
     v
 }
@@ -166,6 +213,49 @@ mod tests {
         #[serde(with = "serde_str")]
         #[allow(dead_code)]
         v: Decimal,
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+
+        /// The plain-number path reads exactly what `Decimal`'s parser reads: value, scale, sign.
+        #[test]
+        fn the_plain_path_is_decimals_parser(
+            text in "[-+]?[0-9]{0,12}(\\.[0-9]{0,9})?|[-+.0-9]{0,20}|[0-9]{17,20}(\\.[0-9]{1,3})?"
+        ) {
+            if let Some(fast) = parse_plain(text.as_bytes()) {
+                let slow: Decimal = text.parse().expect("Decimal parses what the plain path reads");
+                proptest::prop_assert_eq!(fast, slow);
+                proptest::prop_assert_eq!(fast.scale(), slow.scale());
+                proptest::prop_assert_eq!(fast.is_sign_negative(), slow.is_sign_negative());
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Whole cents skip the rounding and give what rounding gives.
+        #[test]
+        fn cents_of_whole_cents_is_rounding(m in proptest::prelude::any::<i64>(), scale in 0u32..=4) {
+            let v = Decimal::new(m, scale);
+            let mut rounded =
+                v.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+            rounded.rescale(2);
+            let ours = cents(v);
+            proptest::prop_assert_eq!(ours, rounded);
+            proptest::prop_assert_eq!(ours.scale(), rounded.scale());
+        }
+    }
+
+    #[test]
+    fn plain_numbers_take_the_short_path() {
+        assert_eq!(parse_plain(b"1201133.99"), Some(dec!(1201133.99)));
+        assert_eq!(parse_plain(b"-425.00").map(|d| d.scale()), Some(2));
+        assert_eq!(parse_plain(b"+7"), Some(dec!(7)));
+        for general in [
+            "", "-", "1,201.00", " 5", "5.", ".5", "1.2.3", "-0.00", "KES 50",
+        ] {
+            assert_eq!(parse_plain(general.as_bytes()), None, "{general:?}");
+        }
     }
 
     #[test]
