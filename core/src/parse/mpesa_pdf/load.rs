@@ -50,7 +50,7 @@ pub(super) fn open_document(bytes: &[u8], options: &ParseOptions) -> Result<Open
     let per_stream = usize::try_from(limits.max_decompressed).unwrap_or(usize::MAX);
     let doc = open(bytes, options.password.as_deref(), per_stream)?;
 
-    let page_ids: Vec<ObjectId> = doc.get_pages().into_values().collect();
+    let page_ids = page_ids(&doc, limits.max_pages);
     let pages = u32::try_from(page_ids.len()).unwrap_or(u32::MAX);
     if pages > limits.max_pages {
         let limit = u64::from(limits.max_pages);
@@ -75,6 +75,27 @@ pub(super) fn open_document(bytes: &[u8], options: &ParseOptions) -> Result<Open
         per_stream,
         total_budget,
     })
+}
+
+/// The document's pages in order, walked one by one and at most `max_pages + 1` of them (one
+/// more than the limit, so the caller can tell it is exceeded).
+///
+/// Not `Document::get_pages`: lopdf 0.47 sizes that collection from the `/Count` each page-tree
+/// node claims (its iterator's `size_hint`), so a file claiming 2×10¹⁶ pages made the
+/// allocator abort the process, which no `catch_unwind` contains (found by the `parse_pdf`
+/// fuzz target). A `for` loop never asks for the size hint.
+fn page_ids(doc: &Document, max_pages: u32) -> Vec<ObjectId> {
+    let most = usize::try_from(max_pages)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    let mut ids = Vec::new();
+    for id in doc.page_iter() {
+        ids.push(id);
+        if ids.len() >= most {
+            break;
+        }
+    }
+    ids
 }
 
 /// The sanitised, decrypted, uncompressed copy of an opened document for `pdf-extract` (see

@@ -517,6 +517,33 @@ fn a_page_limit_is_enforced() {
     assert_eq!(err.kind(), &ErrorKind::TooLarge { limit: 2 });
 }
 
+/// Found by `cargo fuzz run parse_pdf`: lopdf's page iterator sizes its buffer from the
+/// `/Count` the file claims, so a page tree that lists itself as a kid and claims 2×10¹⁶ pages
+/// made the allocator abort the process (no panic to catch). The pages are now counted as
+/// they are walked, up to the page limit.
+#[test]
+fn a_page_tree_claiming_absurdly_many_pages_is_walked_not_trusted() {
+    let mut doc = document(vec!["BT /F1 6 Tf 10 10 Td (x) Tj ET".to_owned()]);
+    let pages_id = doc
+        .catalog()
+        .and_then(|c| c.get(b"Pages"))
+        .and_then(Object::as_reference)
+        .expect("page tree");
+    let tree = doc.get_dictionary_mut(pages_id).expect("page tree");
+    tree.set("Count", Object::Integer(21_111_111_111_111_111));
+    if let Ok(Object::Array(kids)) = tree.get_mut(b"Kids") {
+        kids.push(Object::Reference(pages_id));
+    }
+    let err = parse(&save(&mut doc), &ParseOptions::default()).expect_err("no statement");
+    assert_eq!(err.kind(), &ErrorKind::UnsupportedWallet, "{err}");
+    // The same tree, many pages deep, stops at the page limit.
+    let mut options = ParseOptions::default();
+    options.limits.max_pages = 1;
+    let mut doc = document(vec![String::new(), String::new()]);
+    let err = parse(&save(&mut doc), &options).expect_err("2 pages");
+    assert_eq!(err.kind(), &ErrorKind::TooLarge { limit: 1 });
+}
+
 #[test]
 fn a_self_referencing_form_does_not_recurse_forever() {
     let mut doc = Document::with_version("1.4");
