@@ -15,7 +15,10 @@ pub const MAX_AMOUNT: u64 = 1_000_000_000_000;
 
 /// Whether `value` is within [`MAX_AMOUNT`] of zero.
 pub fn within_limit(value: Decimal) -> bool {
-    value.abs() <= Decimal::from(MAX_AMOUNT)
+    // |value| = |mantissa| / 10^scale ≤ |mantissa|: a mantissa within the limit settles it
+    // without `Decimal`'s rescaling comparison (every amount of a real statement).
+    value.mantissa().unsigned_abs() <= u128::from(MAX_AMOUNT)
+        || value.abs() <= Decimal::from(MAX_AMOUNT)
 }
 
 /// Parses an amount as printed on a statement or in an export: optional sign, thousands
@@ -228,6 +231,29 @@ mod tests {
                 proptest::prop_assert_eq!(fast, slow);
                 proptest::prop_assert_eq!(fast.scale(), slow.scale());
                 proptest::prop_assert_eq!(fast.is_sign_negative(), slow.is_sign_negative());
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The mantissa shortcut agrees with the exact comparison, near the limit and far
+        /// from it, at every scale.
+        #[test]
+        fn within_limit_is_the_exact_comparison(
+            m in proptest::prelude::any::<i64>(),
+            near in -3i64..=3,
+            scale in 0u32..=28,
+        ) {
+            let limit = Decimal::from(MAX_AMOUNT);
+            for v in [
+                Decimal::new(m, scale.min(18)),
+                Decimal::from_i128_with_scale(
+                    i128::from(MAX_AMOUNT) * 10i128.pow(scale.min(12)) + i128::from(near),
+                    scale.min(12),
+                ),
+                -Decimal::new(i64::try_from(MAX_AMOUNT).unwrap_or(i64::MAX) + near, scale.min(2)),
+            ] {
+                proptest::prop_assert_eq!(within_limit(v), v.abs() <= limit, "{}", v);
             }
         }
     }

@@ -24,20 +24,25 @@ use std::collections::BTreeSet;
 
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
+use smallvec::{SmallVec, smallvec};
 
 use super::finding;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
+
+/// A few balances: a group is one row in most statements, so one or two values stay inline
+/// (no allocation per row).
+type Values = SmallVec<[Decimal; 2]>;
 
 /// One completion time.
 struct Group<'a> {
     at: NaiveDateTime,
     rows: &'a [&'a Transaction],
     /// Openings no closing of the group explains (sorted).
-    starts: Vec<Decimal>,
+    starts: Values,
     /// Where the group may end, as a sorted set: its unconsumed closings, or any of its
     /// printed balances for a group whose rows return to where they started.
-    closings: Vec<Decimal>,
+    closings: Values,
 }
 
 impl Group<'_> {
@@ -62,16 +67,20 @@ impl Group<'_> {
 
 /// `a − b` on multisets, sorted; a value equal to several representations (`1.0`, `1.00`)
 /// is written as its first in `a`.
-fn difference(a: &[Decimal], b: &[Decimal]) -> Vec<Decimal> {
+fn difference(a: &[Decimal], b: &[Decimal]) -> Values {
     // One value (a group of one row, most groups): no copies, no sort.
     if let [x] = a {
-        return if b.contains(x) { Vec::new() } else { vec![*x] };
+        return if b.contains(x) {
+            Values::new()
+        } else {
+            smallvec![*x]
+        };
     }
     let mut a = a.to_vec();
     a.sort(); // stable: the first of equal values stays first
     let mut b = b.to_vec();
     b.sort_unstable();
-    let mut out = Vec::new();
+    let mut out = Values::new();
     let mut in_b = b.iter().peekable();
     for run in a.chunk_by(|x, y| x == y) {
         let value = run[0];
@@ -99,7 +108,7 @@ fn printed(statement: &Statement) -> Vec<&Transaction> {
 
 /// `values` as a sorted set; of equal values (`1.0`, `1.00`) the last listed stays, as in a
 /// `BTreeSet` collected from them.
-fn set_of(mut values: Vec<Decimal>) -> Vec<Decimal> {
+fn set_of(mut values: Values) -> Values {
     values.sort();
     if values.windows(2).all(|w| w[0] != w[1]) {
         return values;
@@ -114,8 +123,8 @@ fn groups<'a>(printed: &'a [&'a Transaction]) -> Vec<Group<'a>> {
     printed
         .chunk_by(|a, b| a.completed_at == b.completed_at)
         .map(|rows| {
-            let balances: Vec<Decimal> = rows.iter().filter_map(|t| t.balance).collect();
-            let openings: Vec<Decimal> = rows
+            let balances: Values = rows.iter().filter_map(|t| t.balance).collect();
+            let openings: Values = rows
                 .iter()
                 .filter_map(|t| t.balance.map(|b| b - t.net()))
                 .collect();
