@@ -1,5 +1,5 @@
-//! Engine benchmarks (criterion): parse a real 117-page M-Pesa PDF, parse a 5,000-row CSV,
-//! score a parsed statement (5,000 rows, and 60 for the fixed cost of a report).
+//! Engine benchmarks (criterion): parse a real 117-page M-Pesa PDF, parse a 5,000-row CSV
+//! (and score it, bytes to report), score a parsed statement (5,000 rows, and 60 for the fixed cost of a report).
 //!
 //! Run: `cargo bench --bench engine`. The PDF bench needs `../shared/samples/real/` (skipped
 //! with a note when absent). Figures are reported in the issue notes, never asserted in tests.
@@ -33,6 +33,10 @@ fn parse_csv(c: &mut Criterion) {
     let options = ParseOptions::default();
     c.bench_function("parse/csv_5000_rows", |b| {
         b.iter(|| alama_core::parse(black_box(csv.as_bytes()), &options).expect("parses"));
+    });
+    // The whole in-process job of the CSV target: bytes in, report out.
+    c.bench_function("report/csv_5000_rows", |b| {
+        b.iter(|| alama_core::score_bytes(black_box(csv.as_bytes()), &options).expect("scores"));
     });
 }
 

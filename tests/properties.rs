@@ -4,7 +4,8 @@
 //! - the score is `300 + Σ points − knock-out` and its band is the band of that score;
 //! - writing the canonical JSON or CSV and parsing it back gives back what was written;
 //! - the order of the rows does not change the report;
-//! - `score_bytes` gives the report of `score(parse(bytes))`.
+//! - `score_bytes` gives the report of `score(parse(bytes))`; `score_bytes_with_id` the same
+//!   report under the given id.
 
 use alama_core::testing::{SplitMix64, synthetic_statement};
 use alama_core::{Band, ParseOptions};
@@ -100,7 +101,41 @@ proptest! {
         let a = alama_core::score(&parsed).expect("scores");
         let b = alama_core::score_bytes(bytes.as_bytes(), &options).expect("scores");
         prop_assert_eq!(a.to_json(), b.to_json());
+        // A report scored under a given id is that report with the id replaced.
+        let mut c = alama_core::score_bytes_with_id(
+            bytes.as_bytes(),
+            &options,
+            alama_core::scorecard::builtin(),
+            "rpt_given".to_owned(),
+        )
+        .expect("scores");
+        prop_assert_eq!(c.report_id.as_str(), "rpt_given");
+        c.report_id.clone_from(&a.report_id);
+        prop_assert_eq!(a.to_json(), c.to_json());
     }
+}
+
+/// A statement long enough for the report's stages to run on two threads (from 1,000 rows)
+/// gives the report its short-statement path would: rows in any order, parsed or given.
+#[test]
+fn long_statements_score_the_same_on_two_threads() {
+    let statement = alama_core::testing::synthetic_statement_with_rows(11, 1_500);
+    let mut shuffled = statement.clone();
+    let mut rng = SplitMix64::new(7);
+    for i in (1..shuffled.transactions.len()).rev() {
+        let j = rng.range(0, i as u64) as usize;
+        shuffled.transactions.swap(i, j);
+    }
+    let a = alama_core::score(&statement).expect("scores");
+    let b = alama_core::score(&shuffled).expect("scores");
+    assert_eq!(a.to_json(), b.to_json());
+    let csv = shuffled.to_csv();
+    let parsed = alama_core::parse(csv.as_bytes(), &ParseOptions::default()).expect("parses");
+    let c = alama_core::score_bytes(csv.as_bytes(), &ParseOptions::default()).expect("scores");
+    assert_eq!(
+        alama_core::score(&parsed).expect("scores").to_json(),
+        c.to_json()
+    );
 }
 
 #[test]

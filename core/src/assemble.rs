@@ -23,15 +23,19 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     let mut prepared =
         statement.with_transactions(order.iter().map(|i| rows[*i].clone()).collect());
     crate::parse::prepare(&mut prepared);
-    report_of_prepared(&prepared, card)
+    report_of_prepared(&prepared, card, None)
 }
 
 /// [`report`] of a statement straight from [`crate::parse`], which has prepared it already
 /// (`prepare` is idempotent: amounts keep their scale, categories are a function of Details
 /// and direction): its rows are moved into reading order instead of copied and prepared again.
+///
+/// `given_id`, when there is one, is the report's id in place of its content address (which is
+/// then not computed).
 pub(crate) fn report_of_parsed(
     mut statement: Statement,
     card: &scorecard::Scorecard,
+    given_id: Option<String>,
 ) -> Result<Report> {
     let order = reading_order(&statement.transactions);
     let mut slots: Vec<Option<Transaction>> = std::mem::take(&mut statement.transactions)
@@ -39,11 +43,16 @@ pub(crate) fn report_of_parsed(
         .map(Some)
         .collect();
     statement.transactions = order.iter().filter_map(|i| slots[*i].take()).collect();
-    report_of_prepared(&statement, card)
+    report_of_prepared(&statement, card, given_id)
 }
 
-/// The report of a prepared statement whose rows are in reading order.
-fn report_of_prepared(statement: &Statement, card: &scorecard::Scorecard) -> Result<Report> {
+/// The report of a prepared statement whose rows are in reading order; its id is `given_id`
+/// or, without one, the content address of [`crate::report_id`].
+fn report_of_prepared(
+    statement: &Statement,
+    card: &scorecard::Scorecard,
+    given_id: Option<String>,
+) -> Result<Report> {
     if let Some(amount) = amount_beyond_limit(statement) {
         let limit = crate::money::MAX_AMOUNT;
         return Err(Error::new(
@@ -71,13 +80,28 @@ fn report_of_prepared(statement: &Statement, card: &scorecard::Scorecard) -> Res
             ),
         ));
     }
-    let features = features::compute(statement);
-    let assessment = scorecard::assess(card, &features);
     let sha = card.sha256();
+    // The features and the scorecard on this thread; the id and the integrity check (each a
+    // pass over every row, independent of the features) on a second one for long statements.
+    let ((features, assessment), (report_id, integrity)) = crate::parallel::join_for_rows(
+        statement.transactions.len(),
+        || {
+            let features = features::compute(statement);
+            let assessment = scorecard::assess(card, &features);
+            (features, assessment)
+        },
+        || {
+            (
+                given_id
+                    .unwrap_or_else(|| crate::report_id::report_id(statement, &card.version, &sha)),
+                check::check(statement),
+            )
+        },
+    );
     let score = assessment.score;
     let period = covered_period(statement);
     Ok(Report {
-        report_id: crate::report_id::report_id(statement, &card.version, &sha),
+        report_id,
         status: ReportStatus::Completed,
         score,
         band: Band::of(score),
@@ -87,7 +111,7 @@ fn report_of_prepared(statement: &Statement, card: &scorecard::Scorecard) -> Res
         factors: assessment.factors,
         scorecard_version: card.version.clone(),
         scorecard_sha256: sha,
-        integrity: check::check(statement),
+        integrity,
         statement: overview(statement, period),
     })
 }

@@ -10,7 +10,8 @@ use crate::app::AppState;
 use crate::error::ApiError;
 
 /// Parses and scores `statement` with `password`, using `scorecard` (see
-/// [`crate::scorecards::resolve`]).
+/// [`crate::scorecards::resolve`]), into report `report_id` (the service's own id: the
+/// engine's content address is not computed, see `alama_core::score_bytes_with_id`).
 ///
 /// A time-out answers at once; the blocking thread cannot be cancelled and finishes (bounded by
 /// the engine's limits) while still holding its analysis slot, so runaway files cannot pile up.
@@ -24,6 +25,7 @@ pub async fn run(
     statement: Vec<u8>,
     password: Option<String>,
     scorecard: std::sync::Arc<alama_core::Scorecard>,
+    report_id: String,
 ) -> Result<Report, ApiError> {
     let limit = state.limits.analysis_timeout;
     let permit = tokio::time::timeout(limit, state.analyses.clone().acquire_owned())
@@ -37,7 +39,7 @@ pub async fn run(
     };
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
-        alama_core::score_bytes_with(&statement, &options, &scorecard)
+        alama_core::score_bytes_with_id(&statement, &options, &scorecard, report_id)
     });
     match tokio::time::timeout(limit, task).await {
         Err(_) => Err(ApiError::new(

@@ -521,7 +521,15 @@ pub async fn analyse(
             .retry_after(1)),
         };
     }
-    match analysis::run(&state, form.statement, form.password, scorecard).await {
+    match analysis::run(
+        &state,
+        form.statement,
+        form.password,
+        scorecard,
+        report_id.clone(),
+    )
+    .await
+    {
         Ok(report) => finish(&state, &caller, report_id, report).await,
         Err(error) => {
             let release = TRANSIENT.contains(&error.code());
@@ -534,7 +542,8 @@ pub async fn analyse(
     }
 }
 
-/// Stores the engine's `report` as report `report_id`: completed (`201`), or failed
+/// Stores the engine's `report` (scored under `report_id`, see [`analysis::run`]) as report
+/// `report_id`: completed (`201`), or failed
 /// `integrity_failed` under the partner's `reject_failed` policy.
 async fn finish(
     state: &AppState,
@@ -543,7 +552,6 @@ async fn finish(
     mut report: alama_core::Report,
 ) -> Result<Response, ApiError> {
     let owner = caller.owner();
-    report.report_id.clone_from(&report_id);
     crate::privacy::mask_report(&mut report);
     let json = report.to_json();
     let policy = state.storage.integrity_policy(&caller.partner_id).await?;

@@ -44,7 +44,6 @@ mod header;
 mod layout;
 mod lexer;
 mod load;
-mod parallel;
 mod reader;
 mod rows;
 mod structure;

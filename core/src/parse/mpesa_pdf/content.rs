@@ -13,8 +13,8 @@
 use lopdf::content::{Content, Operation};
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
-use super::parallel;
 use crate::error::{Error, Result};
+use crate::parallel;
 
 /// Deepest `q` nesting kept (each level copies the graphics state in `pdf-extract`).
 const MAX_STATE_DEPTH: usize = 64;

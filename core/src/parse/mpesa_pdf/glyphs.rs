@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
 
-use super::parallel;
 use crate::error::{Error, ErrorKind, Result};
+use crate::parallel;
 
 /// Most characters kept on one page (a real statement page has about 4,500).
 pub(super) const MAX_GLYPHS_PER_PAGE: usize = 100_000;

@@ -7,7 +7,7 @@
 //! Tc + Tw)`), operator for operator, so its [`Page`]s equal the general path's; what it does not
 //! read (a font kind outside [`fonts`](super::fonts), a Form `XObject`, an inline image, a
 //! string it cannot lex) makes [`extract`] return `Ok(None)` and the caller uses the general
-//! path. Pages are read in parallel ([`parallel`](super::parallel)).
+//! path. Pages are read in parallel ([`parallel`](crate::parallel)).
 //!
 //! Operators with malformed operands are skipped exactly as the general path's sanitiser
 //! skips them; `q` nesting deeper than [`MAX_STATE_DEPTH`] is ignored with its `Q`.
@@ -27,8 +27,8 @@ use super::lexer::{Lexer, Token};
 use super::load::{
     has_subtype, inherited, media_box_numbers, resolve, too_large_stream, too_large_total,
 };
-use super::parallel;
 use crate::error::{Error, Result};
+use crate::parallel;
 
 /// Deepest `q` nesting kept (as the general path's sanitiser).
 const MAX_STATE_DEPTH: usize = 64;
