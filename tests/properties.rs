@@ -8,8 +8,19 @@
 //!   report under the given id.
 
 use alama_core::testing::{SplitMix64, synthetic_statement};
-use alama_core::{Band, ParseOptions};
+use alama_core::{Band, ParseOptions, Statement};
 use proptest::prelude::*;
+
+/// `statement` with its rows in a random order: Fisher–Yates with the generator's own stream.
+fn shuffled(statement: &Statement, seed: u64) -> Statement {
+    let mut shuffled = statement.clone();
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..shuffled.transactions.len()).rev() {
+        let j = rng.range(0, i as u64) as usize;
+        shuffled.transactions.swap(i, j);
+    }
+    shuffled
+}
 
 fn config() -> ProptestConfig {
     ProptestConfig {
@@ -73,13 +84,7 @@ proptest! {
     #[test]
     fn row_order_does_not_change_the_report(seed in any::<u64>(), shuffle in any::<u64>()) {
         let statement = synthetic_statement(seed, 4);
-        let mut shuffled = statement.clone();
-        // Fisher–Yates with the generator's own stream.
-        let mut rng = SplitMix64::new(shuffle);
-        for i in (1..shuffled.transactions.len()).rev() {
-            let j = rng.range(0, i as u64) as usize;
-            shuffled.transactions.swap(i, j);
-        }
+        let shuffled = shuffled(&statement, shuffle);
         let a = alama_core::score(&statement).expect("scores");
         let b = alama_core::score(&shuffled).expect("scores");
         prop_assert_eq!(a.to_json(), b.to_json());
@@ -89,12 +94,7 @@ proptest! {
     /// `score(parse(bytes))`, for CSV and JSON, rows in any order.
     #[test]
     fn score_bytes_is_score_of_parse(seed in any::<u64>(), shuffle in any::<u64>(), json in any::<bool>()) {
-        let mut statement = synthetic_statement(seed, 3);
-        let mut rng = SplitMix64::new(shuffle);
-        for i in (1..statement.transactions.len()).rev() {
-            let j = rng.range(0, i as u64) as usize;
-            statement.transactions.swap(i, j);
-        }
+        let statement = shuffled(&synthetic_statement(seed, 3), shuffle);
         let bytes = if json { statement.to_json() } else { statement.to_csv() };
         let options = ParseOptions::default();
         let parsed = alama_core::parse(bytes.as_bytes(), &options).expect("parses");
@@ -120,12 +120,7 @@ proptest! {
 #[test]
 fn long_statements_score_the_same_on_two_threads() {
     let statement = alama_core::testing::synthetic_statement_with_rows(11, 1_500);
-    let mut shuffled = statement.clone();
-    let mut rng = SplitMix64::new(7);
-    for i in (1..shuffled.transactions.len()).rev() {
-        let j = rng.range(0, i as u64) as usize;
-        shuffled.transactions.swap(i, j);
-    }
+    let shuffled = shuffled(&statement, 7);
     let a = alama_core::score(&statement).expect("scores");
     let b = alama_core::score(&shuffled).expect("scores");
     assert_eq!(a.to_json(), b.to_json());
