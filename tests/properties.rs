@@ -115,8 +115,10 @@ proptest! {
     }
 }
 
-/// A statement long enough for the report's stages to run on two threads (from 1,000 rows)
-/// gives the report its short-statement path would: rows in any order, parsed or given.
+/// A statement long enough for the report's stages to run on two threads (from 1,000 rows):
+/// the same report whatever the row order, and `score_bytes` the same as `score(parse)`. (That
+/// the split itself changes nothing rests on the stages being pure; the golden vectors and real
+/// statements, above and below 1,000 rows, pin the bytes.)
 #[test]
 fn long_statements_score_the_same_on_two_threads() {
     let statement = alama_core::testing::synthetic_statement_with_rows(11, 1_500);

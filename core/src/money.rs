@@ -236,8 +236,9 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The mantissa shortcut agrees with the exact comparison, near the limit and far
-        /// from it, at every scale.
+        /// The mantissa shortcut agrees with the exact comparison: any mantissa at scales
+        /// 0–28, and values a few units of the last place around the limit at scales 0–16 (the
+        /// most a 96-bit mantissa holds there).
         #[test]
         fn within_limit_is_the_exact_comparison(
             m in proptest::prelude::any::<i64>(),
@@ -246,10 +247,10 @@ mod tests {
         ) {
             let limit = Decimal::from(MAX_AMOUNT);
             for v in [
-                Decimal::new(m, scale.min(18)),
+                Decimal::new(m, scale),
                 Decimal::from_i128_with_scale(
-                    i128::from(MAX_AMOUNT) * 10i128.pow(scale.min(12)) + i128::from(near),
-                    scale.min(12),
+                    i128::from(MAX_AMOUNT) * 10i128.pow(scale.min(16)) + i128::from(near),
+                    scale.min(16),
                 ),
                 -Decimal::new(i64::try_from(MAX_AMOUNT).unwrap_or(i64::MAX) + near, scale.min(2)),
             ] {

@@ -1,8 +1,9 @@
-//! Independent work on a few scoped threads: a PDF's pages, the stages of a report, a long
-//! statement's rows. Results never depend on how the work was split (every caller's work is a
-//! pure function of its input), so a report is the same byte for byte on one core or many.
-//! Where a thread cannot be started (a platform without threads), the work runs on the calling
-//! thread.
+//! Independent work on a few scoped threads: a PDF's pages, the stages of a report. A report
+//! never depends on how the work was split (its stages are pure functions of the statement,
+//! and pages come back in page order), so it is the same byte for byte on one core or many.
+//! (Of two limit errors met on different pages, which one a PDF reports can depend on timing;
+//! either is `TooLarge`.) Where a thread cannot be started (a platform without threads), the
+//! work runs on the calling thread.
 
 use std::num::NonZeroUsize;
 

@@ -552,6 +552,7 @@ async fn finish(
     mut report: alama_core::Report,
 ) -> Result<Response, ApiError> {
     let owner = caller.owner();
+    debug_assert_eq!(report.report_id, report_id, "scored under the claimed id");
     crate::privacy::mask_report(&mut report);
     let json = report.to_json();
     let policy = state.storage.integrity_policy(&caller.partner_id).await?;

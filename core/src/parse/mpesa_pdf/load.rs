@@ -56,7 +56,7 @@ pub(super) fn open_document(bytes: &[u8], options: &ParseOptions) -> Result<Open
         let limit = u64::from(limits.max_pages);
         return Err(Error::new(
             ErrorKind::TooLarge { limit },
-            format!("the PDF has {pages} pages; the limit is {limit} pages"),
+            format!("the PDF has more than {limit} pages, the limit"),
         ));
     }
     if pages == 0 {
