@@ -22,9 +22,10 @@ use std::process::ExitCode;
 /// Built with `no_thp` (transparent huge pages off for this process): with 2 MiB pages a
 /// one-shot `alama score` of the 117-page statement peaked at 68 MiB instead of 41, and the
 /// service at 196 MiB instead of 150 under `server/bench.sh`, for the same throughput.
-/// Built with `v2`: mimalloc v2 purges after 10 ms, v3 (the crate's default) after 1 s, so
-/// under `server/bench.sh` (CSV then PDF) the service peaked at 139 MiB instead of 161–174 MiB,
-/// at the same throughput; the burst's peak and idle RSS are unchanged.
+/// The crate's default allocator, mimalloc v3 (it purges freed pages after 1 s). The v2
+/// allocator (purges after 10 ms) peaked lower under `server/bench.sh` (139 MiB against
+/// 161–174) but left more memory held after `server/burst.sh` (idle 56–116 MiB against 58–74;
+/// CI's gate is 128), so it was not kept (server/README.md, "Limits").
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
