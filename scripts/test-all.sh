@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step prints the disk space left, so that a run that fills the disk says where.
+step() { printf '\n==> %s  (disk free: %s)\n' "$*" "$(df -h --output=avail . | tail -1 | tr -d ' ')"; }
 
 step "system packages"
 bash scripts/install-system-deps.sh
