@@ -4,20 +4,23 @@
 # server's peak memory (GNU time's maximum resident set size).
 #   bash server/bench.sh                       # SQLite in a temp folder
 #   BENCH_DATABASE=postgres://… bash server/bench.sh
-# Knobs: CSV_REQUESTS (300), CSV_CONCURRENCY (4), PDF_REQUESTS (40), PDF_CONCURRENCY (2), PORT.
+# Knobs: CSV_REQUESTS (300), CSV_CONCURRENCY (4), PDF_REQUESTS (40), PDF_CONCURRENCY (2), PORT,
+# ALAMA_BIN (the server binary; default this checkout's release build: set it to a previous
+# build to compare two in the same run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo build --release -q -p alama --bin alama
 cargo build --release -q -p alama-server --example load
+BIN="${ALAMA_BIN:-target/release/alama}"
 
 WORK="$(mktemp -d)"
 DB="${BENCH_DATABASE:-sqlite://$WORK/bench.db}"
 PORT="${PORT:-18181}"
 URL="http://127.0.0.1:$PORT"
-KEY="$(target/release/alama keys create --partner "bench-$$" --environment sandbox --database "$DB" 2>/dev/null)"
+KEY="$("$BIN" keys create --partner "bench-$$" --environment sandbox --database "$DB" 2>/dev/null)"
 
-ALAMA_LOG=warn /usr/bin/time -v -o "$WORK/time.txt" target/release/alama serve \
+ALAMA_LOG=warn /usr/bin/time -v -o "$WORK/time.txt" "$BIN" serve \
     --bind "127.0.0.1:$PORT" --database "$DB" \
     --rate-limit-per-minute 100000000 --rate-limit-burst 1000000 &
 TIMER=$!

@@ -1,97 +1,71 @@
-//! Independent work on a few scoped threads: a PDF's pages, the stages of a report. A report
-//! never depends on how the work was split (its stages are pure functions of the statement,
-//! and pages come back in page order), so it is the same byte for byte on one core or many.
-//! (Of two limit errors met on different pages, which one a PDF reports can depend on timing;
-//! either is `TooLarge`.) Where a thread cannot be started (a platform without threads), the
-//! work runs on the calling thread.
+//! Independent work on the threads of one process-wide pool (rayon's global pool): a PDF's
+//! pages, the stages of a report. A report never depends on how the work was split (its stages
+//! are pure functions of the statement, and pages come back in page order), so it is the same
+//! byte for byte on one core or many. (Of two limit errors met on different pages, which one a
+//! PDF reports can depend on timing; either is `TooLarge`.)
+//!
+//! Why a pool and not threads per call: the pool's threads live as long as the process, so
+//! their allocator heaps are reused from one statement to the next. With two scoped threads
+//! started per PDF, the service's peak RSS under `server/bench.sh` was 159–182 MiB; on the pool,
+//! 130–161 MiB, for the same throughput (2026-11-24, four runs each).
+//!
+//! A pool does not survive `fork` (a Python `multiprocessing` worker forked from a process that
+//! scored a statement): the child inherits the pool's queues but not its threads, and would
+//! wait forever. So the work runs on the calling thread in any process other than the one that
+//! first used the pool. rayon falls back to the calling thread where no thread can be started
+//! (`wasm32` without threads); `RAYON_NUM_THREADS` caps the pool.
 
-use std::num::NonZeroUsize;
+use std::sync::OnceLock;
 
-/// Most threads used for one document.
-const MAX_THREADS: usize = 4;
-
-/// Fewest items worth a second thread.
+/// Fewest items worth splitting off to another thread.
 const MIN_ITEMS_PER_THREAD: usize = 4;
 
-/// Maps `f` over `items` on up to [`MAX_THREADS`] scoped threads and returns the results in
-/// the order of `items`. Where a thread cannot be started (a platform without threads), its
-/// share runs on the calling thread. A panic in `f` is propagated (callers catch their own).
-pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = cores()
-        .min(MAX_THREADS)
-        .min(items.len() / MIN_ITEMS_PER_THREAD)
-        .max(1);
-    if threads == 1 {
-        return items.iter().map(&f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, move || part.iter().map(f).collect::<Vec<R>>())
-                    .map_err(|_| part)
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|handle| match handle {
-                Ok(h) => h
-                    .join()
-                    .unwrap_or_else(|payload| std::panic::resume_unwind(payload)),
-                Err(part) => part.iter().map(f).collect(),
-            })
-            .collect()
-    })
+/// The id of the process that first used the pool (see the module doc on `fork`).
+static POOL_PROCESS: OnceLock<u32> = OnceLock::new();
+
+/// Whether this process may use the pool: it is the one that first used it (or the first to).
+fn pool_usable() -> bool {
+    let me = std::process::id();
+    *POOL_PROCESS.get_or_init(|| me) == me
 }
 
-/// Runs `a` on the calling thread and `b` on a scoped thread at the same time, and returns
-/// both results. `b` runs on the calling thread after `a` when the machine has one core or no
-/// thread can be started. A panic in either is propagated.
-pub(crate) fn join<A, B>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B)
-where
-    B: Send,
-{
-    if cores() < 2 {
+/// Maps `f` over `items` on the pool and returns the results in the order of `items`. A panic
+/// in `f` is propagated (callers catch their own).
+pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    use rayon::prelude::*;
+    if items.len() < 2 * MIN_ITEMS_PER_THREAD || !pool_usable() {
+        return items.iter().map(f).collect();
+    }
+    items
+        .par_iter()
+        .with_min_len(MIN_ITEMS_PER_THREAD)
+        .map(&f)
+        .collect()
+}
+
+/// Runs `a` and `b` at the same time on the pool and returns both results (`rayon::join`; on
+/// the calling thread, `a` then `b`, in a forked child). A panic in either is propagated.
+pub(crate) fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if !pool_usable() {
         let first = a();
         return (first, b());
     }
-    // `b` waits in a slot the spawned thread takes it from, so that a failed spawn (which
-    // drops its closure) leaves it for the calling thread.
-    let slot = std::sync::Mutex::new(Some(b));
-    let take = || slot.lock().ok().and_then(|mut job| job.take());
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new().spawn_scoped(scope, || take().map(|job| job()));
-        let first = a();
-        let second = spawned
-            .ok()
-            .and_then(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|payload| std::panic::resume_unwind(payload))
-            })
-            .or_else(|| take().map(|job| job()));
-        match second {
-            Some(second) => (first, second),
-            // The slot is emptied only by the spawned thread (which returned its result) or
-            // by the line above.
-            None => unreachable!("the second job ran nowhere"),
-        }
-    })
+    rayon::join(a, b)
 }
 
-/// Fewest rows worth a second thread in [`join_for_rows`]: starting one costs some tens of
+/// Fewest rows worth a second thread in [`join_for_rows`]: handing a job to the pool costs some
 /// microseconds, a whole 60-row report ~120 µs (`cargo bench --bench engine`), a 5,000-row one
 /// some milliseconds.
 pub(crate) const MIN_ROWS: usize = 1_000;
 
 /// [`join`] for work over `rows` rows: on two threads from [`MIN_ROWS`] rows, else `a` then `b`
 /// on the calling thread.
-pub(crate) fn join_for_rows<A, B: Send>(
+pub(crate) fn join_for_rows<A: Send, B: Send>(
     rows: usize,
-    a: impl FnOnce() -> A,
+    a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
 ) -> (A, B) {
     if rows >= MIN_ROWS {
@@ -100,11 +74,6 @@ pub(crate) fn join_for_rows<A, B: Send>(
         let first = a();
         (first, b())
     }
-}
-
-/// The cores available to this process (1 when unknown).
-fn cores() -> usize {
-    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
 }
 
 #[cfg(test)]
