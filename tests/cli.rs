@@ -196,6 +196,63 @@ fn a_closed_pipe_ends_quietly_with_exit_0() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A one-page PDF whose font has no `/Subtype`: `pdf-extract` 0.12 panics on it (an unwrap in
+/// `get_name_string`), which the parser contains and maps to `malformed_statement`.
+fn pdf_with_a_font_without_subtype() -> Vec<u8> {
+    use std::fmt::Write as _;
+    let content = "BT /F1 12 Tf 72 720 Td (Receipt No. Completion Time Details) Tj ET";
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_owned(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_owned(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] \
+         /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>"
+            .to_owned(),
+        format!(
+            "<< /Length {} >>\nstream\n{content}\nendstream",
+            content.len()
+        ),
+        "<< /Type /Font /BaseFont /Helvetica >>".to_owned(),
+    ];
+    let mut pdf = String::from("%PDF-1.4\n");
+    let mut offsets = Vec::new();
+    for (i, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        write!(pdf, "{} 0 obj\n{object}\nendobj\n", i + 1).expect("a String takes it");
+    }
+    let xref = pdf.len();
+    write!(pdf, "xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).expect("a String takes it");
+    for offset in offsets {
+        writeln!(pdf, "{offset:010} 00000 n ").expect("a String takes it");
+    }
+    write!(
+        pdf,
+        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%EOF\n",
+        objects.len() + 1
+    )
+    .expect("a String takes it");
+    pdf.into_bytes()
+}
+
+#[test]
+fn a_contained_pdf_reader_panic_prints_only_the_error_line() {
+    // Issue 12: Rust's panic message (and backtrace) must not reach stderr for a panic the
+    // parser catches and maps; RUST_BACKTRACE=1 would add a backtrace to the default message.
+    let dir = temp_dir("panic");
+    let pdf = dir.join("font-without-subtype.pdf");
+    std::fs::write(&pdf, pdf_with_a_font_without_subtype()).expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_alama"))
+        .args(["score", pdf.to_str().expect("utf-8 path")])
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("runs alama");
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o),
+        "error[malformed_statement]: page 1 could not be read (the PDF reader failed on its content)\n"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn json_lines(o: &Output) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(&o.stdout)
         .lines()

@@ -33,6 +33,7 @@ pub mod tamper;
 pub mod testing;
 
 mod assemble;
+mod contained;
 mod parallel;
 mod report_id;
 

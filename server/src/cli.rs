@@ -385,8 +385,9 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .try_init();
-    // Panics (the PDF parser's are caught and answered `malformed_statement`) become one log
-    // line with their location instead of Rust's default message and backtrace note.
+    // Panics become one log line with their location instead of Rust's default message and
+    // backtrace note. (Those of `pdf-extract` that the PDF parser contains and answers
+    // `malformed_statement` do not reach this hook: the engine keeps them quiet.)
     std::panic::set_hook(Box::new(|info| {
         let location = info
             .location()

@@ -6,7 +6,6 @@
 //! rendering matrix `Trm`; its translation is the glyph origin (`x = m31`,
 //! `y = page height − m32`), and the glyph advance is the font width times the rendered size.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
@@ -237,10 +236,10 @@ fn extract_page(doc: &pdf_extract::Document, number: u32, total: &AtomicUsize) -
         overflow: false,
     };
     // `pdf-extract` panics (unwrap/expect/index) on some malformed fonts and objects instead of
-    // returning an error; a panic is caught here and reported as a malformed page.
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
+    // returning an error; a panic is caught here, quietly, and reported as a malformed page.
+    let outcome = crate::contained::catch_quietly(|| {
         pdf_extract::output_doc_page(doc, &mut collector, number)
-    }));
+    });
     if collector.overflow {
         return Err(too_many_glyphs(
             &format!("page {number}"),
