@@ -1,7 +1,7 @@
 //! Panics the engine contains on purpose: `pdf-extract` 0.12, which reads the PDFs that are not
 //! Safaricom's own layout, unwraps on some malformed fonts and objects instead of returning an
-//! error, and the PDF parser catches those panics page by page and answers
-//! `malformed_statement`. Rust would still print its default panic message (and, with
+//! error, and the PDF parser catches those panics (the reload of its copy, then page by page)
+//! and answers `malformed_statement`. Rust would still print its default panic message (and, with
 //! `RUST_BACKTRACE`, a backtrace) to standard error before the unwind reaches the catch: noise
 //! for a CLI user, a Python notebook or a service's log, about a file that is simply unreadable.
 //!
@@ -12,12 +12,12 @@
 //! such a region, and panics on other threads, still reach it unchanged. A host that later
 //! replaces the hook only gets the default message back.
 //!
-//! Decisions: only the call into `pdf-extract` runs quietly. The parser's outer
-//! `catch_unwind` (the last line of defence around the whole PDF parse: `lopdf` and the engine's
-//! own reader) stays loud, because a panic there is a defect to report and fix, and the fuzz
-//! targets find it through the hook. A library changing the process-wide hook is intrusive, so
-//! the wrapper delegates everything it does not contain, and installs itself only when a PDF
-//! first reaches `pdf-extract`.
+//! Decisions: only the calls into `pdf-extract` (and the `lopdf` 0.42 it brings) run
+//! quietly. The parser's outer `catch_unwind` (the last line of defence around the whole PDF
+//! parse: `lopdf` 0.47 and the engine's own reader) stays loud, because a panic there is a
+//! defect to report and fix, and the fuzz targets find it through the hook. A library changing
+//! the process-wide hook is intrusive, so the wrapper delegates everything it does not contain,
+//! and installs itself only when a PDF first reaches `pdf-extract`.
 
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};

@@ -79,12 +79,17 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
     // it is caught and reported as a malformed file. (Requires the default `panic = "unwind"`.)
     match catch_unwind(AssertUnwindSafe(|| parse_inner(bytes, options))) {
         Ok(result) => result,
-        Err(_) => Err(Error::malformed(
-            0,
-            0,
-            "the PDF could not be read (its content made the PDF reader fail)",
-        )),
+        Err(_) => Err(reader_failed()),
     }
+}
+
+/// `Malformed`: a PDF reader (`lopdf`, `pdf-extract`) panicked on the file's content.
+fn reader_failed() -> Error {
+    Error::malformed(
+        0,
+        0,
+        "the PDF could not be read (its content made the PDF reader fail)",
+    )
 }
 
 fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {

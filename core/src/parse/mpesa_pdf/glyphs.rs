@@ -206,7 +206,10 @@ impl OutputDev for Collector {
 /// Extracts the lines of every page of the sanitised PDF `bytes` (see `load`), which has
 /// `pages` pages. Pages are read in parallel (see `parallel`).
 pub(super) fn extract(bytes: &[u8], pages: u32) -> Result<Vec<Page>> {
-    let doc = pdf_extract::Document::load_mem(bytes)
+    // The reload runs `pdf-extract`'s own `lopdf` 0.42, which can panic like the rest of it:
+    // quietly, and answered as the parser's outer catch answers a reader's panic.
+    let doc = crate::contained::catch_quietly(|| pdf_extract::Document::load_mem(bytes))
+        .map_err(|_| super::reader_failed())?
         .map_err(|e| Error::malformed(0, 0, format!("the PDF could not be reloaded: {e}")))?;
     let numbers: Vec<u32> = (1..=pages).collect();
     let total = AtomicUsize::new(0);
