@@ -25,19 +25,6 @@ use crate::statement::{Statement, Transaction, TransactionStatus};
 /// order does not matter).
 pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
     let rows = &statement.transactions;
-    let mut bytes = Vec::with_capacity(rows.len() * 128);
-    let mut spans: Vec<(NaiveDateTime, Range<usize>)> = Vec::with_capacity(rows.len());
-    for t in rows {
-        let start = bytes.len();
-        write_row(&mut bytes, t);
-        spans.push((t.completed_at, start..bytes.len()));
-    }
-    // A stable sort finds rows already in time order (the engine's reading order) in one pass;
-    // rows sharing a time are ordered by their bytes.
-    spans.sort_by(|(at_a, a), (at_b, b)| {
-        at_a.cmp(at_b)
-            .then_with(|| bytes[a.clone()].cmp(&bytes[b.clone()]))
-    });
     // Everything but the rows.
     let without_rows = statement.with_transactions(Vec::new());
     let mut hasher = Sha256::new();
@@ -48,15 +35,10 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
     hasher.update(without_rows.to_json().as_bytes());
     hasher.update([0]);
     hasher.update((rows.len() as u64).to_le_bytes());
-    if spans.windows(2).all(|w| w[0].1.end == w[1].1.start) {
-        // Already in canonical order: the buffer is the hashed sequence.
-        hasher.update(&bytes);
+    if rows.is_sorted_by_key(|t| t.completed_at) {
+        hash_time_ordered(&mut hasher, rows);
     } else {
-        let mut ordered = Vec::with_capacity(bytes.len());
-        for (_, span) in spans {
-            ordered.extend_from_slice(&bytes[span]);
-        }
-        hasher.update(&ordered);
+        hasher.update(ordered_rows(rows));
     }
     let digest = hasher.finalize();
     let hex = digest.iter().take(12).fold(String::new(), |mut s, b| {
@@ -64,6 +46,63 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
         s
     });
     format!("rpt_{hex}")
+}
+
+/// Rows are hashed in chunks of about this many bytes (see [`hash_time_ordered`]).
+const CHUNK_BYTES: usize = 16 * 1_024;
+
+/// Hashes rows already in time order (the engine's reading order) in the hashed order, the
+/// same bytes as [`ordered_rows`]: each row as it is written, the rows that share a time
+/// ordered by their bytes, through a buffer small enough to stay in the thread's cache. (The
+/// whole sequence written, sorted and copied first, ~1.4 MB of fresh memory for 5,000 rows,
+/// made the id 2.4× slower inside a report than in a loop: 1.1 against 0.45 ms, 2026-11-24.)
+fn hash_time_ordered(hasher: &mut Sha256, rows: &[Transaction]) {
+    let mut chunk = Vec::with_capacity(CHUNK_BYTES + 1_024);
+    let mut group = Vec::new();
+    let mut spans: Vec<Range<usize>> = Vec::new();
+    for same_time in rows.chunk_by(|a, b| a.completed_at == b.completed_at) {
+        if let [row] = same_time {
+            write_row(&mut chunk, row);
+        } else {
+            group.clear();
+            spans.clear();
+            for row in same_time {
+                let start = group.len();
+                write_row(&mut group, row);
+                spans.push(start..group.len());
+            }
+            spans.sort_by(|a, b| group[a.clone()].cmp(&group[b.clone()]));
+            for span in &spans {
+                chunk.extend_from_slice(&group[span.clone()]);
+            }
+        }
+        if chunk.len() >= CHUNK_BYTES {
+            hasher.update(&chunk);
+            chunk.clear();
+        }
+    }
+    hasher.update(&chunk);
+}
+
+/// The rows' hashed forms, concatenated in the hashed order (rows in any order).
+fn ordered_rows(rows: &[Transaction]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(rows.len() * 128);
+    let mut spans: Vec<(NaiveDateTime, Range<usize>)> = Vec::with_capacity(rows.len());
+    for t in rows {
+        let start = bytes.len();
+        write_row(&mut bytes, t);
+        spans.push((t.completed_at, start..bytes.len()));
+    }
+    // A stable sort: rows sharing a time are ordered by their bytes.
+    spans.sort_by(|(at_a, a), (at_b, b)| {
+        at_a.cmp(at_b)
+            .then_with(|| bytes[a.clone()].cmp(&bytes[b.clone()]))
+    });
+    let mut ordered = Vec::with_capacity(bytes.len());
+    for (_, span) in spans {
+        ordered.extend_from_slice(&bytes[span]);
+    }
+    ordered
 }
 
 /// Appends a row's hashed form to `out`; self-delimiting, so the concatenation of rows is
@@ -259,6 +298,26 @@ mod tests {
                 .prop_flat_map(|rows| (Just(rows.clone()), Just(rows).prop_shuffle()))
         ) {
             prop_assert_eq!(id(rows), id(shuffled));
+        }
+
+        /// Rows in time order are hashed as they come, each run sharing a time sorted by its
+        /// bytes: the same bytes as sorting every row.
+        #[test]
+        fn rows_in_time_order_hash_as_the_sorted_rows(
+            rows in proptest::collection::vec((transaction(), 0i64..4), 0..24)
+        ) {
+            let at = DateTime::from_timestamp(1_700_000_000, 0).unwrap_or_default().naive_utc();
+            let mut rows: Vec<Transaction> = rows
+                .into_iter()
+                .map(|(mut t, second)| {
+                    t.completed_at = at + TimeDelta::seconds(second);
+                    t
+                })
+                .collect();
+            rows.sort_by_key(|t| t.completed_at);
+            let mut streamed = Sha256::new();
+            hash_time_ordered(&mut streamed, &rows);
+            prop_assert_eq!(streamed.finalize(), Sha256::digest(ordered_rows(&rows)));
         }
 
         /// Every field of every row counts, an amount's scale included.
