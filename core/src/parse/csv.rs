@@ -131,8 +131,18 @@ fn parse_time(text: &str) -> Option<NaiveDateTime> {
         .find_map(|f| NaiveDateTime::parse_from_str(t, f).ok())
 }
 
+/// `cell.trim()`, returning at once a cell that starts and ends with a visible ASCII character
+/// (nearly every cell; `str::trim` steps through Unicode white space from both ends: 5 % of
+/// the time of reading a 5,000-row CSV).
+fn trim_cell(cell: &str) -> &str {
+    match (cell.as_bytes().first(), cell.as_bytes().last()) {
+        (Some(first), Some(last)) if first.is_ascii_graphic() && last.is_ascii_graphic() => cell,
+        _ => cell.trim(),
+    }
+}
+
 fn parse_row(record: &csv::StringRecord, c: &Columns) -> std::result::Result<Transaction, String> {
-    let cell = |i: usize| record.get(i).unwrap_or("").trim();
+    let cell = |i: usize| trim_cell(record.get(i).unwrap_or(""));
     let receipt_no = cell(c.receipt).to_owned();
     if receipt_no.is_empty() {
         return Err("empty receipt number".to_owned());
@@ -215,7 +225,7 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
         if !more {
             break;
         }
-        if record.iter().all(|c| c.trim().is_empty()) {
+        if record.iter().all(|c| trim_cell(c).is_empty()) {
             continue;
         }
         match parse_row(&record, &cols) {
@@ -302,6 +312,14 @@ mod tests {
                 (TransactionStatus::Other, Category::Uncategorised),
             ]
         );
+    }
+
+    proptest::proptest! {
+        /// The shortcut trims as `str::trim` does, Unicode white space included.
+        #[test]
+        fn trim_cell_is_str_trim(cell in "[ \\t\\u{a0}\\u{2003}\\u{85}a-z0-9.,]{0,8}") {
+            proptest::prop_assert_eq!(trim_cell(&cell), cell.trim());
+        }
     }
 
     #[test]
