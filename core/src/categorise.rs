@@ -507,7 +507,7 @@ pub fn normalise(details: &str) -> String {
 }
 
 /// [`normalise`] into `out` (cleared first), so a loop over many rows reuses one buffer.
-pub(crate) fn normalise_into(details: &str, out: &mut String) {
+fn normalise_into(details: &str, out: &mut String) {
     out.clear();
     if details.is_ascii() {
         // The same result in one pass over the bytes (the common case: Safaricom's Details

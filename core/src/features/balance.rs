@@ -36,19 +36,6 @@ pub(crate) fn group_opening(rows: &[(Decimal, Decimal)]) -> Option<Decimal> {
     group_closing(rows).map(|c| c.saturating_sub(total))
 }
 
-/// `(group_opening, group_closing)` of a one-row group `[(net, balance)]`, the same values to the
-/// last decimal place (and scale), without building the group.
-fn lone_row(net: Decimal, balance: Decimal) -> (Decimal, Decimal) {
-    let total = Decimal::ZERO.saturating_add(net);
-    let candidate = balance.saturating_sub(net).saturating_add(total);
-    let closing = if candidate == balance {
-        candidate
-    } else {
-        balance
-    };
-    (closing.saturating_sub(total), closing)
-}
-
 /// Printed end-of-day balances for every day from `first` to `last`, or `None` when no row
 /// prints a balance.
 pub fn daily_balances(
@@ -70,13 +57,6 @@ pub fn daily_balances(
     let mut opening = None;
     let mut group: Vec<(Decimal, Decimal)> = Vec::new();
     for same_time in printed.chunk_by(|a, b| a.0 == b.0) {
-        if let [(at, net, b)] = same_time {
-            // A row alone at its time (most rows): no group to build.
-            let (group_open, closing) = lone_row(*net, *b);
-            opening = opening.or(Some(group_open));
-            closings.push((at.date(), closing));
-            continue;
-        }
         group.clear();
         group.extend(same_time.iter().map(|(_, net, b)| (*net, *b)));
         group.sort_unstable();
@@ -150,25 +130,6 @@ mod tests {
             group_opening(&[(dec!(-7), dec!(993)), (dec!(-100), dec!(893))]),
             Some(dec!(1000))
         );
-    }
-
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The one-row shortcut gives the group rules' values, scale included (amounts of any
-        /// scale and size, near `Decimal`'s limits too, where sums round or saturate).
-        #[test]
-        fn a_lone_row_closes_as_its_one_row_group(
-            net in (proptest::num::i64::ANY, 0u32..=28).prop_map(|(m, s)| Decimal::new(m, s)),
-            balance in (proptest::num::i64::ANY, 0u32..=28, proptest::bool::ANY)
-                .prop_map(|(m, s, wide)| if wide { Decimal::MAX - Decimal::new(m.abs() / 2, 0) } else { Decimal::new(m, s) }),
-        ) {
-            let group = [(net, balance)];
-            let (opening, closing) = lone_row(net, balance);
-            let same = |a: Option<Decimal>, b: Decimal| a.map(|a| a.serialize()) == Some(b.serialize());
-            proptest::prop_assert!(same(group_closing(&group), closing));
-            proptest::prop_assert!(same(group_opening(&group), opening));
-        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, VecDeque};
 use chrono::{Duration, NaiveDateTime};
 use rust_decimal::Decimal;
 
-use crate::categorise::{Category, normalise_into};
+use crate::categorise::{Category, normalise};
 use crate::statement::Transaction;
 
 /// Days within which money sent back to the same counterparty nets out.
@@ -26,13 +26,12 @@ const PERSON_TO_PERSON: &[Category] = &[
     Category::PochiLaBiashara,
 ];
 
-/// The counterparty of a person-to-person row: the normalised name after the last `" - "`,
-/// read from `text`, which receives the normalised Details (one buffer for every row).
-fn counterparty<'a>(details: &str, text: &'a mut String) -> Option<&'a str> {
-    normalise_into(details, text);
+/// The counterparty of a person-to-person row: the normalised name after the last `" - "`.
+fn counterparty(details: &str) -> Option<String> {
+    let text = normalise(details);
     let (_, name) = text.rsplit_once(" - ")?;
     let name = name.trim();
-    (!name.is_empty()).then_some(name)
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 /// An amount still open for matching: when it moved and how much is left.
@@ -73,21 +72,14 @@ fn settle(
 pub fn round_trips(rows: &[&Transaction], categories: &[Category]) -> Vec<Decimal> {
     let mut netted = vec![Decimal::ZERO; rows.len()];
     let mut by_party: BTreeMap<String, (Open, Open)> = BTreeMap::new();
-    let mut text = String::new();
     for (i, t) in rows.iter().enumerate() {
         if !PERSON_TO_PERSON.contains(&categories[i]) {
             continue;
         }
-        let Some(party) = counterparty(&t.details, &mut text) else {
+        let Some(party) = counterparty(&t.details) else {
             continue;
         };
-        // A name is copied once, when first met.
-        if !by_party.contains_key(party) {
-            by_party.insert(party.to_owned(), (Open::new(), Open::new()));
-        }
-        let Some((ins, outs)) = by_party.get_mut(party) else {
-            continue;
-        };
+        let (ins, outs) = by_party.entry(party).or_default();
         if t.paid_in > Decimal::ZERO {
             let left = settle(outs, t.completed_at, t.paid_in, i, &mut netted);
             if left > Decimal::ZERO {
