@@ -121,8 +121,8 @@ fn columns(headers: &[String]) -> Result<Columns> {
     })
 }
 
-fn parse_time(text: &str) -> Option<NaiveDateTime> {
-    let t = text.trim();
+/// A completion time from its cell, already trimmed by [`trim_cell`].
+fn parse_time(t: &str) -> Option<NaiveDateTime> {
     if let Ok(exact) = super::time::iso_seconds(t) {
         return exact;
     }
