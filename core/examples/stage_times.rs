@@ -5,7 +5,9 @@
 //! cargo run --release -p alama-core --features testing --example stage_times [NAME]
 //! ```
 //!
-//! With `NAME`, only the stages whose name contains it are timed.
+//! With `NAME`, only the stages whose name contains it are timed: the loop to run under a
+//! profiler, e.g. `perf record --call-graph dwarf target/release/examples/stage_times features`
+//! (build with `CARGO_PROFILE_RELEASE_DEBUG=true` for symbols and lines).
 //!
 //! The rayon pool is started before anything is timed: until a process has a second thread,
 //! glibc's malloc takes a single-thread fast path, and stages timed before the pool exists
