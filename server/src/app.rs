@@ -197,6 +197,9 @@ async fn request_context(
 /// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish within
 /// `limits.shutdown_grace`; see [`crate::connections`] for the connection limits), with
 /// the webhook delivery worker running alongside (unless `state.webhooks.enabled` is false).
+/// When `shutdown` completes the worker claims no more events, and this returns once its
+/// deliveries in flight have recorded their outcome (at most the webhook time-out plus
+/// [`worker::DRAIN_MARGIN`], alongside the connections' grace).
 ///
 /// # Errors
 /// I/O errors of the listener.
@@ -205,10 +208,17 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    // The worker stops claiming when shutdown begins and finishes its deliveries while the
+    // connections drain.
+    let (stop_worker, worker_stop) = tokio::sync::watch::channel(false);
+    let shutdown = async move {
+        shutdown.await;
+        let _ = stop_worker.send(true);
+    };
     let worker = state
         .webhooks
         .enabled
-        .then(|| worker::spawn(state.storage.clone(), state.webhooks.clone()));
+        .then(|| worker::spawn(state.storage.clone(), state.webhooks.clone(), worker_stop));
     let limits = state.limits.clone();
     let retention = limits.retention.map(|keep| {
         crate::privacy::spawn_retention(state.storage.clone(), keep, limits.retention_every)
@@ -226,7 +236,6 @@ pub async fn serve(
         let _ = retention.await;
     }
     if let Some(worker) = worker {
-        worker.abort();
         let _ = worker.await;
     }
     served

@@ -1,14 +1,16 @@
 //! The delivery worker: claims due outbox events (a lease of twice the time-out plus a second,
 //! so an event whose worker died is tried again), delivers each in its own task (at most
 //! [`WebhookConfig::concurrency`] at once, so a hanging endpoint does not stall the others), and
-//! records the outcome with the next attempt time.
+//! records the outcome with the next attempt time. When the server shuts down it stops claiming
+//! and waits for the deliveries in flight (each bounded by the time-out), so a restart or a
+//! rolling deploy does not spend an attempt of an event it had already sent.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rand::RngExt;
 use reqwest::redirect::Policy;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinHandle;
 
 use super::{WebhookConfig, signing, ssrf};
@@ -16,22 +18,34 @@ use crate::ids::now_ms;
 use crate::keys::Environment;
 use crate::storage::{DueEvent, Outcome, Storage};
 
-/// Starts the worker on the current runtime; abort the handle to stop it (an attempt cut short
-/// is tried again once its lease ends).
-pub fn spawn(storage: Storage, config: Arc<WebhookConfig>) -> JoinHandle<()> {
-    tokio::spawn(run(storage, config))
+/// Starts the worker on the current runtime. Once `stop` holds `true` it claims nothing more and
+/// the handle completes when the deliveries in flight have recorded their outcome (at most the
+/// time-out plus [`DRAIN_MARGIN`]). An attempt cut short anyway (the handle aborted, the process
+/// killed) is tried again once its lease ends, and counts as an attempt.
+pub fn spawn(
+    storage: Storage,
+    config: Arc<WebhookConfig>,
+    stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    tokio::spawn(run(storage, config, stop))
 }
+
+/// Time allowed, beyond one attempt's time-out, for the last deliveries to record their outcome
+/// at shutdown (a database write).
+pub const DRAIN_MARGIN: Duration = Duration::from_secs(2);
 
 fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-async fn run(storage: Storage, config: Arc<WebhookConfig>) {
-    let slots = Arc::new(Semaphore::new(config.concurrency.max(1)));
+async fn run(storage: Storage, config: Arc<WebhookConfig>, mut stop: watch::Receiver<bool>) {
+    // (Capped so that the drain below can ask for every permit at once.)
+    let permits: u32 = u32::try_from(config.concurrency.clamp(1, 1 << 16)).unwrap_or(1);
+    let slots = Arc::new(Semaphore::new(permits as usize));
     // An attempt takes at most the time-out (resolution included): after twice that plus a
     // second, an event whose worker died (process killed, runtime dropped) is free again.
     let lease = millis(config.timeout).saturating_mul(2) + 1_000;
-    loop {
+    while !*stop.borrow() {
         let free = i64::try_from(slots.available_permits()).unwrap_or(0);
         if free > 0 {
             match storage.claim_events(now_ms(), lease, free).await {
@@ -51,7 +65,18 @@ async fn run(storage: Storage, config: Arc<WebhookConfig>) {
                 Err(e) => tracing::warn!(error = %e, "webhooks: cannot claim events"),
             }
         }
-        tokio::time::sleep(config.poll_interval).await;
+        tokio::select! {
+            () = tokio::time::sleep(config.poll_interval) => {}
+            changed = stop.changed() => if changed.is_err() { break },
+        }
+    }
+    // Every permit back means every delivery has recorded its outcome.
+    let drained =
+        tokio::time::timeout(config.timeout + DRAIN_MARGIN, slots.acquire_many(permits)).await;
+    if drained.is_err() {
+        tracing::warn!(
+            "webhooks: deliveries still in flight at shutdown; their leases will expire"
+        );
     }
 }
 
