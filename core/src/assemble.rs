@@ -38,12 +38,29 @@ pub(crate) fn report_of_parsed(
     given_id: Option<String>,
 ) -> Result<Report> {
     let order = reading_order(&statement.transactions);
-    let mut slots: Vec<Option<Transaction>> = std::mem::take(&mut statement.transactions)
-        .into_iter()
-        .map(Some)
-        .collect();
-    statement.transactions = order.iter().filter_map(|i| slots[*i].take()).collect();
+    permute(&mut statement.transactions, &order);
     report_of_prepared(&statement, card, given_id)
+}
+
+/// Puts `rows` in `order` in place: afterwards `rows[k]` is the row that was at `order[k]`
+/// (`order` is a permutation of the indexes). Each cycle of the permutation is followed with
+/// swaps, so no row is copied into a second vector (a CSV lists its rows newest first, and
+/// moving 5,000 rows into a new vector, growing as it went, took 0.4 ms of a 3.9 ms report:
+/// `stage_times`, 2026-11-25).
+fn permute<T>(rows: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; rows.len()];
+    for start in 0..rows.len() {
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let from = order[at];
+            if from == start {
+                break;
+            }
+            rows.swap(at, from);
+            at = from;
+        }
+    }
 }
 
 /// The report of a prepared statement whose rows are in reading order; its id is `given_id`
@@ -268,6 +285,8 @@ fn overview(statement: &Statement, period: Period) -> StatementOverview {
 
 #[cfg(test)]
 mod tests {
+    use proptest::strategy::Strategy as _;
+
     use super::*;
 
     /// A statement whose last row is `years` after its first (dates moved, nothing else).
@@ -336,6 +355,20 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Permuting in place gives what picking the rows by index into a new vector gives.
+        #[test]
+        fn permute_in_place_picks_rows_by_index(
+            order in (0usize..60).prop_flat_map(|n| {
+                proptest::strategy::Just((0..n).collect::<Vec<usize>>()).prop_shuffle()
+            })
+        ) {
+            let rows: Vec<String> = (0..order.len()).map(|i| format!("row {i}")).collect();
+            let picked: Vec<String> = order.iter().map(|i| rows[*i].clone()).collect();
+            let mut in_place = rows;
+            permute(&mut in_place, &order);
+            proptest::prop_assert_eq!(in_place, picked);
+        }
+
         /// The cheap reading order is the stable sort by the whole key.
         #[test]
         fn reading_order_is_the_stable_sort_by_key(

@@ -97,11 +97,13 @@ fn difference(a: &[Decimal], b: &[Decimal]) -> Values {
 /// The completed rows that print a balance, in time order (stable: rows sharing a time keep
 /// their listed order).
 fn printed(statement: &Statement) -> Vec<&Transaction> {
-    let mut printed: Vec<&Transaction> = statement
-        .transactions
-        .iter()
-        .filter(|t| t.is_completed() && t.balance.is_some())
-        .collect();
+    let mut printed: Vec<&Transaction> = Vec::with_capacity(statement.transactions.len());
+    printed.extend(
+        statement
+            .transactions
+            .iter()
+            .filter(|t| t.is_completed() && t.balance.is_some()),
+    );
     printed.sort_by_key(|t| t.completed_at);
     printed
 }

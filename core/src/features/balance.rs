@@ -44,16 +44,14 @@ pub fn daily_balances(
     last: NaiveDate,
 ) -> Option<Vec<Decimal>> {
     // (time, net movement, printed balance), grouped by time by a stable sort.
-    let mut printed: Vec<(NaiveDateTime, Decimal, Decimal)> = rows
-        .iter()
-        .filter_map(|t| {
-            let b = t.balance?;
-            Some((t.completed_at, t.paid_in.saturating_sub(t.withdrawn), b))
-        })
-        .collect();
+    let mut printed: Vec<(NaiveDateTime, Decimal, Decimal)> = Vec::with_capacity(rows.len());
+    printed.extend(rows.iter().filter_map(|t| {
+        let b = t.balance?;
+        Some((t.completed_at, t.paid_in.saturating_sub(t.withdrawn), b))
+    }));
     printed.sort_by_key(|(at, _, _)| *at);
     // Each group's closing balance, oldest first (a day's last group closes the day).
-    let mut closings: Vec<(NaiveDate, Decimal)> = Vec::new();
+    let mut closings: Vec<(NaiveDate, Decimal)> = Vec::with_capacity(printed.len());
     let mut opening = None;
     let mut group: Vec<(Decimal, Decimal)> = Vec::new();
     for same_time in printed.chunk_by(|a, b| a.0 == b.0) {
@@ -69,7 +67,8 @@ pub fn daily_balances(
     }
     let mut current = opening?;
     let mut next = closings.iter().peekable();
-    let mut balances = Vec::new();
+    let days = usize::try_from((last - first).num_days() + 1).unwrap_or(0);
+    let mut balances = Vec::with_capacity(days);
     let mut day = first;
     while day <= last {
         // A day takes its last group's closing; groups dated before `first` are not read.
