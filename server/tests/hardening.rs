@@ -408,16 +408,35 @@ async fn request_fingerprints_are_keyed_and_never_include_the_password() {
     let other = Server::start(&other_db).await;
     let other_key = other.key(&partner("fp"), Sandbox).await;
     let got = other
-        .analyse(&other_key, statement, Some(password), None, None)
+        .analyse(
+            &other_key,
+            statement.clone(),
+            Some(password),
+            None,
+            Some("fp-1"),
+        )
         .await;
     let other_id = got.2["reportId"].as_str().expect("id").to_owned();
-    let other_fp: String =
-        sqlx::query_scalar("SELECT request_fingerprint FROM reports WHERE id = $1")
-            .bind(&other_id)
-            .fetch_one(other.storage.pool())
-            .await
-            .expect("fingerprint");
+    let stored = |id: String| {
+        let pool = other.storage.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, String>("SELECT request_fingerprint FROM reports WHERE id = $1")
+                .bind(id)
+                .fetch_one(&pool)
+                .await
+                .expect("fingerprint")
+        }
+    };
+    let other_fp = stored(other_id).await;
+    assert!(other_fp.starts_with("v2:"), "{other_fp}");
     assert_ne!(other_fp, fingerprint);
+    // A request without an Idempotency-Key cannot be replayed: it keeps no fingerprint.
+    let unkeyed = other
+        .analyse(&other_key, statement, Some(password), None, None)
+        .await;
+    assert_eq!(unkeyed.0, 201, "{}", unkeyed.2);
+    let unkeyed_id = unkeyed.2["reportId"].as_str().expect("id").to_owned();
+    assert_eq!(stored(unkeyed_id).await, "");
     other.stop().await;
     server.stop().await;
 }
