@@ -50,7 +50,8 @@ pub async fn run(
     rayon::spawn(move || {
         let _slot = permit;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            alama_core::score_bytes_with_id(&statement, &options, &scorecard, report_id)
+            let card = crate::scorecards::for_engine(&scorecard);
+            alama_core::score_bytes_with_id(&statement, &options, card, report_id)
         }));
         let _ = done.send(result);
     });
