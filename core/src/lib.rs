@@ -39,6 +39,7 @@ mod report_id;
 
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};
+pub use parallel::on_calling_thread;
 pub use parse::{Format, Limits, ParseOptions, parse};
 pub use report::{
     Band, EvidenceLevel, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,

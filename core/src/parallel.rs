@@ -15,6 +15,7 @@
 //! first used the pool. rayon falls back to the calling thread where no thread can be started
 //! (`wasm32` without threads); `RAYON_NUM_THREADS` caps the pool.
 
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// Fewest items worth splitting off to another thread.
@@ -23,10 +24,40 @@ const MIN_ITEMS_PER_THREAD: usize = 4;
 /// The id of the process that first used the pool (see the module doc on `fork`).
 static POOL_PROCESS: OnceLock<u32> = OnceLock::new();
 
-/// Whether this process may use the pool: it is the one that first used it (or the first to).
+thread_local! {
+    /// Set by [`on_calling_thread`] for the duration of its closure.
+    static CALLING_THREAD_ONLY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether this process may use the pool: it is the one that first used it (or the first to),
+/// and the calling thread has not asked to keep its work (see [`on_calling_thread`]).
 fn pool_usable() -> bool {
+    if CALLING_THREAD_ONLY.get() {
+        return false;
+    }
     let me = std::process::id();
     *POOL_PROCESS.get_or_init(|| me) == me
+}
+
+/// Runs `f` with all of the engine's work of this thread kept on this thread: a long report's
+/// two halves one after the other, a PDF's pages in order, nothing handed to the pool. The
+/// result is the same byte for byte; only the time differs.
+///
+/// For a caller that already runs one analysis per core (a service): there the pool's threads
+/// are busy with other analyses, and handing them half of each report only adds thread
+/// wake-ups and switches. Under `server/bench.sh` (5,000-row CSV, c=8, 2 cores, 2026-11-25)
+/// that was 11 % of the server's CPU profile. A one-off caller (the CLI, a notebook) leaves the
+/// split on: it halves a long report's wall time when a core is free.
+pub fn on_calling_thread<R>(f: impl FnOnce() -> R) -> R {
+    /// Restores the previous setting, also when `f` panics.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CALLING_THREAD_ONLY.set(self.0);
+        }
+    }
+    let _restore = Restore(CALLING_THREAD_ONLY.replace(true));
+    f()
 }
 
 /// Maps `f` over `items` on the pool and returns the results in the order of `items`. A panic
@@ -99,6 +130,25 @@ mod tests {
         let data: Vec<u64> = (1..=1_000).collect();
         let (sum, max) = super::join(|| data.iter().sum::<u64>(), || data.iter().max().copied());
         assert_eq!((sum, max), (500_500, Some(1_000)));
+    }
+
+    #[test]
+    fn on_calling_thread_keeps_the_work_here_and_then_restores_the_pool() {
+        let here = std::thread::current().id();
+        let items: Vec<u32> = (0..64).collect();
+        let threads = super::on_calling_thread(|| {
+            let (a, b) = super::join(
+                || std::thread::current().id(),
+                || std::thread::current().id(),
+            );
+            let mapped = super::map(&items, |_| std::thread::current().id());
+            (a, b, mapped)
+        });
+        assert_eq!((threads.0, threads.1), (here, here));
+        assert!(threads.2.iter().all(|t| *t == here));
+        // Afterwards the second job goes to the pool again.
+        let ((), b) = super::join(|| (), || std::thread::current().id());
+        assert_ne!(b, here);
     }
 
     #[test]

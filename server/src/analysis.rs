@@ -2,13 +2,17 @@
 //! number of analyses at once, each under a time-out, with the engine's limits on pages, rows
 //! and decompressed PDF streams.
 //!
-//! Analyses run on the engine's own thread pool (rayon's global pool, one thread per core),
-//! not on tokio's blocking pool. The engine splits a long statement's report, and a PDF's
-//! pages, over that pool: from one of its threads the split half is run by the same thread when
-//! the other is busy with another analysis, instead of waking a pool thread and switching to it.
-//! Under `server/bench.sh` (5,000-row CSV, c=8, this 2-core machine, interleaved runs,
-//! 2026-11-25) that took the service from 331–333 to 353 analyses/s and its peak RSS from
-//! 147–164 to 106–117 MiB; the 117-page PDF went from 22.4–22.6 to 22.8–24.5 analyses/s.
+//! Analyses run on tokio's blocking pool, each wholly on its own thread
+//! ([`alama_core::on_calling_thread`]): with one analysis per core, the engine's habit of
+//! handing half of a long report to its rayon pool only woke threads that were busy with other
+//! analyses (context switches were 11 % of the server's CPU profile). Under `server/bench.sh`
+//! (5,000-row CSV, c=8, this 2-core machine, 2026-11-25, interleaved): 345–381 analyses/s
+//! against 312–339 for the previous build, which let the engine split.
+//!
+//! Not the engine's rayon pool itself (tried the same day: 391–395 analyses/s): its threads never
+//! exit, and mimalloc returns an idle thread's freed pages only when that thread next
+//! allocates, so after `server/burst.sh` the server stayed at 155 MiB instead of falling below
+//! its 128 MiB gate. Blocking threads exit after 10 s idle and give their memory back.
 
 use std::time::Duration;
 
@@ -21,9 +25,8 @@ use crate::error::ApiError;
 /// [`crate::scorecards::resolve`]), into report `report_id` (the service's own id: the
 /// engine's content address is not computed, see `alama_core::score_bytes_with_id`).
 ///
-/// A time-out answers at once; the pool thread cannot be cancelled and finishes (bounded by the
-/// engine's limits) while still holding its analysis slot, so runaway files cannot pile up. A
-/// panic of the engine is caught on the pool thread and answered `internal_error`.
+/// A time-out answers at once; the blocking thread cannot be cancelled and finishes (bounded by
+/// the engine's limits) while still holding its analysis slot, so runaway files cannot pile up.
 ///
 /// # Errors
 /// The engine's errors (mapped by [`crate::error`]), `analysis_timeout` after
@@ -46,16 +49,14 @@ pub async fn run(
         format: None,
         limits: state.limits.engine,
     };
-    let (done, outcome) = tokio::sync::oneshot::channel();
-    rayon::spawn(move || {
+    let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let card = crate::scorecards::for_engine(&scorecard);
+        let card = crate::scorecards::for_engine(&scorecard);
+        alama_core::on_calling_thread(|| {
             alama_core::score_bytes_with_id(&statement, &options, card, report_id)
-        }));
-        let _ = done.send(result);
+        })
     });
-    match tokio::time::timeout(limit, outcome).await {
+    match tokio::time::timeout(limit, task).await {
         Err(_) => Err(ApiError::new(
             "analysis_timeout",
             format!(
@@ -63,9 +64,8 @@ pub async fn run(
                 limit.as_secs()
             ),
         )),
-        Ok(Err(dropped)) => Err(ApiError::internal(&dropped)),
-        Ok(Ok(Err(_panic))) => Err(ApiError::internal(&"the engine panicked")),
-        Ok(Ok(Ok(result))) => result.map_err(ApiError::from),
+        Ok(Err(join)) => Err(ApiError::internal(&join)),
+        Ok(Ok(result)) => result.map_err(ApiError::from),
     }
 }
 

@@ -436,9 +436,8 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
         storage.close().await;
         Ok(())
     });
-    // An analysis still running on the engine's pool cannot be cancelled, nor can a blocking
-    // task: do not wait for them (such a report is ended `analysis_interrupted` by the next
-    // server).
+    // An analysis still running on the blocking pool cannot be cancelled: do not wait for it
+    // (its report is ended `analysis_interrupted` by the next server).
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
     result
 }

@@ -12,7 +12,7 @@
 //! - connections: request heads within 10 s (also the idle limit of kept-alive connections),
 //!   bodies never idle for 15 s (`408`), at most 512 open connections (`503` past it), and 10 s
 //!   for open connections to finish on shutdown (see [`crate::connections`]);
-//! - analysis: at most N at a time (N = CPU cores), on the engine's thread pool, with a time-out
+//! - analysis: at most N at a time (N = CPU cores), on the blocking pool, with a time-out
 //!   (default 30 s, `422 analysis_timeout`), and the engine's own limits on pages, rows and
 //!   decompressed PDF stream size.
 
