@@ -51,9 +51,8 @@ pub async fn run(
     };
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
-        let card = crate::scorecards::for_engine(&scorecard);
         alama_core::on_calling_thread(|| {
-            alama_core::score_bytes_with_id(&statement, &options, card, report_id)
+            alama_core::score_bytes_with_id(&statement, &options, &scorecard, report_id)
         })
     });
     match tokio::time::timeout(limit, task).await {

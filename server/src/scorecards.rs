@@ -58,18 +58,6 @@ pub async fn resolve(
     }
 }
 
-/// The card to hand the engine for `card` (from [`resolve`]): the engine's own static built-in
-/// card when `card` is this process's copy of it, whose SHA-256 the engine has computed once
-/// (for any other card it serialises and hashes the card at each report: 1.5 % of the server's
-/// CPU profile under `server/bench.sh`); otherwise `card` itself.
-pub fn for_engine(card: &Arc<alama_core::Scorecard>) -> &alama_core::Scorecard {
-    if Arc::ptr_eq(card, &builtin_card()) {
-        alama_core::scorecard::builtin()
-    } else {
-        card
-    }
-}
-
 /// The built-in scorecard as the `Arc` an analysis takes: one copy for the process, not one
 /// per analysis.
 fn builtin_card() -> Arc<alama_core::Scorecard> {
@@ -230,19 +218,4 @@ pub async fn scorecards_command(
         }
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_builtin_copy_goes_to_the_engine_as_its_static_card() {
-        let builtin = alama_core::scorecard::builtin();
-        assert!(std::ptr::eq(for_engine(&builtin_card()), builtin));
-        // Another card, even an equal one, is handed over as it is.
-        let copy = Arc::new(builtin.clone());
-        assert!(std::ptr::eq(for_engine(&copy), Arc::as_ptr(&copy)));
-        assert_eq!(for_engine(&copy).sha256(), builtin.sha256());
-    }
 }

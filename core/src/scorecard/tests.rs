@@ -24,6 +24,8 @@ fn the_built_in_card_is_valid_data_of_this_version() {
     let again = Scorecard::from_json(&card().to_json()).expect("valid");
     assert_eq!(&again, card());
     assert_eq!(again.sha256(), card().sha256());
+    // An equal copy takes the kept hash, which is the one it would compute.
+    assert_eq!(again.sha256(), again.compute_sha256());
     // The built-in card's hash is kept; an edited copy's is its own.
     let mut edited = card().clone();
     edited.characteristics[0].name.push('!');
