@@ -56,6 +56,14 @@ fn main() -> alama_core::Result<()> {
     time("features", n, || alama_core::features::compute(&in_order));
     time("integrity check", n, || alama_core::check::check(&in_order));
     time("score", n, || alama_core::score(&parsed));
+    time("read csv rows", n, || {
+        alama_core::parse::csv::parse(csv.as_bytes(), &options)
+    });
+    time("prepare", n, || {
+        let mut rows = in_order.clone();
+        alama_core::parse::prepare(&mut rows);
+        rows
+    });
     time("parse csv", n, || {
         alama_core::parse(csv.as_bytes(), &options)
     });
