@@ -30,8 +30,9 @@ thread_local! {
 }
 
 /// Whether this process may use the pool: it is the one that first used it (or the first to),
-/// and the calling thread has not asked to keep its work (see [`on_calling_thread`]).
-fn pool_usable() -> bool {
+/// and the calling thread has not asked to keep its work (see [`on_calling_thread`]). Work that
+/// costs more when split (two halves that each build their own memo) is split only then.
+pub(crate) fn pool_usable() -> bool {
     if CALLING_THREAD_ONLY.get() {
         return false;
     }

@@ -166,16 +166,21 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 /// What every parser's output goes through: amounts get at least two decimal places and every
 /// row is categorised from its Details (an input category is replaced). [`crate::score`] applies it to hand-built statements too.
 ///
-/// A long statement's two halves are categorised on two threads ([`crate::parallel`]), each
-/// with its own memo of the Details it has seen: a row's category depends on its own Details
-/// and direction only.
+/// A long statement's two halves are categorised on two threads when the pool may be used
+/// ([`crate::parallel`]), each with its own memo of the Details it has seen: a row's category
+/// depends on its own Details and direction only.
 pub fn prepare(statement: &mut Statement) {
     use crate::categorise::categorise_all;
     normalise_amounts(statement);
     let rows = &mut statement.transactions;
-    let count = rows.len();
-    let (first, second) = rows.split_at_mut(count / 2);
-    crate::parallel::join_for_rows(count, || categorise_all(first), || categorise_all(second));
+    if rows.len() < crate::parallel::MIN_ROWS || !crate::parallel::pool_usable() {
+        // One memo sees more repeats: on one thread, one pass is the cheaper.
+        categorise_all(rows);
+        return;
+    }
+    let half = rows.len() / 2;
+    let (first, second) = rows.split_at_mut(half);
+    crate::parallel::join(|| categorise_all(first), || categorise_all(second));
 }
 
 /// Gives every amount at least two decimal places (see [`crate::money::normalise`]).
