@@ -164,33 +164,40 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 }
 
 /// What every parser's output goes through: amounts get at least two decimal places and every
-/// row is categorised from its Details (an input category is replaced). [`crate::score`] applies it to hand-built statements too.
+/// row is categorised from its Details (an input category is replaced). [`crate::score`]
+/// applies it to hand-built statements too.
 ///
 /// A long statement's two halves are categorised on two threads when the pool may be used
 /// ([`crate::parallel`]), each with its own memo of the Details it has seen: a row's category
 /// depends on its own Details and direction only.
 pub fn prepare(statement: &mut Statement) {
-    use crate::categorise::categorise_all;
-    normalise_amounts(statement);
+    normalise_summary(statement);
     let rows = &mut statement.transactions;
     if rows.len() < crate::parallel::MIN_ROWS || !crate::parallel::pool_usable() {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
-        categorise_all(rows);
+        prepare_rows(rows);
         return;
     }
     let half = rows.len() / 2;
     let (first, second) = rows.split_at_mut(half);
-    crate::parallel::join(|| categorise_all(first), || categorise_all(second));
+    crate::parallel::join(|| prepare_rows(first), || prepare_rows(second));
 }
 
-/// Gives every amount at least two decimal places (see [`crate::money::normalise`]).
-fn normalise_amounts(statement: &mut Statement) {
+/// [`prepare`] of rows: amounts to at least two decimal places, then categories.
+pub(crate) fn prepare_rows(rows: &mut [crate::statement::Transaction]) {
     use crate::money::normalise;
-    for t in &mut statement.transactions {
+    for t in rows.iter_mut() {
         t.paid_in = normalise(t.paid_in);
         t.withdrawn = normalise(t.withdrawn);
         t.balance = t.balance.map(normalise);
     }
+    crate::categorise::categorise_all(rows);
+}
+
+/// Gives every amount of the SUMMARY at least two decimal places (see
+/// [`crate::money::normalise`]).
+pub(crate) fn normalise_summary(statement: &mut Statement) {
+    use crate::money::normalise;
     if let Some(summary) = statement.summary.as_mut() {
         for row in summary
             .rows
