@@ -256,7 +256,7 @@ const MIN_SPLIT_BYTES: usize = 100 * 1_024;
 /// piece) and the cut certainly falls between two records: the file holds no `"`, so no field
 /// spans lines (a quoted CSV is read in one piece). `None` otherwise.
 fn split_body(body: &[u8]) -> Option<(&[u8], &[u8])> {
-    if body.len() < MIN_SPLIT_BYTES || body.contains(&b'"') || !crate::parallel::pool_usable() {
+    if body.len() < MIN_SPLIT_BYTES || !crate::parallel::pool_usable() || body.contains(&b'"') {
         return None;
     }
     let middle = body.len() / 2;
