@@ -488,6 +488,40 @@ mod tests {
         assert!(matches!(err.kind(), ErrorKind::Malformed { line, .. } if *line > 1_000));
     }
 
+    #[cfg(feature = "testing")]
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        /// Whatever a long file holds (line ends `\n` or `\r\n`, junk lines of any bytes but
+        /// `"`, blank and empty lines, invalid UTF-8 anywhere), reading it in halves gives what
+        /// the one-piece reading of a service's analysis gives: the same statement, or the same
+        /// error.
+        #[test]
+        fn halves_and_one_piece_agree_on_any_long_file(
+            crlf in proptest::collection::vec(proptest::bool::ANY, 64),
+            junk in proptest::collection::vec((0usize..3_000, "[, \r0-9A-Za-zé]{0,40}"), 0..6),
+            broken in proptest::option::weighted(0.25, 0usize..1_000_000),
+        ) {
+            let synthetic = crate::testing::synthetic_statement_with_rows(5, 3_000);
+            let mut lines: Vec<Vec<u8>> =
+                synthetic.to_csv().lines().map(|l| l.as_bytes().to_vec()).collect();
+            for (at, text) in junk {
+                lines.insert(1 + at.min(lines.len() - 1), text.into_bytes());
+            }
+            let mut csv = Vec::new();
+            for (i, line) in lines.iter().enumerate() {
+                csv.extend_from_slice(line);
+                csv.extend_from_slice(if crlf[i % crlf.len()] { b"\r\n" } else { b"\n" });
+            }
+            if let Some(at) = broken {
+                let at = at % csv.len();
+                csv[at] = 0xFF;
+            }
+            let halves = parse(&csv, &ParseOptions::default());
+            let one_piece = crate::on_calling_thread(|| parse(&csv, &ParseOptions::default()));
+            proptest::prop_assert_eq!(halves, one_piece);
+        }
+    }
+
     #[test]
     fn bad_rows_are_kept_as_unparsed() {
         let csv = "Receipt No,Completion Time,Details,Paid In,Withdrawn\n\
