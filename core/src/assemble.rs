@@ -30,14 +30,14 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
         crate::parse::prepare_rows(&mut part);
         part
     };
-    let copied = if order.len() < crate::parallel::MIN_ROWS || !crate::parallel::pool_usable() {
-        copy_prepared(&order)
-    } else {
+    let copied = if crate::parallel::worth_halving(order.len()) {
         let (first, second) = order.split_at(order.len() / 2);
         let (mut first, mut second) =
             crate::parallel::join(|| copy_prepared(first), || copy_prepared(second));
         first.append(&mut second);
         first
+    } else {
+        copy_prepared(&order)
     };
     let mut prepared = statement.with_transactions(copied);
     crate::parse::normalise_summary(&mut prepared);

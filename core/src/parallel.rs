@@ -30,8 +30,7 @@ thread_local! {
 }
 
 /// Whether this process may use the pool: it is the one that first used it (or the first to),
-/// and the calling thread has not asked to keep its work (see [`on_calling_thread`]). Work that
-/// costs more when split (two halves that each build their own memo) is split only then.
+/// and the calling thread has not asked to keep its work (see [`on_calling_thread`]).
 pub(crate) fn pool_usable() -> bool {
     if CALLING_THREAD_ONLY.get() {
         return false;
@@ -100,6 +99,14 @@ pub(crate) fn join<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Se
 /// microseconds, a whole 60-row report ~120 µs (`cargo bench --bench engine`), a 5,000-row one
 /// some milliseconds.
 pub(crate) const MIN_ROWS: usize = 1_000;
+
+/// Whether work over `rows` rows whose two halves cost more than the whole (each half builds
+/// its own categorisation memo) should be split: from [`MIN_ROWS`] rows, and only where the
+/// second half can go to the pool (not in [`on_calling_thread`], where the halves would run one
+/// after the other).
+pub(crate) fn worth_halving(rows: usize) -> bool {
+    rows >= MIN_ROWS && pool_usable()
+}
 
 /// [`join`] for work over `rows` rows: on two threads from [`MIN_ROWS`] rows, else `a` then `b`
 /// on the calling thread.

@@ -173,14 +173,14 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 pub fn prepare(statement: &mut Statement) {
     normalise_summary(statement);
     let rows = &mut statement.transactions;
-    if rows.len() < crate::parallel::MIN_ROWS || !crate::parallel::pool_usable() {
+    if crate::parallel::worth_halving(rows.len()) {
+        let half = rows.len() / 2;
+        let (first, second) = rows.split_at_mut(half);
+        crate::parallel::join(|| prepare_rows(first), || prepare_rows(second));
+    } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
         prepare_rows(rows);
-        return;
     }
-    let half = rows.len() / 2;
-    let (first, second) = rows.split_at_mut(half);
-    crate::parallel::join(|| prepare_rows(first), || prepare_rows(second));
 }
 
 /// [`prepare`] of rows: amounts to at least two decimal places, then categories.
