@@ -295,8 +295,8 @@ fn read_rows(mut reader: csv::Reader<&[u8]>, cols: &Columns) -> Result<Rows> {
     };
     // One record buffer for every row.
     let mut record = csv::StringRecord::new();
-    for i in 0usize.. {
-        let line = u32::try_from(i + 2).unwrap_or(u32::MAX);
+    loop {
+        let line = rows.records.saturating_add(2);
         let more = reader
             .read_record(&mut record)
             .map_err(|e| Error::malformed(0, line, format!("bad CSV record: {e}")))?;
