@@ -59,7 +59,7 @@ fn main() -> alama_core::Result<()> {
     time("read csv rows", n, || {
         alama_core::parse::csv::parse(csv.as_bytes(), &options)
     });
-    time("prepare", n, || {
+    time("copy + prepare", n, || {
         let mut rows = in_order.clone();
         alama_core::parse::prepare(&mut rows);
         rows

@@ -215,7 +215,7 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
     let body = usize::try_from(reader.position().byte())
         .ok()
         .and_then(|start| bytes.get(start..));
-    let rows = match body.and_then(|body| split_body(body)) {
+    let rows = match body.and_then(split_body) {
         Some((first, second)) => {
             let (first, second) = crate::parallel::join(
                 || read_rows(body_reader(first, delimiter), &cols),
