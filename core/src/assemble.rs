@@ -151,30 +151,12 @@ fn report_of_prepared(
     })
 }
 
-/// Row indexes sorted by [`features::sort_key`], stable: by completion time as integers
-/// first (cheap to compare), then the few rows that share a time by the whole key.
+/// Row indexes sorted by [`features::sort_key`], stable (see [`features::reading_order`]).
 fn reading_order(rows: &[Transaction]) -> Vec<usize> {
-    let mut keyed: Vec<(i64, u32, usize)> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let at = t.completed_at;
-            (
-                at.and_utc().timestamp(),
-                at.and_utc().timestamp_subsec_nanos(),
-                i,
-            )
-        })
-        .collect();
-    keyed.sort_unstable();
-    for same_time in keyed.chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1)) {
-        if same_time.len() > 1 {
-            same_time.sort_by(|a, b| {
-                (features::sort_key(&rows[a.2]), a.2).cmp(&(features::sort_key(&rows[b.2]), b.2))
-            });
-        }
-    }
-    keyed.into_iter().map(|(_, _, i)| i).collect()
+    features::reading_order(rows.iter().enumerate())
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The first amount (rows, then SUMMARY) beyond [`crate::money::MAX_AMOUNT`]: statements built
