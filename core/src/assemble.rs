@@ -23,6 +23,13 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     // be used (`stage_times`, 2026-11-25: `score` of 5,000 rows 2.07–2.10 ms against 2.24–2.28
     // copying them on one thread). Freeing the copy on the pool instead of here was slower
     // (2.6–2.8 ms): glibc's malloc frees another thread's blocks under a lock.
+    //
+    // A statement still as `parse` returned it (`crate::prepared`) is read in place, neither
+    // copied nor prepared again: every stage's result is independent of row order, and each
+    // sorts what it reads.
+    if crate::prepared::remembered(crate::report_id::fingerprint(statement)) {
+        return report_of_prepared(statement, card, None);
+    }
     let rows = &statement.transactions;
     let order = reading_order(rows);
     let copy_prepared = |indexes: &[usize]| {
@@ -81,8 +88,9 @@ fn permute<T>(rows: &mut [T], order: &[usize]) {
     }
 }
 
-/// The report of a prepared statement whose rows are in reading order; its id is `given_id`
-/// or, without one, the content address of [`crate::report_id`].
+/// The report of a prepared statement, its rows in any order (in reading order, each stage's
+/// sort finds them sorted); its id is `given_id` or, without one, the content address of
+/// [`crate::report_id`].
 fn report_of_prepared(
     statement: &Statement,
     card: &scorecard::Scorecard,

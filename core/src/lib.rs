@@ -35,6 +35,7 @@ pub mod testing;
 mod assemble;
 mod contained;
 mod parallel;
+mod prepared;
 mod report_id;
 
 pub use categorise::Category;
@@ -62,6 +63,11 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// 1,000 rows or more is scored on two threads (the features on the calling thread, the report
 /// id and the integrity check on a scoped second one); the report is the same byte for byte.
 ///
+/// A statement built or edited in code is copied and prepared first ([`parse::prepare`]:
+/// categories from Details, amounts to two decimal places). One whose rows and SUMMARY are
+/// still as one of the last 256 calls of [`parse`] in the process returned them is read in
+/// place; the report is the same.
+///
 /// # Errors
 /// `ErrorKind::EmptyStatement` when the statement has no completed transactions;
 /// `ErrorKind::TooLarge` when its rows or its header period span more than
@@ -82,7 +88,8 @@ pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report
 }
 
 /// Parses and scores in one call: the same report as `score(&parse(bytes, options)?)`, a
-/// little faster (the parsed rows are not copied and categorised a second time).
+/// little faster (the parsed rows are moved into reading order and not fingerprinted for a
+/// later [`score`]).
 ///
 /// # Errors
 /// Those of [`parse`] and [`score`].
@@ -100,7 +107,11 @@ pub fn score_bytes_with(
     options: &ParseOptions,
     scorecard: &Scorecard,
 ) -> Result<Report> {
-    assemble::report_of_parsed(parse(bytes, options)?, scorecard, None)
+    assemble::report_of_parsed(
+        parse::parse_as(bytes, options, parse::Mark::None)?,
+        scorecard,
+        None,
+    )
 }
 
 /// [`score_bytes_with`] for a caller that names its reports itself (a service storing each
@@ -116,7 +127,11 @@ pub fn score_bytes_with_id(
     scorecard: &Scorecard,
     report_id: String,
 ) -> Result<Report> {
-    assemble::report_of_parsed(parse(bytes, options)?, scorecard, Some(report_id))
+    assemble::report_of_parsed(
+        parse::parse_as(bytes, options, parse::Mark::None)?,
+        scorecard,
+        Some(report_id),
+    )
 }
 
 impl Statement {

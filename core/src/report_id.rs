@@ -11,6 +11,7 @@
 //! before that date differ from the ids the same statements get now.
 
 use std::fmt::Write as _;
+use std::hash::Hasher as _;
 use std::ops::Range;
 
 use sha2::{Digest, Sha256};
@@ -44,6 +45,61 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
         s
     });
     format!("rpt_{hex}")
+}
+
+/// A 64-bit fingerprint (foldhash, a fixed seed; not cryptographic) of a statement's rows and
+/// SUMMARY: what [`crate::prepared`] remembers. It is [`fingerprint_of_halves`] of
+/// the [`rows_fingerprint`]s of the rows' two halves (split at `len / 2`), taken on two threads
+/// for a long statement.
+pub(crate) fn fingerprint(statement: &Statement) -> u64 {
+    let rows = &statement.transactions;
+    let (first, second) = rows.split_at(rows.len() / 2);
+    let (a, b) = if crate::parallel::worth_halving(rows.len()) {
+        crate::parallel::join(|| rows_fingerprint(first), || rows_fingerprint(second))
+    } else {
+        (rows_fingerprint(first), rows_fingerprint(second))
+    };
+    fingerprint_of_halves(statement, a, b)
+}
+
+/// The fingerprint of rows in their listed order, each in its [`write_row`] form (every field,
+/// amounts with their scales), written and hashed in chunks as the id is.
+pub(crate) fn rows_fingerprint(rows: &[Transaction]) -> u64 {
+    let mut hasher = fingerprint_hasher();
+    let mut chunk = Vec::with_capacity(CHUNK_BYTES + 1_024);
+    for row in rows {
+        write_row(&mut chunk, row);
+        if chunk.len() >= CHUNK_BYTES {
+            hasher.write(&chunk);
+            chunk.clear();
+        }
+    }
+    hasher.write(&chunk);
+    hasher.finish()
+}
+
+/// The fingerprint of `statement` from those of its rows' halves: the row count, the halves',
+/// and the SUMMARY's amounts with their scales.
+pub(crate) fn fingerprint_of_halves(statement: &Statement, first: u64, second: u64) -> u64 {
+    let mut hasher = fingerprint_hasher();
+    hasher.write_u64(statement.transactions.len() as u64);
+    hasher.write_u64(first);
+    hasher.write_u64(second);
+    if let Some(summary) = &statement.summary {
+        hasher.write_u8(1);
+        for row in summary.rows.iter().chain(std::iter::once(&summary.total)) {
+            hasher.write(&row.paid_in.serialize());
+            hasher.write(&row.paid_out.serialize());
+        }
+    }
+    hasher.finish()
+}
+
+fn fingerprint_hasher() -> foldhash::fast::FoldHasher<'static> {
+    use std::hash::BuildHasher as _;
+    static STATE: foldhash::fast::FixedState =
+        foldhash::fast::FixedState::with_seed(0x0061_6c61_6d61);
+    STATE.build_hasher()
 }
 
 /// Rows are hashed in chunks of about this many bytes (see [`hash_time_ordered`]).

@@ -334,6 +334,67 @@ proptest! {
         }
         prop_assert_eq!(alama_core::score(&s).expect("scores").to_json(), alama_core::score(&shuffled).expect("scores").to_json());
     }
+
+    /// A parsed statement is scored in place while it is as `parse` returned it; edited after
+    /// parsing (Details, an amount given without cents, a category, a SUMMARY amount, a row
+    /// added), it is prepared again. Either way its report is the one its bytes give.
+    #[test]
+    fn a_parsed_statement_scores_as_its_bytes_do_however_it_was_edited(
+        kind in persona(), seed in 0u64..1_000, edit in 0u8..6, pick in any::<u64>(), long in any::<bool>()
+    ) {
+        let made = if long {
+            alama_core::testing::synthetic_statement_with_rows(seed, 2_400)
+        } else {
+            persona_statement(kind, seed, 4)
+        };
+        let bytes = made.to_csv();
+        let parsed = alama_core::parse(bytes.as_bytes(), &ParseOptions::default()).expect("parses");
+        let from_bytes = alama_core::score_bytes(bytes.as_bytes(), &ParseOptions::default()).expect("scores");
+        prop_assert_eq!(alama_core::score(&parsed).expect("scores").to_json(), from_bytes.to_json());
+
+        // Every `step`-th row is edited, so that the edit moves the report.
+        let mut edited = parsed.clone();
+        let mut rng = SplitMix64::new(pick);
+        let step = rng.range(1, 4) as usize;
+        let picked = edited.transactions.iter().enumerate().filter(|(i, _)| i % step == 0).count();
+        for row in edited.transactions.iter_mut().step_by(step) {
+            match edit {
+                0 => row.details = "Pay Bill Online to 888880 - KPLC PREPAID Acc. 1".to_owned(),
+                1 => row.details = "SportPesa bet placed".to_owned(),
+                2 if row.withdrawn > Decimal::ZERO => {
+                    row.withdrawn = Decimal::from(437);
+                    row.balance = None;
+                }
+                3 => row.category = *rng.pick(&alama_core::Category::ALL),
+                _ => {}
+            }
+        }
+        match edit {
+            4 => {
+                let copies: Vec<_> = edited.transactions.iter().step_by(step).cloned().collect();
+                prop_assert_eq!(copies.len(), picked);
+                edited.transactions.extend(copies);
+            }
+            5 => {
+                edited.summary = Some(alama_core::statement::Summary {
+                    rows: Vec::new(),
+                    total: alama_core::statement::SummaryRow {
+                        transaction_type: "TOTAL".to_owned(),
+                        paid_in: Decimal::from(1_000),
+                        paid_out: Decimal::from(250),
+                    },
+                });
+            }
+            _ => {}
+        }
+        // The edited statement's bytes, as the canonical JSON (which is then its evidence).
+        edited.source = Some(alama_core::Format::Json);
+        let edited_bytes = edited.to_json();
+        prop_assert_eq!(
+            alama_core::score(&edited).expect("scores").to_json(),
+            alama_core::score_bytes(edited_bytes.as_bytes(), &ParseOptions::default()).expect("scores").to_json()
+        );
+    }
 }
 
 #[test]

@@ -129,6 +129,21 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
 ///
 /// A statement with no transactions parses (it is an error only when scored).
 pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+    parse_as(bytes, options, Mark::Prepared)
+}
+
+/// Whether [`prepare`] remembers the statement as prepared ([`crate::prepared`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// Remembered: the statement may be handed to [`crate::score`] later.
+    Prepared,
+    /// Not remembered: the caller moves the rows into a report at once
+    /// ([`crate::score_bytes`]), and the fingerprint would be work for nothing.
+    None,
+}
+
+/// [`parse`], remembering the statement as prepared or not.
+pub(crate) fn parse_as(bytes: &[u8], options: &ParseOptions, mark: Mark) -> Result<Statement> {
     let limit = options.limits.max_bytes;
     if bytes.len() as u64 > limit {
         return Err(Error::new(
@@ -158,7 +173,7 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
             ),
         ));
     }
-    prepare(&mut statement);
+    prepare_as(&mut statement, mark);
     statement.source = Some(format);
     Ok(statement)
 }
@@ -170,16 +185,37 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 /// A long statement's two halves are categorised on two threads when the pool may be used
 /// ([`crate::parallel`]), each with its own memo of the Details it has seen: a row's category
 /// depends on its own Details and direction only.
+///
+/// The prepared statement's fingerprint is then remembered ([`crate::prepared`]), so that
+/// [`crate::score`] reads its rows in place while they stay as they are.
 pub fn prepare(statement: &mut Statement) {
+    prepare_as(statement, Mark::Prepared);
+}
+
+/// [`prepare`], remembering the result as prepared or not. Each half of a long statement is
+/// fingerprinted on the thread that prepared it, while it is in that thread's cache.
+fn prepare_as(statement: &mut Statement, mark: Mark) {
+    use crate::report_id::{fingerprint, fingerprint_of_halves, rows_fingerprint};
     normalise_summary(statement);
+    let remember = mark == Mark::Prepared;
     let rows = &mut statement.transactions;
     if crate::parallel::worth_halving(rows.len()) {
         let half = rows.len() / 2;
         let (first, second) = rows.split_at_mut(half);
-        crate::parallel::join(|| prepare_rows(first), || prepare_rows(second));
+        let prepare_half = |half: &mut [crate::statement::Transaction]| {
+            prepare_rows(half);
+            remember.then(|| rows_fingerprint(half))
+        };
+        let halves = crate::parallel::join(|| prepare_half(first), || prepare_half(second));
+        if let (Some(a), Some(b)) = halves {
+            crate::prepared::remember(fingerprint_of_halves(statement, a, b));
+        }
     } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
         prepare_rows(rows);
+        if remember {
+            crate::prepared::remember(fingerprint(statement));
+        }
     }
 }
 
@@ -312,6 +348,62 @@ mod tests {
         let err = detect(b"\x89PNG\r\n\x1a\n\0\0\0").unwrap_err();
         assert_eq!(err.code(), "unsupported_format");
         assert_eq!(detect(b"").unwrap_err().code(), "unsupported_format");
+    }
+
+    /// `parse` remembers what it returns as prepared, whether its halves were fingerprinted on
+    /// two threads or on one; a clone, or the same content read back from its JSON, is
+    /// prepared too; a statement edited in any row or in its SUMMARY is not.
+    #[cfg(feature = "testing")]
+    #[test]
+    fn a_parsed_statement_is_remembered_as_prepared_until_it_changes() {
+        use crate::report_id::fingerprint;
+        let prepared = |s: &Statement| crate::prepared::remembered(fingerprint(s));
+        for (seed, rows) in [(3, 40), (4, 2_400)] {
+            let csv = crate::testing::synthetic_statement_with_rows(seed, rows).to_csv();
+            let options = ParseOptions::default();
+            let unmarked = parse_as(csv.as_bytes(), &options, Mark::None).expect("parses");
+            assert!(!prepared(&unmarked), "not remembered, {rows} rows");
+            let on_one_thread =
+                crate::on_calling_thread(|| parse(csv.as_bytes(), &options)).expect("parses");
+            assert!(prepared(&on_one_thread), "{rows} rows");
+            let parsed = parse(csv.as_bytes(), &options).expect("parses");
+            assert_eq!(fingerprint(&parsed), fingerprint(&on_one_thread));
+            assert!(prepared(&parsed.clone()));
+            let read_back = json::parse(parsed.to_json().as_bytes()).expect("parses");
+            assert!(prepared(&read_back), "the same content");
+
+            let last = rows - 1;
+            let edits: [&dyn Fn(&mut Statement); 6] = [
+                &|s| s.transactions[0].details.push('x'),
+                &|s| s.transactions[last].category = crate::Category::Betting,
+                // The same amount with one more decimal place.
+                &|s| {
+                    let a = s.transactions[last].withdrawn;
+                    s.transactions[last].withdrawn = rust_decimal::Decimal::from_i128_with_scale(
+                        a.mantissa() * 10,
+                        a.scale() + 1,
+                    );
+                },
+                &|s| s.transactions[0].balance = None,
+                &|s| s.transactions.swap(0, last),
+                &|s| {
+                    let total = crate::statement::SummaryRow {
+                        transaction_type: "TOTAL".to_owned(),
+                        paid_in: rust_decimal::Decimal::ONE,
+                        paid_out: rust_decimal::Decimal::ONE,
+                    };
+                    s.summary = Some(crate::statement::Summary {
+                        rows: Vec::new(),
+                        total,
+                    });
+                },
+            ];
+            for (n, edit) in edits.iter().enumerate() {
+                let mut edited = parsed.clone();
+                edit(&mut edited);
+                assert!(!prepared(&edited), "edit {n}, {rows} rows");
+            }
+        }
     }
 
     #[test]
