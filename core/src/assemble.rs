@@ -124,25 +124,26 @@ fn report_of_prepared(
         ));
     }
     let sha = card.sha256();
-    // The features and the scorecard on this thread; the id and the integrity check (each a
-    // pass over every row, independent of the features) on a second one for long statements.
-    let ((features, assessment), (report_id, integrity)) = crate::parallel::join_for_rows(
+    let period = covered_period(statement);
+    // The features, the scorecard and the overview on this thread; the id and the integrity
+    // check (each a pass over every row, independent of the features) on a second one for long
+    // statements. (The overview, two passes over the rows, moved to this side once reading a
+    // parsed statement in place had made it the lighter one: `stage_times`, 2026-11-25, `score`
+    // of 5,000 rows 1.22–1.29 ms against 1.29–1.34 with the overview after both.)
+    let ((features, assessment, overview), (report_id, integrity)) = crate::parallel::join_for_rows(
         statement.transactions.len(),
         || {
             let features = features::compute(statement);
             let assessment = scorecard::assess(card, &features);
-            (features, assessment)
+            (features, assessment, overview(statement, period))
         },
         || {
-            (
-                given_id
-                    .unwrap_or_else(|| crate::report_id::report_id(statement, &card.version, &sha)),
-                check::check(statement),
-            )
+            let id = given_id
+                .unwrap_or_else(|| crate::report_id::report_id(statement, &card.version, &sha));
+            (id, check::check(statement))
         },
     );
     let score = assessment.score;
-    let period = covered_period(statement);
     Ok(Report {
         report_id,
         status: ReportStatus::Completed,
@@ -155,7 +156,7 @@ fn report_of_prepared(
         scorecard_version: card.version.clone(),
         scorecard_sha256: sha,
         integrity,
-        statement: overview(statement, period),
+        statement: overview,
     })
 }
 
