@@ -34,6 +34,7 @@ pub mod testing;
 
 mod assemble;
 mod contained;
+mod order;
 mod parallel;
 mod prepared;
 mod report_id;

@@ -35,16 +35,10 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
     hasher.update(without_rows.to_json().as_bytes());
     hasher.update([0]);
     hasher.update((rows.len() as u64).to_le_bytes());
-    // A sort by time finds rows in the engine's reading order sorted in one pass, and rows
-    // listed newest first (as a parsed statement lists them), once reversed, too. The order of
-    // rows that share a time does not matter: `hash_time_ordered` orders them by their bytes.
+    // In one pass for rows listed in time order either way (the order of rows that share a
+    // time does not matter here: `hash_time_ordered` orders them by their bytes).
     let mut by_time: Vec<&Transaction> = rows.iter().collect();
-    if let (Some(first), Some(last)) = (by_time.first(), by_time.last())
-        && first.completed_at > last.completed_at
-    {
-        by_time.reverse();
-    }
-    by_time.sort_by_key(|t| t.completed_at);
+    crate::order::sort_stable_by_key(&mut by_time, |t| t.completed_at);
     hash_time_ordered(&mut hasher, &by_time);
     let digest = hasher.finalize();
     let hex = digest.iter().take(12).fold(String::new(), |mut s, b| {

@@ -104,28 +104,8 @@ fn printed(statement: &Statement) -> Vec<&Transaction> {
             .iter()
             .filter(|t| t.is_completed() && t.balance.is_some()),
     );
-    sort_by_time_stable(&mut printed);
+    crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
     printed
-}
-
-/// A stable sort of `rows` by completion time, in one pass over rows listed in either time
-/// order. Rows listed newest first (a parsed M-Pesa statement) are reversed, sorted (now in
-/// one pass), and each run of rows that share a time reversed back into its listed order:
-/// the result of a stable sort of the rows as listed.
-fn sort_by_time_stable(rows: &mut [&Transaction]) {
-    let newest_first = matches!(
-        (rows.first(), rows.last()),
-        (Some(first), Some(last)) if first.completed_at > last.completed_at
-    );
-    if !newest_first {
-        rows.sort_by_key(|t| t.completed_at);
-        return;
-    }
-    rows.reverse();
-    rows.sort_by_key(|t| t.completed_at);
-    for same_time in rows.chunk_by_mut(|a, b| a.completed_at == b.completed_at) {
-        same_time.reverse();
-    }
 }
 
 /// `values` as a sorted set; of equal values (`1.0`, `1.00`) the last listed stays, as in a
@@ -412,38 +392,5 @@ mod tests {
             prop_assert_eq!(fast, slow);
         }
 
-        /// Rows at a few times, listed in any order or newest first: the one-pass sort gives
-        /// the stable sort's order, ties in their listed order.
-        #[test]
-        fn the_one_pass_time_sort_is_the_stable_sort(
-            times in proptest::collection::vec(0i64..5, 0..40), newest_first in any::<bool>()
-        ) {
-            let mut times = times;
-            if newest_first {
-                times.sort_unstable_by(|a, b| b.cmp(a));
-            }
-            let rows: Vec<Transaction> = times
-                .iter()
-                .enumerate()
-                .map(|(i, minute)| Transaction {
-                    receipt_no: format!("R{i}"),
-                    completed_at: chrono::DateTime::from_timestamp(1_700_000_000 + 60 * minute, 0)
-                        .unwrap_or_default()
-                        .naive_utc(),
-                    details: String::new(),
-                    status: crate::statement::TransactionStatus::Completed,
-                    paid_in: Decimal::ZERO,
-                    withdrawn: Decimal::ZERO,
-                    balance: None,
-                    category: crate::Category::default(),
-                })
-                .collect();
-            let mut stable: Vec<&Transaction> = rows.iter().collect();
-            stable.sort_by_key(|t| t.completed_at);
-            let mut one_pass: Vec<&Transaction> = rows.iter().collect();
-            sort_by_time_stable(&mut one_pass);
-            let receipts = |v: &[&Transaction]| v.iter().map(|t| t.receipt_no.clone()).collect::<Vec<_>>();
-            prop_assert_eq!(receipts(&one_pass), receipts(&stable));
-        }
     }
 }

@@ -595,9 +595,9 @@ pub fn sort_key(t: &Transaction) -> (NaiveDateTime, &str, &str, Decimal, Decimal
 
 /// `rows` (each with its index in the statement) in the order they are read in: by
 /// [`sort_key`], then by index. Made as a stable sort of completion times as integers (cheap to
-/// compare; rows listed in either time order are sorted in one pass), then a sort by the whole
-/// key and index of the few rows that share a time. (Sorting 5,000 rows out of reading order by
-/// the whole key took a quarter of the features' time: `stage_times`, 2026-11-25.)
+/// compare; rows listed in either time order are sorted in one pass, see
+/// [`crate::order::sort_stable_by_key`]), then a sort by the whole key and index of the few
+/// rows that share a time.
 pub(crate) fn reading_order<'a>(
     rows: impl Iterator<Item = (usize, &'a Transaction)>,
 ) -> Vec<(usize, &'a Transaction)> {
@@ -607,14 +607,7 @@ pub(crate) fn reading_order<'a>(
             (at.timestamp(), at.timestamp_subsec_nanos(), i, t)
         })
         .collect();
-    // Listed newest first (a parsed M-Pesa statement), the rows once reversed are in time
-    // order but for those that share a time, which the sort by whole key and index orders.
-    if let (Some(first), Some(last)) = (keyed.first(), keyed.last())
-        && (first.0, first.1) > (last.0, last.1)
-    {
-        keyed.reverse();
-    }
-    keyed.sort_by_key(|k| (k.0, k.1));
+    crate::order::sort_stable_by_key(&mut keyed, |k| (k.0, k.1));
     for same_time in keyed.chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1)) {
         if same_time.len() > 1 {
             same_time.sort_by(|a, b| (sort_key(a.3), a.2).cmp(&(sort_key(b.3), b.2)));
