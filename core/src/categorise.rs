@@ -509,6 +509,14 @@ pub fn normalise(details: &str) -> String {
 /// [`normalise`] into `out` (cleared first), so a loop over many rows reuses one buffer.
 fn normalise_into(details: &str, out: &mut String) {
     out.clear();
+    if is_plain(details.as_bytes()) {
+        // Already one line of ASCII with single spaces and nothing to trim (most Details):
+        // lower case is all there is to do, and the standard library does it many bytes at a
+        // time (7 % of the service's engine time went to the byte loop below, 2026-11-25).
+        out.push_str(details);
+        out.make_ascii_lowercase();
+        return;
+    }
     if details.is_ascii() {
         // The same result in one pass over the bytes (the common case: Safaricom's Details
         // are ASCII). White space as `split_whitespace` reads it: U+0009–U+000D and U+0020
@@ -536,6 +544,26 @@ fn normalise_into(details: &str, out: &mut String) {
         }
         out.push_str(&word.to_lowercase());
     }
+}
+
+/// Whether `bytes` are already one line of ASCII, words separated by single spaces, nothing
+/// to trim: [`normalise`] only lower-cases them. Written as folds without early exits, which
+/// the compiler vectorises (a byte loop that stops early ran at about a byte a cycle).
+fn is_plain(bytes: &[u8]) -> bool {
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    // Counted in bytes rather than booleans: `|` and `&` keep the loops branch-free.
+    let odd = bytes.iter().fold(0u8, |odd, b| {
+        odd | u8::from(!b.is_ascii()) | u8::from(b.wrapping_sub(b'\t') < 5)
+    });
+    let doubled = bytes
+        .iter()
+        .zip(bytes.get(1..).unwrap_or_default())
+        .fold(0u8, |doubled, (a, b)| {
+            doubled | (u8::from(*a == b' ') & u8::from(*b == b' '))
+        });
+    *first != b' ' && *last != b' ' && odd == 0 && doubled == 0
 }
 
 /// How a pattern of [`RULES`] must occur for its rule to match.
@@ -746,9 +774,14 @@ mod tests {
             prop_assert_eq!(matching_rule(&text, paid_in), matching_rule_in_order(&text, paid_in));
         }
 
-        /// The ASCII fast path of [`normalise`] equals the general one.
+        /// The fast paths of [`normalise`] (Details already plain, ASCII Details) equal the
+        /// general one: texts of short words (sometimes not ASCII) and runs of white space
+        /// of every kind, leading and trailing ones included.
         #[test]
-        fn normalise_fast_path_is_the_general_one(text in "[ -~\t\n\r\x0b\x0c]{0,40}") {
+        fn normalise_fast_path_is_the_general_one(
+            parts in proptest::collection::vec(("[ -~]{0,5}|[a-zé]{1,3}", "[ \t\n\r\x0b\x0c]{0,3}"), 0..8)
+        ) {
+            let text: String = parts.iter().flat_map(|(word, space)| [word.as_str(), space.as_str()]).collect();
             let general = text
                 .split_whitespace()
                 .map(str::to_lowercase)
