@@ -502,6 +502,19 @@ struct Sums {
     token_spending: Decimal,
 }
 
+/// `v > 0`, read from the sign and the mantissa: comparing with `Decimal::ZERO` (scale 0)
+/// rescales an amount (scale 2) first, and the comparisons of each row were 5 % of the time
+/// of scoring 5,000 rows (`perf`, 2026-11-25).
+fn positive(v: Decimal) -> bool {
+    !v.is_zero() && v.is_sign_positive()
+}
+
+/// `v.max(Decimal::ZERO)` exactly as `Ord::max` gives it (which returns `Decimal::ZERO` for
+/// any zero), without the comparison's rescaling (see [`positive`]).
+fn at_least_zero(v: Decimal) -> Decimal {
+    if positive(v) { v } else { Decimal::ZERO }
+}
+
 fn tally(sum: &mut Decimal, n: &mut u32, v: Decimal) {
     *sum = sum.saturating_add(v);
     *n = n.saturating_add(1);
@@ -516,12 +529,12 @@ impl Sums {
         netted: Decimal,
         month: &mut MonthFigures,
     ) {
-        let pin = t.paid_in.saturating_sub(netted).max(Decimal::ZERO);
-        let wout = t.withdrawn.saturating_sub(netted).max(Decimal::ZERO);
+        let pin = at_least_zero(t.paid_in.saturating_sub(netted));
+        let wout = at_least_zero(t.withdrawn.saturating_sub(netted));
         if pin.max(wout) >= MIN_ACTIVITY_AMOUNT && category != Category::Betting {
             self.counted_rows = self.counted_rows.saturating_add(1);
         }
-        if pin > Decimal::ZERO && !NOT_INCOME.contains(&category) {
+        if positive(pin) && !NOT_INCOME.contains(&category) {
             self.income = self.income.saturating_add(pin);
             month.earned_income = month.earned_income.saturating_add(pin);
             if category == Category::SalaryAndBusinessPayments {
@@ -532,7 +545,7 @@ impl Sums {
                 self.received = self.received.saturating_add(pin);
             }
         }
-        if wout > Decimal::ZERO && !NOT_SPENDING.contains(&category) {
+        if positive(wout) && !NOT_SPENDING.contains(&category) {
             self.spending = self.spending.saturating_add(wout);
             month.spending = month.spending.saturating_add(wout);
             if wout < MIN_ACTIVITY_AMOUNT && !MIX_ALWAYS.contains(&category) {
@@ -560,7 +573,7 @@ impl Sums {
             Category::DigitalLoanRepayment => {
                 tally(&mut self.digital_out, &mut self.digital_out_count, wout);
             }
-            Category::Utilities if wout > Decimal::ZERO => {
+            Category::Utilities if positive(wout) => {
                 month.bill_payments = month.bill_payments.saturating_add(1);
             }
             Category::Betting => tally(&mut self.betting, &mut unused, wout),
@@ -738,7 +751,7 @@ pub fn compute(statement: &Statement) -> Features {
         };
         month.transactions = month.transactions.saturating_add(1);
         sums.add(t, *category, *net, month);
-        if *category == Category::Utilities && t.withdrawn > Decimal::ZERO {
+        if *category == Category::Utilities && positive(t.withdrawn) {
             bill_rows.push((m, t.details.as_str(), t.withdrawn));
         }
     }
