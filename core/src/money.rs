@@ -97,6 +97,10 @@ fn parse_plain(text: &[u8]) -> Option<Decimal> {
 /// Rounds to two decimal places (cents), half away from zero, and pads the scale to 2,
 /// so `425` serialises as `"425.00"`.
 pub fn cents(value: Decimal) -> Decimal {
+    // Two places already (nearly every amount read): `rescale` would return it unchanged.
+    if value.scale() == 2 {
+        return value;
+    }
     // Already whole cents (every amount a statement prints): nothing to round.
     let mut v = if value.scale() <= 2 {
         value
