@@ -515,6 +515,19 @@ fn at_least_zero(v: Decimal) -> Decimal {
     if positive(v) { v } else { Decimal::ZERO }
 }
 
+/// [`MIN_ACTIVITY_AMOUNT`] in cents.
+const MIN_ACTIVITY_CENTS: i128 = 5_000;
+
+/// `v >= MIN_ACTIVITY_AMOUNT`, compared in cents when `v` has two places (every amount read
+/// from a statement) rather than by rescaling it (see [`positive`]).
+fn is_activity(v: Decimal) -> bool {
+    if v.scale() == 2 {
+        v.mantissa() >= MIN_ACTIVITY_CENTS
+    } else {
+        v >= MIN_ACTIVITY_AMOUNT
+    }
+}
+
 fn tally(sum: &mut Decimal, n: &mut u32, v: Decimal) {
     *sum = sum.saturating_add(v);
     *n = n.saturating_add(1);
@@ -531,7 +544,7 @@ impl Sums {
     ) {
         let pin = at_least_zero(t.paid_in.saturating_sub(netted));
         let wout = at_least_zero(t.withdrawn.saturating_sub(netted));
-        if pin.max(wout) >= MIN_ACTIVITY_AMOUNT && category != Category::Betting {
+        if (is_activity(pin) || is_activity(wout)) && category != Category::Betting {
             self.counted_rows = self.counted_rows.saturating_add(1);
         }
         if positive(pin) && !NOT_INCOME.contains(&category) {
@@ -548,7 +561,7 @@ impl Sums {
         if positive(wout) && !NOT_SPENDING.contains(&category) {
             self.spending = self.spending.saturating_add(wout);
             month.spending = month.spending.saturating_add(wout);
-            if wout < MIN_ACTIVITY_AMOUNT && !MIX_ALWAYS.contains(&category) {
+            if !is_activity(wout) && !MIX_ALWAYS.contains(&category) {
                 self.token_spending = self.token_spending.saturating_add(wout);
             }
         }

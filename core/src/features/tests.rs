@@ -75,6 +75,20 @@ fn half_year(first_day: NaiveDate, last_day: NaiveDate) -> Statement {
 }
 
 #[test]
+fn the_activity_threshold_in_cents_is_the_threshold() {
+    assert_eq!(
+        Decimal::from_i128_with_scale(MIN_ACTIVITY_CENTS, 2),
+        MIN_ACTIVITY_AMOUNT
+    );
+    for (v, at_least) in [(dec!(49.99), false), (dec!(50.00), true), (dec!(50), true)] {
+        assert_eq!(is_activity(v), at_least, "{v}");
+        assert!(!is_activity(-v), "{v}");
+    }
+    assert!(is_activity(dec!(49.995) + dec!(0.005)));
+    assert!(!is_activity(dec!(49.999)));
+}
+
+#[test]
 fn an_empty_statement_has_default_features() {
     assert_eq!(compute(&Statement::default()), Features::default());
     let mut s = half_year(date(2024, 1, 1), date(2024, 1, 31));
