@@ -243,16 +243,39 @@ pub fn mask_phone(number: &str) -> String {
 
 fn overview(statement: &Statement, period: Period) -> StatementOverview {
     // Summed per (year, month), then named `%Y-%m` once per month and ordered by that name.
-    let mut by_month: BTreeMap<(i32, u32), (NaiveDate, Decimal, Decimal)> = BTreeMap::new();
+    // Rows of a month are summed in a run while they follow one another (a statement lists
+    // them in time order, either way up), and each run is added to its month's sums: one map
+    // lookup a run instead of one a row. Sums of exact decimals do not depend on their order.
+    // (year, month) → (a day of it, paid in, withdrawn).
+    type Month = (i32, u32);
+    type Sums = (NaiveDate, Decimal, Decimal);
+    let mut by_month: BTreeMap<Month, Sums> = BTreeMap::new();
+    let mut add_run = |key: Month, run: Sums| {
+        let m = by_month
+            .entry(key)
+            .or_insert((run.0, Decimal::ZERO, Decimal::ZERO));
+        m.1 += run.1;
+        m.2 += run.2;
+    };
+    let mut run: Option<(Month, Sums)> = None;
     for t in statement.transactions.iter().filter(|t| t.is_completed()) {
         let day = t.completed_at.date();
-        let m = by_month.entry((day.year(), day.month())).or_insert((
-            day,
-            Decimal::ZERO,
-            Decimal::ZERO,
-        ));
-        m.1 += t.paid_in;
-        m.2 += t.withdrawn;
+        let key = (day.year(), day.month());
+        match &mut run {
+            Some((month, sums)) if *month == key => {
+                sums.1 += t.paid_in;
+                sums.2 += t.withdrawn;
+            }
+            _ => {
+                if let Some((month, sums)) = run.take() {
+                    add_run(month, sums);
+                }
+                run = Some((key, (day, t.paid_in, t.withdrawn)));
+            }
+        }
+    }
+    if let Some((month, sums)) = run {
+        add_run(month, sums);
     }
     let monthly: BTreeMap<String, (Decimal, Decimal)> = by_month
         .into_values()
