@@ -502,20 +502,18 @@ pub async fn analyse(
         crate::scorecards::resolve(&state.storage, &owner, form.scorecard.as_deref()).await?;
     let format = sniff(&form.statement)?;
     let report_id = new_id("rpt");
-    let claim = state
-        .storage
-        .claim_report(&NewReport {
-            id: report_id.clone(),
-            owner: owner.clone(),
-            api_key_id: caller.key_id.clone(),
-            consent_id,
-            idempotency_key,
-            request_fingerprint: fingerprint.clone(),
-            statement_format: format_name(format).to_owned(),
-            statement_bytes: i64::try_from(form.statement.len()).unwrap_or(i64::MAX),
-            created_at: now_ms(),
-        })
-        .await?;
+    let new = NewReport {
+        id: report_id.clone(),
+        owner: owner.clone(),
+        api_key_id: caller.key_id.clone(),
+        consent_id,
+        idempotency_key,
+        request_fingerprint: fingerprint.clone(),
+        statement_format: format_name(format).to_owned(),
+        statement_bytes: i64::try_from(form.statement.len()).unwrap_or(i64::MAX),
+        created_at: now_ms(),
+    };
+    let claim = state.storage.claim_report(&new).await?;
     if let Claim::Existing(existing) = claim {
         // Another request took the key between the lookup and the claim.
         return match replay(&state, *existing, &fingerprint).await? {
@@ -536,7 +534,7 @@ pub async fn analyse(
     )
     .await
     {
-        Ok(report) => finish(&state, &caller, report_id, report).await,
+        Ok(report) => finish(&state, &caller, new, report).await,
         Err(error) => {
             let release = TRANSIENT.contains(&error.code());
             state
@@ -548,16 +546,17 @@ pub async fn analyse(
     }
 }
 
-/// Stores the engine's `report` (scored under `report_id`, see [`analysis::run`]) as report
-/// `report_id`: completed (`201`), or failed
-/// `integrity_failed` under the partner's `reject_failed` policy.
+/// Stores the engine's `report` (scored under the claimed report's id, see [`analysis::run`])
+/// as report `claimed`: completed (`201`), or failed `integrity_failed` under the partner's
+/// `reject_failed` policy.
 async fn finish(
     state: &AppState,
     caller: &Caller,
-    report_id: String,
+    claimed: NewReport,
     mut report: alama_core::Report,
 ) -> Result<Response, ApiError> {
     let owner = caller.owner();
+    let report_id = claimed.id;
     debug_assert_eq!(report.report_id, report_id, "scored under the claimed id");
     crate::privacy::mask_report(&mut report);
     let json = report.to_json();
@@ -574,15 +573,34 @@ async fn finish(
             .with("reportId", report_id)
             .with("integrity", crate::policy::verdict(&report)));
     }
-    state
+    let completed_at = now_ms();
+    let completed = state
         .storage
-        .complete_report(&owner, &report_id, &report, &json, now_ms())
+        .complete_report(&owner, &report_id, &report, &json, completed_at)
         .await?;
-    let record = state
-        .storage
-        .report(&owner, &report_id)
-        .await?
-        .ok_or_else(|| ApiError::internal(&format!("report {report_id} vanished")))?;
+    let record = if completed {
+        // What the database now holds, without reading it back (a query, and the report's
+        // JSON parsed from the row, on every analysis).
+        ReportRecord {
+            id: report_id,
+            owner,
+            consent_id: claimed.consent_id,
+            request_fingerprint: claimed.request_fingerprint,
+            status: "completed".to_owned(),
+            report_json: Some(json),
+            error_code: None,
+            error_detail: None,
+            created_at: claimed.created_at,
+            completed_at: Some(completed_at),
+        }
+    } else {
+        // No longer `processing` (failed as interrupted meanwhile, or erased): as stored.
+        state
+            .storage
+            .report(&owner, &report_id)
+            .await?
+            .ok_or_else(|| ApiError::internal(&format!("report {report_id} vanished")))?
+    };
     created(&record, false)
 }
 

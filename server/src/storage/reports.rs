@@ -171,7 +171,8 @@ impl Storage {
 
     /// Marks report `id` of `owner` completed with the engine's figures and, in the same
     /// transaction, writes its `score.completed` webhook event for each active endpoint of
-    /// `owner` (the outbox).
+    /// `owner` (the outbox). Returns whether it did: `false` when the report was no longer
+    /// `processing` (failed as interrupted by another replica meanwhile, or erased).
     ///
     /// # Errors
     /// Database errors.
@@ -182,7 +183,7 @@ impl Storage {
         report: &alama_core::Report,
         report_json: &str,
         now: i64,
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
         let done = sqlx::query(
             "UPDATE reports SET status = 'completed', score = $2, band = $3, \
@@ -197,12 +198,13 @@ impl Storage {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        if done.rows_affected() == 1 {
+        let completed = done.rows_affected() == 1;
+        if completed {
             let integrity = serde_json::json!({ "status": report.integrity.status });
             super::webhooks::enqueue_completed(&mut tx, owner, id, &integrity, now).await?;
         }
         tx.commit().await?;
-        Ok(())
+        Ok(completed)
     }
 
     /// Marks report `id` failed with `code` although the engine produced `report_json`
