@@ -149,6 +149,10 @@ pub enum TransactionStatus {
 impl TransactionStatus {
     /// Reads a status word as printed (case-insensitive). Unknown words map to [`Self::Other`].
     pub fn from_word(word: &str) -> Self {
+        // The word of nearly every row, as M-Pesa prints it: no trimming, no case folding.
+        if word == "Completed" {
+            return Self::Completed;
+        }
         let word = word.trim();
         let is = |words: &[&str]| words.iter().any(|w| w.eq_ignore_ascii_case(word));
         if is(&["completed", "success", "successful"]) {
