@@ -548,7 +548,8 @@ fn normalise_into(details: &str, out: &mut String) {
 
 /// Whether `bytes` are already one line of ASCII, words separated by single spaces, nothing
 /// to trim: [`normalise`] only lower-cases them. Written as folds without early exits, which
-/// the compiler vectorises (a byte loop that stops early ran at about a byte a cycle).
+/// the compiler can vectorise: the same checks written with `any` and `all`, which stop early,
+/// left `stage_times`' `copy + categorise` of 5,000 rows at 0.57 ms; as folds, 0.46 ms.
 fn is_plain(bytes: &[u8]) -> bool {
     let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
         return false;

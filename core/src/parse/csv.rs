@@ -287,7 +287,8 @@ impl Rows {
 
 /// The rows worth reserving for the records in `bytes`: its lines (a record spans one line or
 /// more), but no more than one per [`RESERVED_ROW_BYTES`], so that a file of empty or tiny lines
-/// reserves no more memory than its own size or so (a row is ~130 bytes in memory).
+/// reserves no more than about twice its own size (a row is about 120 bytes, and its receipt
+/// number and Details are allocated as they are read).
 fn lines(bytes: &[u8]) -> usize {
     (memchr::memchr_iter(b'\n', bytes).count() + 1).min(bytes.len() / RESERVED_ROW_BYTES)
 }
