@@ -218,16 +218,22 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
     let rows = match body.and_then(split_body) {
         Some((first, second)) => {
             let (first, second) = crate::parallel::join(
-                || read_rows(body_reader(first, delimiter), lines(first), &cols),
-                || read_rows(body_reader(second, delimiter), lines(second), &cols),
+                || read_rows(body_reader(first, delimiter), rows_to_reserve(first), &cols),
+                || {
+                    read_rows(
+                        body_reader(second, delimiter),
+                        rows_to_reserve(second),
+                        &cols,
+                    )
+                },
             );
             match (first, second) {
                 (Ok(first), Ok(second)) => first.followed_by(second),
                 // The serial path names the first bad record exactly as it always has.
-                _ => read_rows(reader, body.map_or(0, lines), &cols)?,
+                _ => read_rows(reader, body.map_or(0, rows_to_reserve), &cols)?,
             }
         }
-        None => read_rows(reader, body.map_or(0, lines), &cols)?,
+        None => read_rows(reader, body.map_or(0, rows_to_reserve), &cols)?,
     };
     Ok(Statement {
         currency: "KES".to_owned(),
@@ -289,19 +295,19 @@ impl Rows {
 /// more), but no more than one per [`RESERVED_ROW_BYTES`], so that a file of empty or tiny lines
 /// reserves no more than about twice its own size (a row is about 120 bytes, and its receipt
 /// number and Details are allocated as they are read).
-fn lines(bytes: &[u8]) -> usize {
+fn rows_to_reserve(bytes: &[u8]) -> usize {
     (memchr::memchr_iter(b'\n', bytes).count() + 1).min(bytes.len() / RESERVED_ROW_BYTES)
 }
 
-/// Fewest bytes per line for which [`lines`] reserves a row each: the rows of M-Pesa exports
+/// Fewest bytes per line for which [`rows_to_reserve`] reserves a row each: the rows of M-Pesa exports
 /// and of the canonical CSV are 90–180 bytes (a longer list of shorter rows grows as usual).
 const RESERVED_ROW_BYTES: usize = 64;
 
 /// Reads every record left in `reader`, which holds at most `records` of them (the rows are
 /// reserved at once: grown by doubling, 5,000 rows were copied and their fresh pages faulted
 /// in again several times, 5 % of the engine's time for a 5,000-row CSV under glibc's malloc,
-/// 1–2 % under mimalloc, `perf`, 2026-11-25). Line numbers
-/// are counted as records from the header (line 1): the first record read is line 2.
+/// 1–2 % under mimalloc, `perf`, 2026-11-25). Line numbers are counted as records from the
+/// header (line 1): the first record read is line 2.
 fn read_rows(mut reader: csv::Reader<&[u8]>, records: usize, cols: &Columns) -> Result<Rows> {
     let mut rows = Rows {
         transactions: Vec::with_capacity(records),
@@ -425,15 +431,18 @@ mod tests {
 
     #[test]
     fn rows_are_reserved_for_lines_but_never_more_than_the_bytes_allow() {
-        assert_eq!(lines(b""), 0);
+        assert_eq!(rows_to_reserve(b""), 0);
         // Three 130-byte rows and the empty last line: four lines.
         let row = format!(
             "A1,2024-01-01 10:00:00,{},Completed,0.00,10.00,90.00\n",
             "x".repeat(85)
         );
-        assert_eq!(lines(row.repeat(3).as_bytes()), 4);
+        assert_eq!(rows_to_reserve(row.repeat(3).as_bytes()), 4);
         // A megabyte of empty lines reserves 16,384 rows (~2 MiB), not a million.
-        assert_eq!(lines(&vec![b'\n'; 1 << 20]), (1 << 20) / RESERVED_ROW_BYTES);
+        assert_eq!(
+            rows_to_reserve(&vec![b'\n'; 1 << 20]),
+            (1 << 20) / RESERVED_ROW_BYTES
+        );
     }
 
     #[cfg(feature = "testing")]
