@@ -141,8 +141,51 @@ fn trim_cell(cell: &str) -> &str {
     }
 }
 
-fn parse_row(record: &csv::StringRecord, c: &Columns) -> std::result::Result<Transaction, String> {
-    let cell = |i: usize| trim_cell(record.get(i).unwrap_or(""));
+/// One CSV record's cells as text, from either reader ([`read_rows`], [`read_plain`]).
+trait Record {
+    /// Cell `i`, or `""` past the record's end.
+    fn cell(&self, i: usize) -> &str;
+    /// Every cell, in order.
+    fn cells(&self) -> impl Iterator<Item = &str>;
+}
+
+impl Record for csv::StringRecord {
+    fn cell(&self, i: usize) -> &str {
+        self.get(i).unwrap_or("")
+    }
+    fn cells(&self) -> impl Iterator<Item = &str> {
+        self.iter()
+    }
+}
+
+/// A record of [`read_plain`]: `text` is its bytes, found to be UTF-8 once (so is each cell: cells
+/// are cut at the ASCII delimiter), and each cell is read from it by its place in the record,
+/// without checking its bytes again (checking every cell again was 11 % of the time of an
+/// analysis, `perf`, 2026-11-25).
+struct PlainRecord<'r, 'a> {
+    record: &'r simd_csv::ZeroCopyByteRecord<'a>,
+    text: &'r str,
+}
+
+impl PlainRecord<'_, '_> {
+    /// The text of `cell`, a sub-slice of the record's bytes.
+    fn text_of(&self, cell: &[u8]) -> &str {
+        let start = cell.as_ptr().addr() - self.record.as_slice().as_ptr().addr();
+        self.text.get(start..start + cell.len()).unwrap_or("")
+    }
+}
+
+impl Record for PlainRecord<'_, '_> {
+    fn cell(&self, i: usize) -> &str {
+        self.record.get(i).map_or("", |cell| self.text_of(cell))
+    }
+    fn cells(&self) -> impl Iterator<Item = &str> {
+        self.record.iter().map(|cell| self.text_of(cell))
+    }
+}
+
+fn parse_row(record: &impl Record, c: &Columns) -> std::result::Result<Transaction, String> {
+    let cell = |i: usize| trim_cell(record.cell(i));
     let receipt_no = cell(c.receipt).to_owned();
     if receipt_no.is_empty() {
         return Err("empty receipt number".to_owned());
@@ -215,24 +258,12 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
     let body = usize::try_from(reader.position().byte())
         .ok()
         .and_then(|start| bytes.get(start..));
-    let rows = match body.and_then(split_body) {
-        Some((first, second)) => {
-            let (first, second) = crate::parallel::join(
-                || read_rows(body_reader(first, delimiter), rows_to_reserve(first), &cols),
-                || {
-                    read_rows(
-                        body_reader(second, delimiter),
-                        rows_to_reserve(second),
-                        &cols,
-                    )
-                },
-            );
-            match (first, second) {
-                (Ok(first), Ok(second)) => first.followed_by(second),
-                // The serial path names the first bad record exactly as it always has.
-                _ => read_rows(reader, body.map_or(0, rows_to_reserve), &cols)?,
-            }
-        }
+    let plain_rows = body
+        .filter(|body| is_plain(body))
+        .and_then(|body| read_plain_body(body, delimiter, &cols));
+    let rows = match plain_rows {
+        Some(rows) => rows,
+        // A quoted file, a lone `\r`, or a record that is not UTF-8 (whose error `csv` names).
         None => read_rows(reader, body.map_or(0, rows_to_reserve), &cols)?,
     };
     Ok(Statement {
@@ -243,26 +274,42 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
     })
 }
 
-/// A reader of records without a header line.
-fn body_reader(records: &[u8], delimiter: u8) -> csv::Reader<&[u8]> {
-    csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(true)
-        .has_headers(false)
-        .from_reader(records)
+/// Whether the records of `body` can be read by [`read_plain`] exactly as `csv` reads them: the
+/// file holds no `"` (so no field is quoted or spans lines) and every `\r` ends a line as part of
+/// `\r\n` (`csv` also ends a record at a lone `\r`; `simd-csv` does not). Then a record is a
+/// line, cut at the delimiter, and empty lines are skipped, by either reader: a property test
+/// compares them on files of every such byte.
+fn is_plain(body: &[u8]) -> bool {
+    !body.contains(&b'"')
+        && memchr::memchr_iter(b'\r', body).all(|at| body.get(at + 1) == Some(&b'\n'))
+}
+
+/// The rows of a [`is_plain`] body, read with `simd-csv` (5× faster than `csv` on a 5,000-row
+/// statement: 0.12 against 0.63 ms for its records, 2026-11-25), in two halves on two threads
+/// when [`split_body`] cuts it. `None` when a record is not UTF-8.
+fn read_plain_body(body: &[u8], delimiter: u8, cols: &Columns) -> Option<Rows> {
+    match split_body(body) {
+        Some((first, second)) => {
+            let (first, second) = crate::parallel::join(
+                || read_plain(first, delimiter, cols),
+                || read_plain(second, delimiter, cols),
+            );
+            Some(first?.followed_by(second?))
+        }
+        None => read_plain(body, delimiter, cols),
+    }
 }
 
 /// Fewest bytes of CSV body worth reading in two halves on two threads (about 1,000 rows of an
 /// M-Pesa export: see [`crate::parallel::MIN_ROWS`]).
 const MIN_SPLIT_BYTES: usize = 100 * 1_024;
 
-/// The body (the records after the header) cut in two at the line break nearest after its
-/// middle, when it is long enough to be worth two threads, the pool may be used (in a service's
+/// An [`is_plain`] body cut in two at the line break nearest after its middle, when it is long
+/// enough to be worth two threads and the pool may be used (in a service's
 /// [`crate::on_calling_thread`], two halves read one after the other cost 2–3 % more than one
-/// piece) and the cut certainly falls between two records: the file holds no `"`, so no field
-/// spans lines (a quoted CSV is read in one piece). `None` otherwise.
+/// piece). `None` otherwise.
 fn split_body(body: &[u8]) -> Option<(&[u8], &[u8])> {
-    if body.len() < MIN_SPLIT_BYTES || !crate::parallel::pool_usable() || body.contains(&b'"') {
+    if body.len() < MIN_SPLIT_BYTES || !crate::parallel::pool_usable() {
         return None;
     }
     let middle = body.len() / 2;
@@ -279,6 +326,34 @@ struct Rows {
 }
 
 impl Rows {
+    /// No rows yet, room reserved for `records`.
+    fn with_capacity(records: usize) -> Rows {
+        Rows {
+            transactions: Vec::with_capacity(records),
+            unparsed: Vec::new(),
+            records: 0,
+        }
+    }
+
+    /// Reads the next record: a transaction, or an unparsed line naming why; a record whose
+    /// cells are all blank only counts as a line.
+    fn push(&mut self, record: &impl Record, cols: &Columns) {
+        let line = self.records.saturating_add(2);
+        self.records = self.records.saturating_add(1);
+        if record.cells().all(|c| trim_cell(c).is_empty()) {
+            return;
+        }
+        match parse_row(record, cols) {
+            Ok(t) => self.transactions.push(t),
+            Err(reason) => self.unparsed.push(UnparsedLine {
+                page: 0,
+                line,
+                text: record.cells().collect::<Vec<_>>().join(","),
+                reason,
+            }),
+        }
+    }
+
     /// These rows, then `later`'s, whose line numbers were counted from the same header.
     fn followed_by(mut self, mut later: Rows) -> Rows {
         for line in &mut later.unparsed {
@@ -309,11 +384,7 @@ const RESERVED_ROW_BYTES: usize = 64;
 /// 1–2 % under mimalloc, `perf`, 2026-11-25). Line numbers are counted as records from the
 /// header (line 1): the first record read is line 2.
 fn read_rows(mut reader: csv::Reader<&[u8]>, records: usize, cols: &Columns) -> Result<Rows> {
-    let mut rows = Rows {
-        transactions: Vec::with_capacity(records),
-        unparsed: Vec::new(),
-        records: 0,
-    };
+    let mut rows = Rows::with_capacity(records);
     // One record buffer for every row.
     let mut record = csv::StringRecord::new();
     loop {
@@ -324,21 +395,33 @@ fn read_rows(mut reader: csv::Reader<&[u8]>, records: usize, cols: &Columns) -> 
         if !more {
             break;
         }
-        rows.records = rows.records.saturating_add(1);
-        if record.iter().all(|c| trim_cell(c).is_empty()) {
-            continue;
-        }
-        match parse_row(&record, cols) {
-            Ok(t) => rows.transactions.push(t),
-            Err(reason) => rows.unparsed.push(UnparsedLine {
-                page: 0,
-                line,
-                text: record.iter().collect::<Vec<_>>().join(","),
-                reason,
-            }),
-        }
+        rows.push(&record, cols);
     }
     Ok(rows)
+}
+
+/// [`read_rows`] of the records of an [`is_plain`] run of lines, with `simd-csv`'s reader, which
+/// hands out each record's cells in its buffer instead of copying them into a record. `None`
+/// when a record is not UTF-8 (`csv` refuses it; its reading then names the record).
+fn read_plain(records: &[u8], delimiter: u8, cols: &Columns) -> Option<Rows> {
+    let mut rows = Rows::with_capacity(rows_to_reserve(records));
+    let mut reader = simd_csv::ZeroCopyReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .has_headers(false)
+        .from_reader(records);
+    // Reading a byte slice cannot fail, nor can a flexible record without quotes.
+    while let Some(record) = reader.read_byte_record().ok()? {
+        let text = std::str::from_utf8(record.as_slice()).ok()?;
+        rows.push(
+            &PlainRecord {
+                record: &record,
+                text,
+            },
+            cols,
+        );
+    }
+    Some(rows)
 }
 
 fn amount_cell(value: Decimal) -> String {
@@ -378,6 +461,7 @@ pub fn write(statement: &Statement) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy as _;
     use rust_decimal_macros::dec;
 
     #[test]
@@ -445,8 +529,8 @@ mod tests {
         );
     }
 
-    #[cfg(feature = "testing")]
-    /// The rows of `csv` read in one piece, as every CSV was read before the halves.
+    /// The rows of `csv` read in one piece with the `csv` crate, as every CSV was read before
+    /// the halves and `simd-csv`.
     fn read_in_one_piece(csv: &[u8]) -> Result<Rows> {
         let mut reader = csv::ReaderBuilder::new().flexible(true).from_reader(csv);
         let headers: Vec<String> = reader
@@ -510,7 +594,7 @@ mod tests {
         let csv = synthetic.to_csv();
         let body_start = csv.find('\n').unwrap() + 1;
         let quoted = csv.replacen(",Completed,", ",\"Completed\",", 1);
-        assert!(split_body(&quoted.as_bytes()[body_start..]).is_none());
+        assert!(!is_plain(&quoted.as_bytes()[body_start..]));
         let parsed = parse(quoted.as_bytes(), &ParseOptions::default()).unwrap();
         assert_eq!(parsed.transactions.len(), 2_000);
 
@@ -555,7 +639,59 @@ mod tests {
             }
             let halves = parse(&csv, &ParseOptions::default());
             let one_piece = crate::on_calling_thread(|| parse(&csv, &ParseOptions::default()));
-            proptest::prop_assert_eq!(halves, one_piece);
+            proptest::prop_assert_eq!(&halves, &one_piece);
+            same_as_csv_crate(&csv, halves)?;
+        }
+    }
+
+    /// `parse`'s result is what the `csv` crate reads from `file`: the same rows and unparsed
+    /// lines, or the same error.
+    fn same_as_csv_crate(
+        file: &[u8],
+        parsed: Result<Statement>,
+    ) -> std::result::Result<(), proptest::test_runner::TestCaseError> {
+        match (parsed, read_in_one_piece(file)) {
+            (Ok(statement), Ok(rows)) => {
+                proptest::prop_assert_eq!(statement.transactions, rows.transactions);
+                proptest::prop_assert_eq!(statement.unparsed, rows.unparsed);
+            }
+            (Err(a), Err(b)) => proptest::prop_assert_eq!(a, b),
+            (a, b) => proptest::prop_assert!(false, "parse {a:?}, csv {:?}", b.map(|r| r.records)),
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        /// Any file, of rows and of junk lines of every byte a CSV reader treats apart (the
+        /// delimiter, `"`, `\r`, `\n`, blanks, non-ASCII, bytes that are not UTF-8), ended by
+        /// `\n`, `\r\n` or a lone `\r`: `parse` reads from it what the `csv` crate reads,
+        /// whichever reader it took (`simd-csv` for [`is_plain`] files).
+        #[test]
+        fn every_file_is_read_as_the_csv_crate_reads_it(
+            lines in proptest::collection::vec(
+                (
+                    proptest::prop_oneof![
+                        "[a-z ]{0,12}".prop_map(|d| format!(
+                            "A1,2024-01-01 10:00:00,{d},Completed,10.00,0.00,5.00"
+                        ).into_bytes()),
+                        proptest::collection::vec(
+                            proptest::sample::select(b",\"\r\n \ta1.\xc3\xa9\xff".to_vec()),
+                            0..24,
+                        ),
+                    ],
+                    proptest::sample::select(vec!["\n", "\r\n", "\r", ""]),
+                ),
+                0..12,
+            ),
+        ) {
+            let mut file =
+                b"Receipt No,Completion Time,Details,Transaction Status,Paid In,Withdrawn,Balance\r\n"
+                    .to_vec();
+            for (line, end) in lines {
+                file.extend_from_slice(&line);
+                file.extend_from_slice(end.as_bytes());
+            }
+            same_as_csv_crate(&file, parse(&file, &ParseOptions::default()))?;
         }
     }
 
