@@ -17,7 +17,8 @@ use axum::http::request::Parts;
 use crate::app::AppState;
 use crate::error::ApiError;
 use crate::keys::{self, Environment};
-use crate::storage::{KeyRecord, Owner};
+use crate::policy::IntegrityPolicy;
+use crate::storage::{Owner, RequestKey};
 
 /// The authenticated caller of a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +31,11 @@ pub struct Caller {
     pub partner_name: String,
     /// The key's environment.
     pub environment: Environment,
+    /// The partner's integrity policy, read with the key ([`crate::storage::RequestKey`]).
+    pub integrity_policy: IntegrityPolicy,
+    /// The version of the partner's default scorecard in this environment, read with the key;
+    /// `None`: the engine's built-in scorecard.
+    pub default_scorecard: Option<String>,
 }
 
 impl Caller {
@@ -97,10 +103,12 @@ impl FromRequestParts<AppState> for Caller {
             }
         };
         let caller = Caller {
-            key_id: record.id,
-            partner_id: record.partner_id,
-            partner_name: record.partner_name,
-            environment: record.environment,
+            key_id: record.key.id,
+            partner_id: record.key.partner_id,
+            partner_name: record.key.partner_name,
+            environment: record.key.environment,
+            integrity_policy: record.integrity_policy,
+            default_scorecard: record.default_scorecard,
         };
         if let Some(slot) = parts.extensions.get::<CallerSlot>() {
             let _ = slot.0.set(caller.clone());
@@ -112,18 +120,18 @@ impl FromRequestParts<AppState> for Caller {
 }
 
 /// The stored key of the request's bearer token, not revoked.
-async fn authenticate(parts: &Parts, state: &AppState) -> Result<KeyRecord, ApiError> {
+async fn authenticate(parts: &Parts, state: &AppState) -> Result<RequestKey, ApiError> {
     let token = bearer_token(parts)?;
     keys::parse(token).map_err(|e| ApiError::new("invalid_api_key", e.to_string()))?;
     let record = state
         .storage
-        .key_by_hash(&keys::hash(token))
+        .request_key(&keys::hash(token))
         .await?
         .ok_or_else(|| ApiError::new("invalid_api_key", "no such API key"))?;
-    if record.revoked_at.is_some() {
+    if record.key.revoked_at.is_some() {
         return Err(ApiError::new(
             "revoked_api_key",
-            format!("API key {} has been revoked", record.id),
+            format!("API key {} has been revoked", record.key.id),
         ));
     }
     Ok(record)

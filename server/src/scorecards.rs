@@ -20,7 +20,9 @@ use crate::ids::rfc3339;
 use crate::keys::Environment;
 use crate::storage::{AddOutcome, Owner, Storage};
 
-/// The scorecard an analysis runs with: the request's, the owner's default or the built-in one.
+/// The scorecard an analysis runs with: the request's (`name`), the owner's default (`default`,
+/// its version as read with the caller's key: [`crate::auth::Caller::default_scorecard`]) or the
+/// built-in one.
 ///
 /// # Errors
 /// `unknown_scorecard` (422) when `name` is neither a version stored for `owner` nor the
@@ -30,6 +32,7 @@ pub async fn resolve(
     storage: &Storage,
     owner: &Owner,
     name: Option<&str>,
+    default: Option<&str>,
 ) -> Result<Arc<alama_core::Scorecard>, ApiError> {
     let builtin = alama_core::scorecard::builtin();
     let record = match name {
@@ -48,7 +51,10 @@ pub async fn resolve(
                 .with("scorecard", version.to_owned()));
             }
         },
-        None => storage.default_scorecard(owner).await?,
+        None => match default {
+            Some(version) => storage.scorecard(owner, version).await?,
+            None => None,
+        },
     };
     match record {
         Some(record) => alama_core::Scorecard::from_json(&record.card_json)

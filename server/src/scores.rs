@@ -498,8 +498,13 @@ pub async fn analyse(
         return Ok(answer);
     }
     let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
-    let scorecard =
-        crate::scorecards::resolve(&state.storage, &owner, form.scorecard.as_deref()).await?;
+    let scorecard = crate::scorecards::resolve(
+        &state.storage,
+        &owner,
+        form.scorecard.as_deref(),
+        caller.default_scorecard.as_deref(),
+    )
+    .await?;
     let format = sniff(&form.statement)?;
     let report_id = new_id("rpt");
     let new = NewReport {
@@ -560,8 +565,7 @@ async fn finish(
     debug_assert_eq!(report.report_id, report_id, "scored under the claimed id");
     crate::privacy::mask_report(&mut report);
     let json = report.to_json();
-    let policy = state.storage.integrity_policy(&caller.partner_id).await?;
-    if policy.rejects(&report) {
+    if caller.integrity_policy.rejects(&report) {
         let detail = "the statement failed its integrity checks (a critical finding: \
                           rows or pages missing, or the file edited) and this partner's \
                           integrity policy is reject_failed; see `integrity`";

@@ -133,6 +133,47 @@ async fn integrity_policy_decides_completed_or_failed(db: Db) {
     assert_eq!(usage["totals"]["billableUnits"], 1, "{usage}");
     let (_, _, usage) = server.get("/v1/usage", &accept).await;
     assert_eq!(usage["totals"]["billableUnits"], 1, "{usage}");
+    // The partner without an endpoint (its reports complete without the outbox's
+    // transaction) has no event; the other has one per completed report.
+    let pool = server.storage.pool().clone();
+    let events = |partner: String| {
+        let pool = pool.clone();
+        async move {
+            sqlx::query_scalar::<_, i64>(
+                "SELECT COUNT(*) FROM webhook_events WHERE partner_id = $1",
+            )
+            .bind(partner)
+            .fetch_one(&pool)
+            .await
+            .expect("count")
+        }
+    };
+    let reject_owner = server
+        .storage
+        .key_by_hash(&alama_server::keys::hash(&reject))
+        .await
+        .expect("db")
+        .expect("key");
+    assert_eq!(events(reject_owner.partner_id).await, 0);
+    assert_eq!(events(accept_owner.partner_id.clone()).await, 1);
+
+    // The policy is read with the key on every request: changed between two requests of the
+    // same key, it decides the next one.
+    server
+        .storage
+        .set_integrity_policy(&accept_name, IntegrityPolicy::RejectFailed)
+        .await
+        .expect("policy");
+    let got = server
+        .analyse(
+            &accept,
+            vector_statement(true),
+            None,
+            Some(&accept_consent),
+            None,
+        )
+        .await;
+    assert_problem(&got, 422, "integrity_failed");
     server.stop().await;
 }
 

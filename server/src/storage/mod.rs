@@ -26,7 +26,7 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, ConnectOptions, Connection, Executor, SqlSafeStr};
 
 pub use consents::ConsentRecord;
-pub use keys::{KeyRecord, Partner};
+pub use keys::{KeyRecord, Partner, RequestKey};
 pub use privacy::RetentionOutcome;
 pub use reports::{Claim, NewReport, ReportRecord};
 pub use requests::RequestRecord;

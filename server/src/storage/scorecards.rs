@@ -151,23 +151,6 @@ impl Storage {
         .transpose()
     }
 
-    /// The default scorecard of `owner`, if one was set.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn default_scorecard(&self, owner: &Owner) -> Result<Option<ScorecardRecord>> {
-        sqlx::query(select_card!(
-            "WHERE s.partner_id = $1 AND s.environment = $2 AND d.version IS NOT NULL"
-        ))
-        .bind(&owner.partner_id)
-        .bind(owner.environment.as_str())
-        .fetch_optional(&self.pool)
-        .await?
-        .as_ref()
-        .map(record_from_row)
-        .transpose()
-    }
-
     /// Every scorecard of partner `partner_id` (both environments), by environment then
     /// version.
     ///

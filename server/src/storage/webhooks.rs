@@ -252,6 +252,19 @@ impl Storage {
     }
 }
 
+/// Whether `owner` has an active (not removed) endpoint.
+pub(super) async fn has_active_endpoint(pool: &sqlx::AnyPool, owner: &Owner) -> Result<bool> {
+    let found = sqlx::query(
+        "SELECT 1 FROM webhook_endpoints WHERE partner_id = $1 AND environment = $2 \
+         AND removed_at IS NULL LIMIT 1",
+    )
+    .bind(&owner.partner_id)
+    .bind(owner.environment.as_str())
+    .fetch_optional(pool)
+    .await?;
+    Ok(found.is_some())
+}
+
 /// Writes a `score.completed` event per active endpoint of `owner` within `tx`; its data
 /// carries the report's integrity verdict (`{"status": "verified" | "warnings" | "failed"}`).
 pub(super) async fn enqueue_completed(
