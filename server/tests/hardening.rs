@@ -15,6 +15,7 @@ use tokio::net::TcpStream;
 
 on_both_backends!(
     integrity_policy_decides_completed_or_failed,
+    the_policy_read_with_the_key_applies_from_the_next_request,
     erasure_and_retention_keep_usage_counts,
     interrupted_analyses_are_swept_and_retried_at_once,
 );
@@ -133,47 +134,53 @@ async fn integrity_policy_decides_completed_or_failed(db: Db) {
     assert_eq!(usage["totals"]["billableUnits"], 1, "{usage}");
     let (_, _, usage) = server.get("/v1/usage", &accept).await;
     assert_eq!(usage["totals"]["billableUnits"], 1, "{usage}");
-    // The partner without an endpoint (its reports complete without the outbox's
-    // transaction) has no event; the other has one per completed report.
-    let pool = server.storage.pool().clone();
-    let events = |partner: String| {
-        let pool = pool.clone();
-        async move {
-            sqlx::query_scalar::<_, i64>(
-                "SELECT COUNT(*) FROM webhook_events WHERE partner_id = $1",
-            )
-            .bind(partner)
-            .fetch_one(&pool)
-            .await
-            .expect("count")
-        }
-    };
-    let reject_owner = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(&reject))
-        .await
-        .expect("db")
-        .expect("key");
-    assert_eq!(events(reject_owner.partner_id).await, 0);
-    assert_eq!(events(accept_owner.partner_id.clone()).await, 1);
+    server.stop().await;
+}
 
-    // The policy is read with the key on every request: changed between two requests of the
-    // same key, it decides the next one.
+/// The partner's policy is read with its key on every request, so a change decides the next
+/// request of the same key; a partner without webhook endpoints (whose reports complete
+/// without the outbox's transaction) gets no event.
+async fn the_policy_read_with_the_key_applies_from_the_next_request(db: Db) {
+    use alama_server::policy::IntegrityPolicy;
+    let server = Server::start(&db).await;
+    let name = partner("policy-change");
+    let key = server.key(&name, Live).await;
+    let consent = server.granted_consent(&key).await;
+    let tampered = || server.analyse(&key, vector_statement(true), None, Some(&consent), None);
+    let got = tampered().await;
+    assert_eq!(got.0, 201, "accepted by default: {}", got.2);
     server
         .storage
-        .set_integrity_policy(&accept_name, IntegrityPolicy::RejectFailed)
+        .set_integrity_policy(&name, IntegrityPolicy::RejectFailed)
         .await
         .expect("policy");
-    let got = server
-        .analyse(
-            &accept,
-            vector_statement(true),
-            None,
-            Some(&accept_consent),
-            None,
-        )
-        .await;
-    assert_problem(&got, 422, "integrity_failed");
+    assert_problem(&tampered().await, 422, "integrity_failed");
+
+    let partner_id = server
+        .storage
+        .key_by_hash(&alama_server::keys::hash(&key))
+        .await
+        .expect("db")
+        .expect("key")
+        .partner_id;
+    let events: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM webhook_events WHERE partner_id = $1")
+            .bind(&partner_id)
+            .fetch_one(server.storage.pool())
+            .await
+            .expect("count");
+    assert_eq!(events, 0);
+    let completed: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM reports WHERE partner_id = $1 AND status = 'completed'",
+    )
+    .bind(&partner_id)
+    .fetch_one(server.storage.pool())
+    .await
+    .expect("count");
+    assert_eq!(
+        completed, 1,
+        "the first report completed without the outbox"
+    );
     server.stop().await;
 }
 
