@@ -51,12 +51,7 @@ async fn integrity_policy_decides_completed_or_failed(db: Db) {
         .await
         .expect("policy");
     // A webhook endpoint for the accepting partner (its events stay pending: port 9).
-    let accept_owner = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(&accept))
-        .await
-        .expect("db")
-        .expect("key");
+    let accept_owner = server.key_record(&accept).await;
     let owner = alama_server::storage::Owner {
         partner_id: accept_owner.partner_id.clone(),
         environment: Live,
@@ -156,13 +151,7 @@ async fn the_policy_read_with_the_key_applies_from_the_next_request(db: Db) {
         .expect("policy");
     assert_problem(&tampered().await, 422, "integrity_failed");
 
-    let partner_id = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(&key))
-        .await
-        .expect("db")
-        .expect("key")
-        .partner_id;
+    let partner_id = server.key_record(&key).await.partner_id;
     let events: i64 =
         sqlx::query_scalar("SELECT COUNT(*) FROM webhook_events WHERE partner_id = $1")
             .bind(&partner_id)
@@ -693,12 +682,7 @@ async fn claim_as_dead_server(
     idempotency_key: Option<&str>,
 ) -> String {
     use alama_server::storage::{Claim, NewReport, Storage};
-    let caller = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(key))
-        .await
-        .expect("db")
-        .expect("key");
+    let caller = server.key_record(key).await;
     let secret = server
         .storage
         .server_secret("fingerprint_key")

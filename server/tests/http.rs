@@ -195,12 +195,7 @@ async fn keys_are_checked(db: Db) {
     );
 
     // Revoked: refused on the next request.
-    let record = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(&key))
-        .await
-        .expect("db")
-        .expect("key");
+    let record = server.key_record(&key).await;
     assert_problem(
         &server.get("/v1/scores/rpt_x", &key).await,
         404,
@@ -654,12 +649,7 @@ async fn rate_limit_answers_429_with_retry_after(db: Db) {
     assert_eq!(server.get("/v1/scores/rpt_x", &other).await.0, 404);
 
     // Every authenticated request is a durable row (the source of usage figures).
-    let record = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(&key))
-        .await
-        .expect("db")
-        .expect("key");
+    let record = server.key_record(&key).await;
     let rows = sqlx::query(
         "SELECT route, status FROM api_requests WHERE partner_id = $1 ORDER BY created_at, status",
     )
@@ -706,12 +696,7 @@ async fn interrupted_analyses_fail_and_free_their_key(db: Db) {
     use alama_server::storage::{Claim, NewReport};
     let server = Server::start(&db).await;
     let key = server.key(&partner("crash"), Sandbox).await;
-    let caller = server
-        .storage
-        .key_by_hash(&alama_server::keys::hash(&key))
-        .await
-        .expect("db")
-        .expect("key");
+    let caller = server.key_record(&key).await;
     let csv = statement_csv(30);
     // What a server that died mid-analysis leaves behind: an old `processing` row.
     let first = server

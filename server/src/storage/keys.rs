@@ -52,12 +52,19 @@ pub struct RequestKey {
     pub default_scorecard: Option<String>,
 }
 
-/// `SELECT` of a [`KeyRecord`] followed by `$tail`, as one static string.
+/// `SELECT` of a [`KeyRecord`] (columns 0–6, read by [`key_from_row`]) followed by `$tail`, as
+/// one static string; with `$columns` and `$joins`, more columns after those and more joins.
 macro_rules! select_key {
     ($tail:literal) => {
+        select_key!("", "", $tail)
+    };
+    ($columns:literal, $joins:literal, $tail:literal) => {
         concat!(
             "SELECT k.id, k.partner_id, p.name, k.environment, k.key_hint, k.created_at, ",
-            "k.revoked_at FROM api_keys k JOIN partners p ON p.id = k.partner_id ",
+            "k.revoked_at",
+            $columns,
+            " FROM api_keys k JOIN partners p ON p.id = k.partner_id ",
+            $joins,
             $tail
         )
     };
@@ -172,12 +179,11 @@ impl Storage {
     /// # Errors
     /// Database errors.
     pub async fn request_key(&self, key_hash: &str) -> Result<Option<RequestKey>> {
-        let row = sqlx::query(concat!(
-            "SELECT k.id, k.partner_id, p.name, k.environment, k.key_hint, k.created_at, ",
-            "k.revoked_at, p.integrity_policy, d.version ",
-            "FROM api_keys k JOIN partners p ON p.id = k.partner_id ",
-            "LEFT JOIN scorecard_defaults d ON d.partner_id = k.partner_id ",
-            "AND d.environment = k.environment WHERE k.key_hash = $1"
+        let row = sqlx::query(select_key!(
+            ", p.integrity_policy, d.version",
+            "LEFT JOIN scorecard_defaults d ON d.partner_id = k.partner_id \
+             AND d.environment = k.environment ",
+            "WHERE k.key_hash = $1"
         ))
         .bind(key_hash)
         .fetch_optional(&self.pool)

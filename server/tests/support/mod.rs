@@ -137,6 +137,15 @@ impl Server {
         key
     }
 
+    /// The stored record of `key` (its id, partner, revocation).
+    pub async fn key_record(&self, key: &str) -> alama_server::storage::KeyRecord {
+        self.storage
+            .key_by_hash(&keys::hash(key))
+            .await
+            .expect("db")
+            .expect("key")
+    }
+
     pub async fn get(&self, path: &str, key: &str) -> (u16, reqwest::header::HeaderMap, Value) {
         let r = self
             .client
