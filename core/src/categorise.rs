@@ -753,13 +753,18 @@ mod tests {
             "x",
         ];
         for rule in RULES {
-            match &rule.matcher {
-                Match::Empty => {}
-                Match::StartsWith(p) | Match::Contains(p) => words.push(p),
-                Match::ContainsAny(ps) | Match::WordAny(ps) => words.extend(ps.iter()),
-            }
+            words.extend(patterns(&rule.matcher));
         }
         words
+    }
+
+    /// The patterns of a rule's matcher (none for [`Match::Empty`]).
+    fn patterns(matcher: &'static Match) -> &'static [&'static str] {
+        match matcher {
+            Match::Empty => &[],
+            Match::StartsWith(p) | Match::Contains(p) => std::slice::from_ref(p),
+            Match::ContainsAny(ps) | Match::WordAny(ps) => ps,
+        }
     }
 
     proptest! {
@@ -1178,11 +1183,7 @@ mod tests {
             let directed: Vec<&str> = RULES
                 .iter()
                 .filter(|r| r.direction.is_some())
-                .filter_map(|r| match &r.matcher {
-                    Match::Empty => None,
-                    Match::StartsWith(p) | Match::Contains(p) => Some(*p),
-                    Match::ContainsAny(ps) | Match::WordAny(ps) => ps.first().copied(),
-                })
+                .filter_map(|r| patterns(&r.matcher).first().copied())
                 .collect();
             let words = vocabulary();
             let texts = [directed[0], directed[directed.len() / 2], words[9], words[words.len() / 2], ""];
