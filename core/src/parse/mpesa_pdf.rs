@@ -36,6 +36,8 @@
 //! 4. [`header`] reads the account header, the SUMMARY and the footer page numbers; [`rows`]
 //!    reads the transaction rows, joining wrapped Details lines with single spaces. Every line in
 //!    the table that cannot be read becomes an [`UnparsedLine`](crate::statement::UnparsedLine).
+//!    Steps 3 and 4 take each page as soon as [`reader`] has placed its characters, so a long
+//!    statement's characters are never all in memory at once.
 
 mod content;
 mod fonts;
@@ -95,22 +97,23 @@ fn reader_failed() -> Error {
 fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
     let mut opened = load::open_document(bytes, options)?;
     let mut document = std::mem::take(&mut opened.info);
-    let pages = match reader::extract(
+    // Each page is read into rows as soon as its characters are placed, so that a long
+    // statement's characters are never all held at once.
+    let mut reader = rows::Reader::new();
+    let read_all = reader::extract(
         &opened.doc,
         &opened.page_ids,
         opened.per_stream,
         opened.total_budget,
-    )? {
-        Some(pages) => {
-            // The decrypted document is not needed past this point: freed before the rows
-            // are read (it holds every stream of the file).
-            drop(opened);
-            pages
-        }
-        None => glyphs::extract(&load::extraction_copy(opened)?, document.pages)?,
+        |page| reader.page(&page),
+    )?;
+    let table = if read_all {
+        drop(opened);
+        reader.finish()?
+    } else {
+        let pages = glyphs::extract(&load::extraction_copy(opened)?, document.pages)?;
+        rows::read(&pages)?
     };
-    let table = rows::read(&pages)?;
-    drop(pages);
     document.declared_pages = table.declared_pages;
     if let Some(structure) = document.structure.as_mut() {
         structure.off_grid = table.off_grid;

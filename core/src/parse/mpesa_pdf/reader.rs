@@ -6,8 +6,8 @@
 //! interpreter (ISO 32000-1 §9.4.4: `Trm = Tsm × Tm × CTM`, advances `tx = Th · (w0 · Tfs +
 //! Tc + Tw)`), operator for operator, so its [`Page`]s equal the general path's; what it does not
 //! read (a font kind outside [`fonts`](super::fonts), a Form `XObject`, an inline image, a
-//! string it cannot lex) makes [`extract`] return `Ok(None)` and the caller uses the general
-//! path. Pages are read in parallel ([`parallel`](crate::parallel)).
+//! string it cannot lex) makes [`extract`] return `Ok(false)` and the caller uses the general
+//! path. Pages are read in parallel ([`parallel`](crate::parallel)), in batches.
 //!
 //! Operators with malformed operands are skipped exactly as the general path's sanitiser
 //! skips them; `q` nesting deeper than [`MAX_STATE_DEPTH`] is ignored with its `Q`.
@@ -182,8 +182,16 @@ fn page_content(
     Ok(content)
 }
 
-/// Reads the characters of every page of `doc` (opened and decrypted), or `Ok(None)` when the
-/// document needs the general path (see the module documentation). `max_stream` bounds each
+/// Pages read at a time by [`extract`]: enough for both threads of the pool, few enough that
+/// their characters (about 90 KB a page in Safaricom's layouts) stay small. Holding every
+/// page's characters until the rows were read was 10 of the 18 MB a 117-page statement
+/// needed at its peak (heaptrack, 2026-11-25).
+pub(super) const PAGES_PER_BATCH: usize = 16;
+
+/// Reads the characters of every page of `doc` (opened and decrypted) and hands each page to
+/// `each`, in page order, a batch of [`PAGES_PER_BATCH`] pages at a time; `Ok(false)` when
+/// the document needs the general path (see the module documentation), after which `each`
+/// gets no further page (the pages it had are to be discarded). `max_stream` bounds each
 /// decoded stream, `total_budget` all of them together.
 ///
 /// # Errors
@@ -195,7 +203,8 @@ pub(super) fn extract(
     page_ids: &[ObjectId],
     max_stream: usize,
     total_budget: u64,
-) -> Result<Option<Vec<Page>>> {
+    mut each: impl FnMut(Page),
+) -> Result<bool> {
     let mut fonts = Fonts {
         loaded: Vec::new(),
         by_id: HashMap::new(),
@@ -206,7 +215,7 @@ pub(super) fn extract(
         let resources =
             inherited(doc, *page_id, b"Resources").and_then(|r| resolve(doc, r).as_dict().ok());
         let Ok(page_fonts) = page_fonts(doc, resources, &mut fonts, max_stream) else {
-            return Ok(None);
+            return Ok(false);
         };
         jobs.push(PageJob {
             number,
@@ -218,23 +227,24 @@ pub(super) fn extract(
     }
     let count = AtomicUsize::new(0);
     let decoded = AtomicU64::new(0);
-    let pages = parallel::map(&jobs, |job| {
-        let content = page_content(doc, job.page_id, job.number, max_stream)?;
-        let total =
-            decoded.fetch_add(content.len() as u64, Ordering::Relaxed) + content.len() as u64;
-        if total > total_budget {
-            return Err(too_large_total(total_budget));
-        }
-        read_page(job, &content, &fonts.loaded, &count)
-    });
-    let mut out = Vec::with_capacity(pages.len());
-    for page in pages {
-        match page? {
-            Some(page) => out.push(page),
-            None => return Ok(None),
+    for batch in jobs.chunks(PAGES_PER_BATCH) {
+        let pages = parallel::map(batch, |job| {
+            let content = page_content(doc, job.page_id, job.number, max_stream)?;
+            let total =
+                decoded.fetch_add(content.len() as u64, Ordering::Relaxed) + content.len() as u64;
+            if total > total_budget {
+                return Err(too_large_total(total_budget));
+            }
+            read_page(job, &content, &fonts.loaded, &count)
+        });
+        for page in pages {
+            match page? {
+                Some(page) => each(page),
+                None => return Ok(false),
+            }
         }
     }
-    Ok(Some(out))
+    Ok(true)
 }
 
 /// Reads one page; `Ok(None)` when it needs the general path.

@@ -101,55 +101,72 @@ enum Region {
     Footer,
 }
 
-/// Reads the statement from its pages.
+/// Reads the statement from its pages: [`Reader::page`] of each, then [`Reader::finish`].
 ///
 /// # Errors
-/// `ErrorKind::UnsupportedWallet` when no page has the M-Pesa transaction table header.
+/// Those of [`Reader::finish`].
 pub(super) fn read(pages: &[Page]) -> Result<Table> {
-    let mut reader = Reader {
-        table: Table::default(),
-        header: HeaderFields::default(),
-        summary_rows: Vec::new(),
-        summary_total: None,
-        in_summary: false,
-        columns: None,
-        open: Open::Nothing,
-        edges: Vec::new(),
-    };
+    let mut reader = Reader::new();
     for page in pages {
         reader.page(page);
     }
-    if reader.columns.is_none() {
-        return Err(Error::new(
-            ErrorKind::UnsupportedWallet,
-            "not an M-Pesa statement: the PDF has no transaction table (Receipt No., \
-             Completion Time, Details, Transaction Status, Paid In, Withdrawn, Balance)",
-        ));
-    }
-    let mut table = reader.table;
-    table.off_grid = off_grid(&reader.edges);
-    table.holder = reader.header.holder;
-    table.period = reader.header.period;
-    table.requested_at = reader.header.requested_at;
-    match reader.summary_total {
-        Some(total) => {
-            table.summary = Some(Summary {
-                rows: reader.summary_rows,
-                total,
-            });
-        }
-        None if !reader.summary_rows.is_empty() => table.unparsed.push(UnparsedLine {
-            page: 1,
-            line: 0,
-            text: "SUMMARY".to_owned(),
-            reason: "the SUMMARY table has no TOTAL row".to_owned(),
-        }),
-        None => {}
-    }
-    Ok(table)
+    reader.finish()
 }
 
-struct Reader {
+impl Reader {
+    /// A reader before the first page.
+    pub(super) fn new() -> Self {
+        Reader {
+            table: Table::default(),
+            header: HeaderFields::default(),
+            summary_rows: Vec::new(),
+            summary_total: None,
+            in_summary: false,
+            columns: None,
+            open: Open::Nothing,
+            edges: Vec::new(),
+        }
+    }
+
+    /// The statement read from the pages given to [`Reader::page`].
+    ///
+    /// # Errors
+    /// `ErrorKind::UnsupportedWallet` when no page had the M-Pesa transaction table header.
+    pub(super) fn finish(self) -> Result<Table> {
+        if self.columns.is_none() {
+            return Err(Error::new(
+                ErrorKind::UnsupportedWallet,
+                "not an M-Pesa statement: the PDF has no transaction table (Receipt No., \
+                 Completion Time, Details, Transaction Status, Paid In, Withdrawn, Balance)",
+            ));
+        }
+        let mut table = self.table;
+        table.off_grid = off_grid(&self.edges);
+        table.holder = self.header.holder;
+        table.period = self.header.period;
+        table.requested_at = self.header.requested_at;
+        match self.summary_total {
+            Some(total) => {
+                table.summary = Some(Summary {
+                    rows: self.summary_rows,
+                    total,
+                });
+            }
+            None if !self.summary_rows.is_empty() => table.unparsed.push(UnparsedLine {
+                page: 1,
+                line: 0,
+                text: "SUMMARY".to_owned(),
+                reason: "the SUMMARY table has no TOTAL row".to_owned(),
+            }),
+            None => {}
+        }
+        Ok(table)
+    }
+}
+
+/// Reads pages one after the other, in page order (a row's Details may continue on the next
+/// page, and a page without a table header keeps the columns of the one before).
+pub(super) struct Reader {
     table: Table,
     header: HeaderFields,
     summary_rows: Vec<SummaryRow>,
@@ -162,7 +179,8 @@ struct Reader {
 }
 
 impl Reader {
-    fn page(&mut self, page: &Page) {
+    /// Reads the next page.
+    pub(super) fn page(&mut self, page: &Page) {
         let texts: Vec<&str> = page.lines.iter().map(Line::text).collect();
         let header = page
             .lines
