@@ -108,7 +108,6 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         |page| reader.page(&page),
     )?;
     let table = if read_all {
-        drop(opened);
         reader.finish()?
     } else {
         let pages = glyphs::extract(&load::extraction_copy(opened)?, document.pages)?;
