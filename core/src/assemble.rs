@@ -26,9 +26,14 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     //
     // A statement still as `parse` returned it (`crate::prepared`) is read in place, neither
     // copied nor prepared again: every stage's result is independent of row order, and each
-    // sorts what it reads.
-    if crate::prepared::remembered(crate::report_id::fingerprint(statement)) {
-        return report_of_prepared(statement, card, None);
+    // sorts what it reads. Whether it is still so is known from its fingerprint, taken in the
+    // id's pass; until then the report made in place is only a candidate.
+    if crate::prepared::may_be_remembered(crate::report_id::quick_key(statement))
+        && let Ok((report, Some(fingerprint))) =
+            report_of_prepared(statement, card, Id::ContentAndFingerprint)
+        && crate::prepared::remembered(fingerprint)
+    {
+        return Ok(report);
     }
     let rows = &statement.transactions;
     let order = reading_order(rows);
@@ -48,7 +53,18 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     };
     let mut prepared = statement.with_transactions(copied);
     crate::parse::normalise_summary(&mut prepared);
-    report_of_prepared(&prepared, card, None)
+    report_of_prepared(&prepared, card, Id::Content).map(|(report, _)| report)
+}
+
+/// The id a report gets.
+enum Id {
+    /// Given by the caller (the content address is then not computed).
+    Given(String),
+    /// The content address of [`crate::report_id`].
+    Content,
+    /// The content address, and the statement's fingerprint (see [`crate::prepared`]) from
+    /// the same pass.
+    ContentAndFingerprint,
 }
 
 /// [`report`] of a statement straight from [`crate::parse`], which has prepared it already
@@ -64,7 +80,8 @@ pub(crate) fn report_of_parsed(
 ) -> Result<Report> {
     let order = reading_order(&statement.transactions);
     permute(&mut statement.transactions, &order);
-    report_of_prepared(&statement, card, given_id)
+    let id = given_id.map_or(Id::Content, Id::Given);
+    report_of_prepared(&statement, card, id).map(|(report, _)| report)
 }
 
 /// Puts `rows` in `order` in place: afterwards `rows[k]` is the row that was at `order[k]`
@@ -89,13 +106,13 @@ fn permute<T>(rows: &mut [T], order: &[usize]) {
 }
 
 /// The report of a prepared statement, its rows in any order (in reading order, each stage's
-/// sort finds them sorted); its id is `given_id` or, without one, the content address of
-/// [`crate::report_id`].
+/// sort finds them sorted), with the id `id` asks for; and with [`Id::ContentAndFingerprint`]
+/// the statement's fingerprint.
 fn report_of_prepared(
     statement: &Statement,
     card: &scorecard::Scorecard,
-    given_id: Option<String>,
-) -> Result<Report> {
+    id: Id,
+) -> Result<(Report, Option<u64>)> {
     if let Some(amount) = amount_beyond_limit(statement) {
         let limit = crate::money::MAX_AMOUNT;
         return Err(Error::new(
@@ -130,19 +147,34 @@ fn report_of_prepared(
     // The sides are kept about even: the overview moved to this side once reading a parsed
     // statement in place had made it the lighter one (`stage_times`, 2026-11-25, `score` of
     // 5,000 rows 1.22–1.29 ms against 1.29–1.34), and the check once the features and the check
-    // had become cheaper than the id (1.05–1.10 ms against 1.12–1.17, the same day).
-    let ((features, assessment, overview, integrity), report_id) = crate::parallel::join_for_rows(
-        statement.transactions.len(),
-        || {
-            let features = features::compute(statement);
-            let assessment = scorecard::assess(card, &features);
-            let overview = overview(statement, period);
-            (features, assessment, overview, check::check(statement))
-        },
-        || given_id.unwrap_or_else(|| crate::report_id::report_id(statement, &card.version, &sha)),
-    );
+    // had become cheaper than the id (1.05–1.10 ms against 1.12–1.17, the same day). Moving the
+    // end-of-day balances (0.13 ms) to the id's side too made `score` slower (2026-11-26: the
+    // id's side, 0.05 ms to wake and 0.46 ms of id and fingerprint, became the longer one).
+    let ((features, assessment, overview, integrity), (report_id, fingerprint)) =
+        crate::parallel::join_for_rows(
+            statement.transactions.len(),
+            || {
+                let features = features::compute(statement);
+                let assessment = scorecard::assess(card, &features);
+                let overview = overview(statement, period);
+                (features, assessment, overview, check::check(statement))
+            },
+            || {
+                let with_fingerprint = match id {
+                    Id::Given(id) => return (id, None),
+                    Id::Content => false,
+                    Id::ContentAndFingerprint => true,
+                };
+                crate::report_id::report_id_and_fingerprint(
+                    statement,
+                    &card.version,
+                    &sha,
+                    with_fingerprint,
+                )
+            },
+        );
     let score = assessment.score;
-    Ok(Report {
+    let report = Report {
         report_id,
         status: ReportStatus::Completed,
         score,
@@ -155,7 +187,8 @@ fn report_of_prepared(
         scorecard_sha256: sha,
         integrity,
         statement: overview,
-    })
+    };
+    Ok((report, fingerprint))
 }
 
 /// Row indexes sorted by [`features::sort_key`], stable (see [`features::reading_order`]).

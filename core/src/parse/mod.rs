@@ -195,27 +195,29 @@ pub fn prepare(statement: &mut Statement) {
 /// [`prepare`], remembering the result as prepared or not. Each half of a long statement is
 /// fingerprinted on the thread that prepared it, while it is in that thread's cache.
 fn prepare_as(statement: &mut Statement, mark: Mark) {
-    use crate::report_id::{fingerprint, fingerprint_of_halves, rows_fingerprint};
+    use crate::report_id::{fingerprint_of_rows, quick_key, rows_fingerprint};
     normalise_summary(statement);
     let remember = mark == Mark::Prepared;
     let rows = &mut statement.transactions;
-    if crate::parallel::worth_halving(rows.len()) {
+    let rows_sum = if crate::parallel::worth_halving(rows.len()) {
         let half = rows.len() / 2;
         let (first, second) = rows.split_at_mut(half);
         let prepare_half = |half: &mut [crate::statement::Transaction]| {
             prepare_rows(half);
             remember.then(|| rows_fingerprint(half))
         };
-        let halves = crate::parallel::join(|| prepare_half(first), || prepare_half(second));
-        if let (Some(a), Some(b)) = halves {
-            crate::prepared::remember(fingerprint_of_halves(statement, a, b));
+        match crate::parallel::join(|| prepare_half(first), || prepare_half(second)) {
+            (Some(a), Some(b)) => Some(a.wrapping_add(b)),
+            _ => None,
         }
     } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
         prepare_rows(rows);
-        if remember {
-            crate::prepared::remember(fingerprint(statement));
-        }
+        remember.then(|| rows_fingerprint(rows))
+    };
+    if let Some(rows_sum) = rows_sum {
+        let fingerprint = fingerprint_of_rows(statement, rows_sum);
+        crate::prepared::remember(fingerprint, quick_key(statement));
     }
 }
 
@@ -350,9 +352,10 @@ mod tests {
         assert_eq!(detect(b"").unwrap_err().code(), "unsupported_format");
     }
 
-    /// `parse` remembers what it returns as prepared, whether its halves were fingerprinted on
-    /// two threads or on one; a clone, or the same content read back from its JSON, is
-    /// prepared too; a statement edited in any row or in its SUMMARY is not.
+    /// `parse` remembers what it returns as prepared, whether its halves were prepared on two
+    /// threads or on one; a clone, the same content read back from its JSON, or its rows listed
+    /// in another order, are prepared too; a statement edited in any row or in its SUMMARY is
+    /// not.
     #[cfg(feature = "testing")]
     #[test]
     fn a_parsed_statement_is_remembered_as_prepared_until_it_changes() {
@@ -371,6 +374,9 @@ mod tests {
             assert!(prepared(&parsed.clone()));
             let read_back = json::parse(parsed.to_json().as_bytes()).expect("parses");
             assert!(prepared(&read_back), "the same content");
+            let mut reordered = parsed.clone();
+            reordered.transactions.reverse();
+            assert!(prepared(&reordered), "the same rows in another order");
 
             let last = rows - 1;
             let edits: [&dyn Fn(&mut Statement); 6] = [
@@ -385,7 +391,9 @@ mod tests {
                     );
                 },
                 &|s| s.transactions[0].balance = None,
-                &|s| s.transactions.swap(0, last),
+                &|s| {
+                    s.transactions.pop();
+                },
                 &|s| {
                     let total = crate::statement::SummaryRow {
                         transaction_type: "TOTAL".to_owned(),
