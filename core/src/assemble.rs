@@ -142,37 +142,45 @@ fn report_of_prepared(
     }
     let sha = card.sha256();
     let period = covered_period(statement);
-    // The features, the scorecard, the overview and the integrity check on this thread; the id
-    // (a pass over every row, independent of the rest) on a second one for long statements.
-    // The sides are kept about even: the overview moved to this side once reading a parsed
-    // statement in place had made it the lighter one (`stage_times`, 2026-11-25, `score` of
-    // 5,000 rows 1.22–1.29 ms against 1.29–1.34), and the check once the features and the check
-    // had become cheaper than the id (1.05–1.10 ms against 1.12–1.17, the same day). Moving the
-    // end-of-day balances (0.13 ms) to the id's side too made `score` slower (2026-11-26: the
-    // id's side, 0.05 ms to wake and 0.46 ms of id and fingerprint, became the longer one).
-    let ((features, assessment, overview, integrity), (report_id, fingerprint)) =
+    // The features, the scorecard and the integrity check on this thread; the id (a pass over
+    // every row, independent of the rest) on a second one for long statements, and the overview
+    // on whichever side has no id to compute. The sides are kept about even (`stage_times`,
+    // `score` of a parsed 5,000-row statement):
+    // - the check moved to this side once the features and the check had become cheaper than
+    //   the id (2026-11-25: 1.05–1.10 ms against 1.12–1.17);
+    // - the overview moved to the id's side once the fingerprint was taken in the id's pass
+    //   (2026-11-26: 0.65–0.66 ms against 0.69–0.72);
+    // - moving the end-of-day balances (0.13 ms) there as well made it slower: the id's side
+    //   (0.05 ms to wake, 0.46 ms of id and fingerprint) became the longer one.
+    let overview_here = matches!(id, Id::Given(_));
+    let ((features, assessment, integrity, here), (report_id, fingerprint, there)) =
         crate::parallel::join_for_rows(
             statement.transactions.len(),
             || {
                 let features = features::compute(statement);
                 let assessment = scorecard::assess(card, &features);
-                let overview = overview(statement, period);
-                (features, assessment, overview, check::check(statement))
+                let here = overview_here.then(|| overview(statement, period));
+                (features, assessment, check::check(statement), here)
             },
             || {
                 let with_fingerprint = match id {
-                    Id::Given(id) => return (id, None),
+                    Id::Given(id) => return (id, None, None),
                     Id::Content => false,
                     Id::ContentAndFingerprint => true,
                 };
-                crate::report_id::report_id_and_fingerprint(
+                let (report_id, fingerprint) = crate::report_id::report_id_and_fingerprint(
                     statement,
                     &card.version,
                     &sha,
                     with_fingerprint,
-                )
+                );
+                (report_id, fingerprint, Some(overview(statement, period)))
             },
         );
+    // One side has made it.
+    let overview = here
+        .or(there)
+        .unwrap_or_else(|| overview(statement, period));
     let score = assessment.score;
     let report = Report {
         report_id,
