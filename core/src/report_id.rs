@@ -22,8 +22,9 @@ use crate::statement::{Statement, Transaction, TransactionStatus};
 /// A stable id: `rpt_` + 24 hex digits of SHA-256 over the scorecard version, the scorecard's
 /// SHA-256, the canonical JSON of the statement without its rows, the number of rows and each
 /// row's [`write_row`] form, rows ordered by completion time and then by that form (so row
-/// order does not matter). With `fingerprint`, also the statement's [`fingerprint`], from the
-/// same pass over its rows (each row is written once, and its bytes go to both hashes).
+/// order does not matter). With `fingerprint`, also the statement's fingerprint
+/// ([`fingerprint_of_rows`] of the [`rows_fingerprint`] of its rows), from the same pass over
+/// its rows (each row is written once, and its bytes go to both hashes).
 pub(crate) fn report_id_and_fingerprint(
     statement: &Statement,
     version: &str,
@@ -125,7 +126,8 @@ fn finish_fingerprint(statement: &Statement, mut hasher: foldhash::fast::FoldHas
 /// A cheap key for a statement that [`crate::prepared`] may have remembered: its row count,
 /// its first and last rows as listed (in their [`write_row`] form) and its SUMMARY. Statements
 /// with different keys have different contents or list their rows in another order; the same
-/// key says nothing certain (a middle row may differ), which is what the [`fingerprint`] is for.
+/// key says nothing certain (a middle row may differ), which is what the fingerprint
+/// ([`fingerprint_of_rows`]) is for.
 pub(crate) fn quick_key(statement: &Statement) -> u64 {
     let rows = &statement.transactions;
     let mut bytes = Vec::with_capacity(512);
