@@ -143,24 +143,23 @@ fn report_of_prepared(
     let sha = card.sha256();
     let period = covered_period(statement);
     // The features, the scorecard and the integrity check on this thread; the id (a pass over
-    // every row, independent of the rest) on a second one for long statements, and the overview
-    // on whichever side has no id to compute. The sides are kept about even (`stage_times`,
-    // `score` of a parsed 5,000-row statement):
+    // every row, independent of the rest) and then the overview on a second one for long
+    // statements. With a given id the second side has nothing else to do, so the overview is
+    // made here after the join. The sides are kept about even (`stage_times`, `score` of a
+    // parsed 5,000-row statement):
     // - the check moved to this side once the features and the check had become cheaper than
     //   the id (2026-11-25: 1.05–1.10 ms against 1.12–1.17);
     // - the overview moved to the id's side once the fingerprint was taken in the id's pass
     //   (2026-11-26: 0.65–0.66 ms against 0.69–0.72);
     // - moving the end-of-day balances (0.13 ms) there as well made it slower: the id's side
     //   (0.05 ms to wake, 0.46 ms of id and fingerprint) became the longer one.
-    let overview_here = matches!(id, Id::Given(_));
-    let ((features, assessment, integrity, here), (report_id, fingerprint, there)) =
+    let ((features, assessment, integrity), (report_id, fingerprint, overview_made)) =
         crate::parallel::join_for_rows(
             statement.transactions.len(),
             || {
                 let features = features::compute(statement);
                 let assessment = scorecard::assess(card, &features);
-                let here = overview_here.then(|| overview(statement, period));
-                (features, assessment, check::check(statement), here)
+                (features, assessment, check::check(statement))
             },
             || {
                 let with_fingerprint = match id {
@@ -177,10 +176,7 @@ fn report_of_prepared(
                 (report_id, fingerprint, Some(overview(statement, period)))
             },
         );
-    // One side has made it.
-    let overview = here
-        .or(there)
-        .unwrap_or_else(|| overview(statement, period));
+    let overview = overview_made.unwrap_or_else(|| overview(statement, period));
     let score = assessment.score;
     let report = Report {
         report_id,

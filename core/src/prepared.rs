@@ -6,9 +6,9 @@
 //! in code may carry no categories, or wrong ones. A statement whose rows and SUMMARY are the
 //! very ones `parse` returned needs no preparing: preparing is a function of each row's content,
 //! and is idempotent. So `parse` remembers the fingerprint of what it returns
-//! ([`crate::report_id::fingerprint`]: every field of every row, with each amount's scale, and
-//! the SUMMARY's amounts), and `score` reads a statement whose fingerprint it finds here in
-//! place: it neither copies nor categorises its rows again.
+//! ([`crate::report_id::fingerprint_of_rows`]: every field of every row, with each amount's
+//! scale, and the SUMMARY's amounts), and `score` reads a statement whose fingerprint it finds
+//! here in place: it neither copies nor categorises its rows again.
 //!
 //! `score` does not fingerprint a statement before scoring it. When the statement's
 //! [`crate::report_id::quick_key`] (its row count, first and last rows and SUMMARY) is here, it
