@@ -240,7 +240,7 @@ pub struct StatementOverview {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
-    /// `rpt_` + 24 hex digits of SHA-256 over the scorecard (version and SHA-256) and the
+    /// `rpt_` + 24 hex digits of BLAKE3 over the scorecard (version and SHA-256) and the
     /// statement's canonical content, every field of every row in any row order: the same
     /// statement always gets the same id (the hashed form is documented in the engine's
     /// `report_id` module).
