@@ -142,28 +142,31 @@ fn report_of_prepared(
     }
     let sha = card.sha256();
     let period = covered_period(statement);
-    // The features, the scorecard and the integrity check on this thread; the id (a pass over
-    // every row, independent of the rest) and then the overview on a second one for long
-    // statements. With a given id the second side has nothing else to do, so the overview is
-    // made here after the join. The sides are kept about even (`stage_times`, `score` of a
-    // parsed 5,000-row statement):
+    // The features, the scorecard and the overview on this thread; the integrity check and
+    // then the id (a pass over every row, independent of the rest) on a second one for long
+    // statements. The sides are kept about even (`stage_times`, `score` of a parsed 5,000-row
+    // statement):
     // - the check moved to this side once the features and the check had become cheaper than
     //   the id (2026-11-25: 1.05–1.10 ms against 1.12–1.17);
     // - the overview moved to the id's side once the fingerprint was taken in the id's pass
     //   (2026-11-26: 0.65–0.66 ms against 0.69–0.72);
-    // - moving the end-of-day balances (0.13 ms) there as well made it slower: the id's side
-    //   (0.05 ms to wake, 0.46 ms of id and fingerprint) became the longer one.
-    let ((features, assessment, integrity), (report_id, fingerprint, overview_made)) =
+    // - with the id hashed by BLAKE3 (0.11 ms of hashing, not 0.38) the id's side became the
+    //   shorter one, so the check went back there and the overview came here (medians of 9
+    //   interleaved runs on a 2-core AMD EPYC, 2026-11-26: 0.90 ms against 0.96 with only the
+    //   check moved and 1.08 before BLAKE3). With a given id (the service) the second side
+    //   is the check alone, which used to run after the features on this thread.
+    let ((features, assessment, overview), (integrity, report_id, fingerprint)) =
         crate::parallel::join_for_rows(
             statement.transactions.len(),
             || {
                 let features = features::compute(statement);
                 let assessment = scorecard::assess(card, &features);
-                (features, assessment, check::check(statement))
+                (features, assessment, overview(statement, period))
             },
             || {
+                let integrity = check::check(statement);
                 let with_fingerprint = match id {
-                    Id::Given(id) => return (id, None, None),
+                    Id::Given(id) => return (integrity, id, None),
                     Id::Content => false,
                     Id::ContentAndFingerprint => true,
                 };
@@ -173,10 +176,9 @@ fn report_of_prepared(
                     &sha,
                     with_fingerprint,
                 );
-                (report_id, fingerprint, Some(overview(statement, period)))
+                (integrity, report_id, fingerprint)
             },
         );
-    let overview = overview_made.unwrap_or_else(|| overview(statement, period));
     let score = assessment.score;
     let report = Report {
         report_id,
