@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 use crate::statement::Transaction;
@@ -50,33 +50,55 @@ pub(crate) fn group_opening(rows: &[(Decimal, Decimal)]) -> Option<Decimal> {
     group_closing(rows).map(|c| c.saturating_sub(total))
 }
 
+/// The closing balance of `t`, a row alone at its completion time that prints a balance:
+/// [`group_closing`] of its `(net movement, balance)`, without the subtraction when its amounts
+/// have its balance's scale (most rows: a difference of two amounts of one scale has that
+/// scale, so the movement's scale is the balance's and the row closes on its balance).
+fn alone_closing(t: &Transaction) -> Option<Decimal> {
+    let b = t.balance?;
+    if t.paid_in.scale() == b.scale() && t.withdrawn.scale() == b.scale() {
+        return Some(b);
+    }
+    group_closing(&[(t.paid_in.saturating_sub(t.withdrawn), b)])
+}
+
 /// Printed end-of-day balances for every day from `first` to `last`, or `None` when no row
-/// prints a balance.
+/// prints a balance. `rows` may be in any order; in time order (a report's reading order) they
+/// are grouped in one pass.
 pub fn daily_balances(
     rows: &[&Transaction],
     first: NaiveDate,
     last: NaiveDate,
 ) -> Option<Vec<Decimal>> {
-    // (time, net movement, printed balance), grouped by time by a stable sort.
-    let mut printed: Vec<(NaiveDateTime, Decimal, Decimal)> = Vec::with_capacity(rows.len());
-    printed.extend(rows.iter().filter_map(|t| {
-        let b = t.balance?;
-        Some((t.completed_at, t.paid_in.saturating_sub(t.withdrawn), b))
-    }));
-    printed.sort_by_key(|(at, _, _)| *at);
+    // The rows that print a balance, grouped by time by a stable sort. (A copy of every row's
+    // time, movement and balance, 48 bytes each, and the movement's subtraction were half of
+    // this function's time on 5,000 rows; rows alone at their time need neither.)
+    let mut printed: Vec<&Transaction> = Vec::with_capacity(rows.len());
+    printed.extend(rows.iter().copied().filter(|t| t.balance.is_some()));
+    crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
     // Each group's closing balance, oldest first (a day's last group closes the day).
     let mut closings: Vec<(NaiveDate, Decimal)> = Vec::with_capacity(printed.len());
     let mut opening = None;
     let mut group: Vec<(Decimal, Decimal)> = Vec::new();
-    for same_time in printed.chunk_by(|a, b| a.0 == b.0) {
-        group.clear();
-        group.extend(same_time.iter().map(|(_, net, b)| (*net, *b)));
-        group.sort_unstable();
-        if opening.is_none() {
-            opening = group_opening(&group);
-        }
-        if let Some(c) = group_closing(&group) {
-            closings.push((same_time[0].0.date(), c));
+    for same_time in printed.chunk_by(|a, b| a.completed_at == b.completed_at) {
+        let closing = match same_time {
+            [t] if opening.is_some() => alone_closing(t),
+            _ => {
+                group.clear();
+                group.extend(
+                    same_time
+                        .iter()
+                        .filter_map(|t| Some((t.paid_in.saturating_sub(t.withdrawn), t.balance?))),
+                );
+                group.sort_unstable();
+                if opening.is_none() {
+                    opening = group_opening(&group);
+                }
+                group_closing(&group)
+            }
+        };
+        if let Some(c) = closing {
+            closings.push((same_time[0].completed_at.date(), c));
         }
     }
     let mut current = opening?;
@@ -157,6 +179,33 @@ mod tests {
             let row = [(Decimal::new(net, scales.0), Decimal::new(balance, scales.1))];
             let text = |c: Option<Decimal>| c.map(|c| c.to_string());
             proptest::prop_assert_eq!(text(group_closing(&row)), text(multiset_closing(&row)));
+        }
+    }
+
+    proptest::proptest! {
+        /// A row alone at its time closes as [`group_closing`] closes its movement and balance,
+        /// scale and all, whether or not its amounts share the balance's scale.
+        #[test]
+        fn alone_closing_is_the_group_closing(
+            paid_in in 0i64..10_000,
+            withdrawn in 0i64..10_000,
+            balance in -5i64..5,
+            scales in (0u32..4, 0u32..4, 0u32..4),
+        ) {
+            let t = Transaction {
+                receipt_no: "SEN4AB12CD".to_owned(),
+                completed_at: chrono::NaiveDateTime::default(),
+                details: String::new(),
+                status: crate::statement::TransactionStatus::Completed,
+                paid_in: Decimal::new(paid_in, scales.0),
+                withdrawn: Decimal::new(withdrawn, scales.1),
+                balance: Some(Decimal::new(balance, scales.2)),
+                category: crate::categorise::Category::default(),
+            };
+            let b = Decimal::new(balance, scales.2);
+            let text = |c: Option<Decimal>| c.map(|c| c.to_string());
+            let row = [(t.paid_in.saturating_sub(t.withdrawn), b)];
+            proptest::prop_assert_eq!(text(alone_closing(&t)), text(group_closing(&row)));
         }
     }
 
