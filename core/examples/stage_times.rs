@@ -65,6 +65,9 @@ fn main() -> alama_core::Result<()> {
     });
     time("features", n, || alama_core::features::compute(&in_order));
     time("integrity check", n, || alama_core::check::check(&in_order));
+    time("report id", n, || {
+        alama_core::testing::report_id_and_fingerprint(&parsed)
+    });
     time("score", n, || alama_core::score(&parsed));
     time("read csv rows", n, || {
         alama_core::parse::csv::parse(csv.as_bytes(), &options)

@@ -220,6 +220,9 @@ fn hash_time_ordered(
 /// each, `Decimal::serialize`: sign, scale and 96-bit mantissa, so `1.0` and `1.00` differ) ·
 /// balance (u8 0 absent, or 1 and 16 bytes) · category (u8 length, its JSON name).
 fn write_row(out: &mut Vec<u8>, t: &Transaction) {
+    let name = category_name(t.category);
+    // Texts, their lengths, the time, the status, three amounts, the name and its length.
+    out.reserve(t.receipt_no.len() + t.details.len() + name.len() + 4 + 12 + 4 + 1 + 49 + 1);
     write_text(out, &t.receipt_no);
     let at = t.completed_at.and_utc();
     out.extend_from_slice(&at.timestamp().to_le_bytes());
@@ -235,7 +238,6 @@ fn write_row(out: &mut Vec<u8>, t: &Transaction) {
         }
         None => out.push(0),
     }
-    let name = category_name(t.category);
     out.push(u8::try_from(name.len()).unwrap_or(u8::MAX));
     out.extend_from_slice(name.as_bytes());
 }
@@ -254,23 +256,22 @@ fn status_code(status: TransactionStatus) -> u8 {
     }
 }
 
-/// A category's JSON name (`"send_money"`), from a table made once: the hashed form does not
-/// depend on the order of the enum's variants.
+/// A category's JSON name (`"send_money"`), from a table made once and indexed by the
+/// variant: the hashed form does not depend on the order of the enum's variants, only the
+/// table's layout does.
 fn category_name(category: Category) -> &'static str {
-    static NAMES: std::sync::OnceLock<Vec<(Category, String)>> = std::sync::OnceLock::new();
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        Category::ALL
-            .iter()
-            .map(|c| {
-                let json = serde_json::to_string(c).unwrap_or_default();
-                (*c, json.trim_matches('"').to_owned())
-            })
-            .collect()
+        let mut names = vec![String::new(); Category::ALL.len()];
+        for c in Category::ALL {
+            if let Some(name) = names.get_mut(c as usize) {
+                let json = serde_json::to_string(&c).unwrap_or_default();
+                *name = json.trim_matches('"').to_owned();
+            }
+        }
+        names
     });
-    names
-        .iter()
-        .find(|(c, _)| *c == category)
-        .map_or("", |(_, name)| name.as_str())
+    names.get(category as usize).map_or("", String::as_str)
 }
 
 #[cfg(test)]
@@ -498,5 +499,14 @@ mod tests {
         assert_ne!(report_id(&s, "a", "sha1"), report_id(&s, "a", "sha2"));
         assert!(report_id(&s, "a", "sha").starts_with("rpt_"));
         assert_eq!(report_id(&s, "a", "sha").len(), 4 + 24);
+    }
+
+    /// Every category is hashed as its own JSON name, whatever its place in the enum.
+    #[test]
+    fn every_category_is_hashed_as_its_json_name() {
+        for c in Category::ALL {
+            let json = serde_json::to_string(&c).unwrap_or_default();
+            assert_eq!(format!("\"{}\"", category_name(c)), json);
+        }
     }
 }

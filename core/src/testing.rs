@@ -529,6 +529,14 @@ impl Builder {
     }
 }
 
+/// The report id and fingerprint of `statement` under the built-in scorecard, as a report of
+/// it computes them: for `examples/stage_times`, which times this pass over every row apart
+/// from the rest of a report.
+pub fn report_id_and_fingerprint(statement: &Statement) -> (String, Option<u64>) {
+    let card = crate::scorecard::builtin();
+    crate::report_id::report_id_and_fingerprint(statement, &card.version, &card.sha256(), true)
+}
+
 /// A synthetic statement with exactly `rows` rows (the newest `rows` of a long enough history),
 /// for benchmarks that need a given size, e.g. a 5,000-row CSV.
 pub fn synthetic_statement_with_rows(seed: u64, rows: usize) -> Statement {
