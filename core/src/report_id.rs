@@ -266,7 +266,7 @@ fn category_name(category: Category) -> &'static str {
         for c in Category::ALL {
             if let Some(name) = names.get_mut(c as usize) {
                 let json = serde_json::to_string(&c).unwrap_or_default();
-                *name = json.trim_matches('"').to_owned();
+                json.trim_matches('"').clone_into(name);
             }
         }
         names

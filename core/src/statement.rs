@@ -231,6 +231,22 @@ pub struct Transaction {
     pub category: Category,
 }
 
+/// A completed row with these amounts at the Unix epoch, for the engine's unit tests of
+/// amount and balance arithmetic (receipt `R1`, no Details, category `other`).
+#[cfg(test)]
+pub(crate) fn completed_row(paid_in: Decimal, withdrawn: Decimal, balance: Decimal) -> Transaction {
+    Transaction {
+        receipt_no: "R1".to_owned(),
+        completed_at: NaiveDateTime::default(),
+        details: String::new(),
+        status: TransactionStatus::Completed,
+        paid_in,
+        withdrawn,
+        balance: Some(balance),
+        category: crate::categorise::Category::Other,
+    }
+}
+
 impl Transaction {
     /// Net effect on the wallet: `paid_in - withdrawn`, KES major units.
     pub fn net(&self) -> Decimal {

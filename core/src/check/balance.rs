@@ -423,16 +423,11 @@ mod tests {
             (paid_in, withdrawn, balance) in (0i64..500, 0i64..500, -500i64..500),
             scales in (0u32..4, 0u32..4, 0u32..4),
         ) {
-            let row = Transaction {
-                receipt_no: "R1".to_owned(),
-                completed_at: chrono::NaiveDateTime::default(),
-                details: String::new(),
-                status: crate::statement::TransactionStatus::Completed,
-                paid_in: Decimal::new(paid_in, scales.0),
-                withdrawn: Decimal::new(withdrawn, scales.1),
-                balance: Some(Decimal::new(balance, scales.2)),
-                category: crate::categorise::Category::Other,
-            };
+            let row = crate::statement::completed_row(
+                Decimal::new(paid_in, scales.0),
+                Decimal::new(withdrawn, scales.1),
+                Decimal::new(balance, scales.2),
+            );
             let rows = [&row];
             let texts = |v: &Values| v.iter().map(ToString::to_string).collect::<Vec<_>>();
             let (fast, slow) = (group(&rows), multiset_group(&rows));

@@ -192,16 +192,11 @@ mod tests {
             balance in -5i64..5,
             scales in (0u32..4, 0u32..4, 0u32..4),
         ) {
-            let t = Transaction {
-                receipt_no: "SEN4AB12CD".to_owned(),
-                completed_at: chrono::NaiveDateTime::default(),
-                details: String::new(),
-                status: crate::statement::TransactionStatus::Completed,
-                paid_in: Decimal::new(paid_in, scales.0),
-                withdrawn: Decimal::new(withdrawn, scales.1),
-                balance: Some(Decimal::new(balance, scales.2)),
-                category: crate::categorise::Category::default(),
-            };
+            let t = crate::statement::completed_row(
+                Decimal::new(paid_in, scales.0),
+                Decimal::new(withdrawn, scales.1),
+                Decimal::new(balance, scales.2),
+            );
             let b = Decimal::new(balance, scales.2);
             let text = |c: Option<Decimal>| c.map(|c| c.to_string());
             let row = [(t.paid_in.saturating_sub(t.withdrawn), b)];
