@@ -76,6 +76,21 @@ fn difference(a: &[Decimal], b: &[Decimal]) -> Values {
             smallvec![*x]
         };
     }
+    // Of each run of equal values in sorted `a`, as many as `b` does not match remain, written
+    // as the run's first. A group of a few rows (a payment and its charge): `a` sorted inline
+    // and `b`'s matches counted, with no copy or sort of `b` (these copies and sorts were a
+    // quarter of the check's time on 5,000 rows, 2026-11-26).
+    if b.len() <= FEW {
+        let mut a: Values = a.iter().copied().collect();
+        a.sort(); // stable: the first of equal values stays first
+        let mut out = Values::new();
+        for run in a.chunk_by(|x, y| x == y) {
+            let value = run[0];
+            let taken = b.iter().filter(|y| **y == value).count();
+            out.extend(std::iter::repeat_n(value, run.len().saturating_sub(taken)));
+        }
+        return out;
+    }
     let mut a = a.to_vec();
     a.sort(); // stable: the first of equal values stays first
     let mut b = b.to_vec();
@@ -93,6 +108,9 @@ fn difference(a: &[Decimal], b: &[Decimal]) -> Values {
     }
     out
 }
+
+/// Up to this many values [`difference`] counts matches by scanning them, not by sorting.
+const FEW: usize = 8;
 
 /// The completed rows that print a balance, in time order (stable: rows sharing a time keep
 /// their listed order).
@@ -410,9 +428,13 @@ mod tests {
 
     /// Small values at scales 1–3, so equal values with different representations meet.
     fn values() -> impl Strategy<Value = Vec<Decimal>> {
+        values_of(0..7)
+    }
+
+    fn values_of(len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<Decimal>> {
         proptest::collection::vec(
             (0i64..6, 1u32..4).prop_map(|(n, scale)| Decimal::new(n * 10i64.pow(scale - 1), scale)),
-            0..7,
+            len,
         )
     }
 
@@ -437,6 +459,17 @@ mod tests {
 
         #[test]
         fn difference_is_the_counted_multiset_difference(a in values(), b in values()) {
+            let fast: Vec<String> = difference(&a, &b).iter().map(ToString::to_string).collect();
+            let slow: Vec<String> = counted(&a, &b).iter().map(ToString::to_string).collect();
+            prop_assert_eq!(fast, slow);
+        }
+
+        /// Beyond a few values (`b` sorted, not scanned), the same.
+        #[test]
+        fn a_long_difference_is_the_counted_multiset_difference(
+            a in values_of(0..3 * FEW),
+            b in values_of(FEW + 1..3 * FEW),
+        ) {
             let fast: Vec<String> = difference(&a, &b).iter().map(ToString::to_string).collect();
             let slow: Vec<String> = counted(&a, &b).iter().map(ToString::to_string).collect();
             prop_assert_eq!(fast, slow);
