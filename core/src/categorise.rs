@@ -507,7 +507,7 @@ pub fn normalise(details: &str) -> String {
 }
 
 /// [`normalise`] into `out` (cleared first), so a loop over many rows reuses one buffer.
-fn normalise_into(details: &str, out: &mut String) {
+pub(crate) fn normalise_into(details: &str, out: &mut String) {
     out.clear();
     if is_plain(details.as_bytes()) {
         // Already one line of ASCII with single spaces and nothing to trim (most Details):

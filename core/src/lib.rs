@@ -32,6 +32,7 @@ pub mod tamper;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+mod amount;
 mod assemble;
 mod contained;
 mod order;

@@ -22,52 +22,77 @@
 
 use std::collections::BTreeSet;
 
-use chrono::NaiveDateTime;
+use std::ops::Range;
+
 use rust_decimal::Decimal;
 use smallvec::{SmallVec, smallvec};
 
 use super::finding;
+use crate::amount::{Amount, Arithmetic, Cents};
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 
 /// A few balances: a group is one row in most statements, so one or two values stay inline
 /// (no allocation per row).
-type Values = SmallVec<[Decimal; 2]>;
+type Values<A> = SmallVec<[A; 2]>;
 
-/// One completion time.
-struct Group<'a> {
-    at: NaiveDateTime,
+/// The balances of one completion time's rows, in the arithmetic `A` (see [`crate::amount`]).
+struct Group<'a, A> {
     rows: &'a [&'a Transaction],
     /// Openings no closing of the group explains (sorted).
-    starts: Values,
+    starts: Values<A>,
     /// Where the group may end, as a sorted set: its unconsumed closings, or any of its
     /// printed balances for a group whose rows return to where they started.
-    closings: Values,
+    closings: Values<A>,
 }
 
-impl Group<'_> {
-    /// Whether a Fuliza draw or repayment is part of the group.
-    fn fuliza(&self) -> bool {
-        self.rows.iter().any(|t| {
-            let d = t.details.to_ascii_lowercase();
-            d.contains("fuliza") || d.contains("overdraft") || d.contains("overdraw")
-        })
+/// The rows that print a balance (in time order) and where each completion time's group of
+/// them starts and ends. A group's balances are read in one pass over the groups, each
+/// against the one before it, and read again for the few that a finding names: kept for every
+/// group, ~110 bytes each, writing them was a third of the check's time on 5,000 rows
+/// (`perf`, 2026-11-27).
+struct Groups<'a> {
+    printed: &'a [&'a Transaction],
+    spans: Vec<Range<usize>>,
+}
+
+impl<'a> Groups<'a> {
+    fn len(&self) -> usize {
+        self.spans.len()
     }
 
-    /// The receipts of the group, sorted and de-duplicated, for messages.
-    fn receipts(&self) -> String {
-        let set: BTreeSet<&str> = self.rows.iter().map(|t| t.receipt_no.as_str()).collect();
-        set.into_iter().collect::<Vec<_>>().join("/")
+    /// The rows of group `index`.
+    fn rows(&self, index: usize) -> &'a [&'a Transaction] {
+        &self.printed[self.spans[index].clone()]
     }
+}
 
-    fn absolute_nets(&self) -> BTreeSet<Decimal> {
-        self.rows.iter().map(|t| t.net().abs()).collect()
-    }
+/// Whether a Fuliza draw or repayment is among `rows`.
+fn fuliza(rows: &[&Transaction]) -> bool {
+    rows.iter().any(|t| {
+        let d = t.details.to_ascii_lowercase();
+        d.contains("fuliza") || d.contains("overdraft") || d.contains("overdraw")
+    })
+}
+
+/// The receipts of `rows`, sorted and de-duplicated, for messages.
+fn receipts(rows: &[&Transaction]) -> String {
+    let set: BTreeSet<&str> = rows.iter().map(|t| t.receipt_no.as_str()).collect();
+    set.into_iter().collect::<Vec<_>>().join("/")
+}
+
+fn absolute_nets<A: Amount>(rows: &[&Transaction]) -> BTreeSet<A> {
+    rows.iter().map(|t| net_of::<A>(t).abs()).collect()
+}
+
+/// A row's movement, `paid_in - withdrawn` ([`Transaction::net`]).
+fn net_of<A: Amount>(t: &Transaction) -> A {
+    A::of(t.paid_in).minus(A::of(t.withdrawn))
 }
 
 /// `a − b` on multisets, sorted; a value equal to several representations (`1.0`, `1.00`)
 /// is written as its first in `a`.
-fn difference(a: &[Decimal], b: &[Decimal]) -> Values {
+fn difference<A: Amount>(a: &[A], b: &[A]) -> Values<A> {
     // One value (a group of one row, most groups): no copies, no sort.
     if let [x] = a {
         return if b.contains(x) {
@@ -76,11 +101,26 @@ fn difference(a: &[Decimal], b: &[Decimal]) -> Values {
             smallvec![*x]
         };
     }
+    // Two (a payment and its charge): the same, sorted by one comparison.
+    if let [x, y] = a
+        && b.len() <= FEW
+    {
+        // Stable: of two equal values the first stays first.
+        let (x, y) = if y < x { (*y, *x) } else { (*x, *y) };
+        let taken = |v: A| b.iter().filter(|w| **w == v).count();
+        let mut out = Values::new();
+        if x == y {
+            out.extend(std::iter::repeat_n(x, 2usize.saturating_sub(taken(x))));
+        } else {
+            out.extend([x, y].into_iter().filter(|v| taken(*v) == 0));
+        }
+        return out;
+    }
     // Of each run of equal values in sorted `a`, as many as `b` does not match remain, written
     // as the run's first. `b`'s matches are counted by a scan for a group of a few rows (a
     // payment and its charge), with no copy or sort of `b` (copying and sorting both sets was a
     // quarter of the check's time on 5,000 rows, 2026-11-26), and in a sorted copy beyond.
-    let mut a: Values = a.iter().copied().collect();
+    let mut a: Values<A> = a.iter().copied().collect();
     a.sort(); // stable: the first of equal values stays first
     let sorted_b = (b.len() > FEW).then(|| {
         let mut b = b.to_vec();
@@ -119,7 +159,7 @@ fn printed(statement: &Statement) -> Vec<&Transaction> {
 
 /// `values` as a sorted set; of equal values (`1.0`, `1.00`) the last listed stays, as in a
 /// `BTreeSet` collected from them.
-fn set_of(mut values: Values) -> Values {
+fn set_of<A: Amount>(mut values: Values<A>) -> Values<A> {
     values.sort();
     if values.windows(2).all(|w| w[0] != w[1]) {
         return values;
@@ -130,30 +170,46 @@ fn set_of(mut values: Values) -> Values {
         .collect()
 }
 
-fn groups<'a>(printed: &'a [&'a Transaction]) -> Vec<Group<'a>> {
-    // At most one group a row, reserved at once: grown by doubling, ~110-byte groups were
-    // copied and their fresh pages faulted in again and again (6 % of the engine's time for a
-    // 5,000-row CSV under glibc's malloc, 1–2 % under mimalloc, `perf`, 2026-11-25).
-    let mut groups = Vec::with_capacity(printed.len());
-    groups.extend(
-        printed
-            .chunk_by(|a, b| a.completed_at == b.completed_at)
-            .map(group),
-    );
-    groups
+/// What one pass over the groups of `printed` finds: the groups, the breaks of the chain
+/// between them, and the groups whose own rows do not chain.
+fn scan<'a, A: Amount>(printed: &'a [&'a Transaction]) -> (Groups<'a>, Vec<Break<A>>, Vec<usize>) {
+    // At most one group a row, reserved at once.
+    let mut spans = Vec::with_capacity(printed.len());
+    let mut breaks = Vec::new();
+    let mut internal = Vec::new();
+    let mut previous: Option<Group<'a, A>> = None;
+    let mut start = 0;
+    for (index, rows) in printed
+        .chunk_by(|a, b| a.completed_at == b.completed_at)
+        .enumerate()
+    {
+        spans.push(start..start + rows.len());
+        start += rows.len();
+        let next = group::<A>(rows);
+        if let Some(previous) = &previous
+            && let Some(gap) = break_between(previous, &next)
+        {
+            breaks.push(Break { index, gap });
+        }
+        if next.starts.len() > 1 {
+            internal.push(index);
+        }
+        previous = Some(next);
+    }
+    (Groups { printed, spans }, breaks, internal)
 }
 
 /// The group of `rows`, which share a completion time (at least one row).
-fn group<'a>(rows: &'a [&'a Transaction]) -> Group<'a> {
+fn group<'a, A: Amount>(rows: &'a [&'a Transaction]) -> Group<'a, A> {
     // A row alone at its time (most rows): it starts at its opening unless it moved nothing,
     // and closes on its balance, which is what the multisets of `multiset_group` give for one
     // row (a property test compares them) without their copies and sorts.
     if let [t] = rows
         && let Some(b) = t.balance
     {
-        let opening = b - t.net();
+        let b = A::of(b);
+        let opening = b.minus(net_of(t));
         return Group {
-            at: t.completed_at,
             starts: if opening == b {
                 Values::new()
             } else {
@@ -167,65 +223,60 @@ fn group<'a>(rows: &'a [&'a Transaction]) -> Group<'a> {
 }
 
 /// The group of `rows` read as multisets of openings and closings (see the module).
-fn multiset_group<'a>(rows: &'a [&'a Transaction]) -> Group<'a> {
-    let balances: Values = rows.iter().filter_map(|t| t.balance).collect();
-    let openings: Values = rows
+fn multiset_group<'a, A: Amount>(rows: &'a [&'a Transaction]) -> Group<'a, A> {
+    let balances: Values<A> = rows.iter().filter_map(|t| t.balance).map(A::of).collect();
+    let openings: Values<A> = rows
         .iter()
-        .filter_map(|t| t.balance.map(|b| b - t.net()))
+        .filter_map(|t| t.balance.map(|b| A::of(b).minus(net_of(t))))
         .collect();
     let starts = difference(&openings, &balances);
     let ends = difference(&balances, &openings);
     // Closings no opening of the group consumes, else every printed balance.
     let closings = set_of(if ends.is_empty() { balances } else { ends });
     Group {
-        at: rows[0].completed_at,
+        rows,
         starts,
         closings,
-        rows,
     }
 }
 
 /// A break of the chain going into group `index`.
-struct Break {
+struct Break<A> {
     index: usize,
     /// `start − previous end`, KES, when both are single values.
-    gap: Option<Decimal>,
+    gap: Option<A>,
 }
 
-fn breaks(groups: &[Group<'_>]) -> Vec<Break> {
-    groups
-        .windows(2)
-        .enumerate()
-        .filter_map(|(i, pair)| {
-            let (prev, next) = (&pair[0], &pair[1]);
-            let closings = &prev.closings;
-            let linked = if next.starts.is_empty() {
-                next.rows
-                    .iter()
-                    .filter_map(|t| t.balance)
-                    .any(|b| closings.binary_search(&b).is_ok())
-            } else {
-                next.starts
-                    .iter()
-                    .any(|s| closings.binary_search(s).is_ok())
-            };
-            if linked {
-                return None;
-            }
-            let gap = match (closings.len(), next.starts.as_slice()) {
-                (1, [start]) => closings.first().map(|c| *start - *c),
-                _ => None,
-            };
-            Some(Break { index: i + 1, gap })
-        })
-        .collect()
+/// `None` when `next` starts where `previous` ends; else the break's gap, `start − previous
+/// end` when both are single values.
+#[allow(clippy::option_option)] // no break, or a break of unknown size
+fn break_between<A: Amount>(previous: &Group<'_, A>, next: &Group<'_, A>) -> Option<Option<A>> {
+    let closings = &previous.closings;
+    let linked = if next.starts.is_empty() {
+        next.rows
+            .iter()
+            .filter_map(|t| t.balance)
+            .any(|b| closings.binary_search(&A::of(b)).is_ok())
+    } else {
+        next.starts
+            .iter()
+            .any(|s| closings.binary_search(s).is_ok())
+    };
+    if linked {
+        return None;
+    }
+    Some(match (closings.len(), next.starts.as_slice()) {
+        (1, [start]) => closings.first().map(|c| start.minus(*c)),
+        _ => None,
+    })
 }
 
-fn when(group: &Group<'_>) -> String {
+/// The time and receipts of `rows` (a group), for messages.
+fn when(rows: &[&Transaction]) -> String {
     format!(
         "{} (receipt {})",
-        group.at.format("%Y-%m-%d %H:%M:%S"),
-        group.receipts()
+        rows[0].completed_at.format("%Y-%m-%d %H:%M:%S"),
+        receipts(rows)
     )
 }
 
@@ -240,9 +291,9 @@ fn list(items: &[String]) -> String {
 /// Finds adjacent breaks that cancel out: a balance printed after a neighbouring row when the
 /// gap is a neighbour's own amount (counted), an edited balance otherwise (a warning). Returns
 /// the indexes of the groups in such pairs and the count of out-of-order balances.
-fn edited_balances(
-    groups: &[Group<'_>],
-    breaks: &[Break],
+fn edited_balances<A: Amount>(
+    groups: &Groups<'_>,
+    breaks: &[Break<A>],
     findings: &mut Vec<Finding>,
 ) -> (BTreeSet<usize>, usize) {
     let mut paired: BTreeSet<usize> = BTreeSet::new();
@@ -253,7 +304,7 @@ fn edited_balances(
         let (Some(ga), Some(gb)) = (a.gap, b.gap) else {
             continue;
         };
-        if b.index != a.index + 1 || ga + gb != Decimal::ZERO || paired.contains(&a.index) {
+        if b.index != a.index + 1 || !ga.plus(gb).is_zero() || paired.contains(&a.index) {
             continue;
         }
         paired.insert(a.index);
@@ -261,11 +312,15 @@ fn edited_balances(
         let neighbours = [a.index - 1, a.index, b.index];
         let explained = neighbours
             .iter()
-            .any(|i| groups[*i].absolute_nets().contains(&ga.abs()));
+            .any(|i| absolute_nets::<A>(groups.rows(*i)).contains(&ga.abs()));
         if explained {
             out_of_order += 1;
         } else {
-            edited.push(format!("{} off by {}", when(&groups[a.index]), ga));
+            edited.push(format!(
+                "{} off by {}",
+                when(groups.rows(a.index)),
+                ga.decimal()
+            ));
         }
     }
     if !edited.is_empty() {
@@ -285,24 +340,42 @@ fn edited_balances(
 }
 
 /// Checks the chain. `summary_difference` is SUMMARY minus rows (paid in, paid out) when the
-/// SUMMARY does not reconcile, `None` otherwise.
+/// SUMMARY does not reconcile, `None` otherwise. In `arithmetic` when the caller knows it for
+/// every row, else in the arithmetic of the rows that print a balance (see [`crate::amount`]).
 pub(super) fn check(
     statement: &Statement,
     summary_difference: Option<(Decimal, Decimal)>,
+    arithmetic: Option<Arithmetic>,
     findings: &mut Vec<Finding>,
 ) {
     let printed = printed(statement);
-    let groups = groups(&printed);
-    let breaks = breaks(&groups);
+    let arithmetic = arithmetic.unwrap_or_else(|| Arithmetic::of(printed.iter().copied()));
+    if arithmetic == Arithmetic::Cents {
+        check_in::<Cents>(statement, &printed, summary_difference, findings);
+    } else {
+        check_in::<Decimal>(statement, &printed, summary_difference, findings);
+    }
+}
+
+/// [`check`] of the `printed` rows in the arithmetic `A` (see [`crate::amount`]).
+fn check_in<A: Amount>(
+    statement: &Statement,
+    printed: &[&Transaction],
+    summary_difference: Option<(Decimal, Decimal)>,
+    findings: &mut Vec<Finding>,
+) {
+    let (groups, breaks, internal) = scan::<A>(printed);
 
     let (paired, out_of_order) = edited_balances(&groups, &breaks, findings);
 
     // Groups whose own rows do not chain.
-    let internal: Vec<&Group<'_>> = groups.iter().filter(|g| g.starts.len() > 1).collect();
-    let (fuliza_internal, plain_internal): (Vec<_>, Vec<_>) =
-        internal.into_iter().partition(|g| g.fuliza());
+    let (fuliza_internal, plain_internal): (Vec<usize>, Vec<usize>) =
+        internal.into_iter().partition(|g| fuliza(groups.rows(*g)));
     if !plain_internal.is_empty() {
-        let at: Vec<String> = plain_internal.iter().map(|g| when(g)).collect();
+        let at: Vec<String> = plain_internal
+            .iter()
+            .map(|g| when(groups.rows(*g)))
+            .collect();
         findings.push(finding(
             "row_arithmetic",
             Severity::Warning,
@@ -315,54 +388,31 @@ pub(super) fn check(
         ));
     }
 
-    let unpaired: Vec<&Break> = breaks
+    let unpaired: Vec<&Break<A>> = breaks
         .iter()
         .filter(|b| !paired.contains(&b.index))
         .collect();
-    if let Some((paid_in, paid_out)) = summary_difference {
-        // The SUMMARY does not reconcile: breaks are now evidence; name the ones it explains.
-        let matching: Vec<String> = unpaired
-            .iter()
-            .filter(|b| b.gap.is_some_and(|g| g == paid_in || g == -paid_out))
-            .map(|b| when(&groups[b.index]))
-            .collect();
-        if !matching.is_empty() {
-            findings.push(finding(
-                "edited_amount",
-                Severity::Warning,
-                format!(
-                    "the balance chain breaks by exactly the SUMMARY difference at {}: the \
-                     amount of that row was probably edited",
-                    list(&matching)
-                ),
-            ));
-        }
-        if !unpaired.is_empty() {
-            let at: Vec<String> = unpaired.iter().map(|b| when(&groups[b.index])).collect();
-            findings.push(finding(
-                "balance_breaks",
-                Severity::Warning,
-                format!(
-                    "the running balance does not follow from the previous row at {} of {} \
-                     completion times, and the SUMMARY does not reconcile: {}",
-                    at.len(),
-                    groups.len(),
-                    list(&at)
-                ),
-            ));
-        }
+    if let Some(difference) = summary_difference {
+        summary_breaks(&groups, &unpaired, difference, findings);
         return;
     }
 
     let fuliza = unpaired
         .iter()
-        .filter(|b| groups[b.index].fuliza() || groups[b.index - 1].fuliza())
+        .filter(|b| fuliza(groups.rows(b.index)) || fuliza(groups.rows(b.index - 1)))
         .count();
-    let total: Decimal = unpaired.iter().filter_map(|b| b.gap).sum();
+    let total = unpaired
+        .iter()
+        .filter_map(|b| b.gap)
+        .fold(A::ZERO, A::plus)
+        .decimal();
     let unknown = unpaired.iter().filter(|b| b.gap.is_none()).count();
     let count = unpaired.len() + fuliza_internal.len() + out_of_order;
     if count > 0 {
-        let at: Vec<String> = unpaired.iter().map(|b| when(&groups[b.index])).collect();
+        let at: Vec<String> = unpaired
+            .iter()
+            .map(|b| when(groups.rows(b.index)))
+            .collect();
         findings.push(finding(
             "unlisted_movements",
             Severity::Info,
@@ -390,6 +440,54 @@ pub(super) fn check(
                 } else {
                     format!(" (first: {})", list(&at))
                 }
+            ),
+        ));
+    }
+}
+
+/// The findings of the breaks `unpaired` when the SUMMARY does not reconcile (`difference`:
+/// SUMMARY minus rows, paid in and paid out): every break is evidence; the ones the difference
+/// explains are named.
+fn summary_breaks<A: Amount>(
+    groups: &Groups<'_>,
+    unpaired: &[&Break<A>],
+    (paid_in, paid_out): (Decimal, Decimal),
+    findings: &mut Vec<Finding>,
+) {
+    let matching: Vec<String> = unpaired
+        .iter()
+        .filter(|b| {
+            b.gap
+                .map(A::decimal)
+                .is_some_and(|g| g == paid_in || g == -paid_out)
+        })
+        .map(|b| when(groups.rows(b.index)))
+        .collect();
+    if !matching.is_empty() {
+        findings.push(finding(
+            "edited_amount",
+            Severity::Warning,
+            format!(
+                "the balance chain breaks by exactly the SUMMARY difference at {}: the \
+                 amount of that row was probably edited",
+                list(&matching)
+            ),
+        ));
+    }
+    if !unpaired.is_empty() {
+        let at: Vec<String> = unpaired
+            .iter()
+            .map(|b| when(groups.rows(b.index)))
+            .collect();
+        findings.push(finding(
+            "balance_breaks",
+            Severity::Warning,
+            format!(
+                "the running balance does not follow from the previous row at {} of {} \
+                 completion times, and the SUMMARY does not reconcile: {}",
+                at.len(),
+                groups.len(),
+                list(&at)
             ),
         ));
     }
@@ -442,7 +540,7 @@ mod tests {
                 Decimal::new(balance, scales.2),
             );
             let rows = [&row];
-            let texts = |v: &Values| v.iter().map(ToString::to_string).collect::<Vec<_>>();
+            let texts = |v: &Values<Decimal>| v.iter().map(ToString::to_string).collect::<Vec<_>>();
             let (fast, slow) = (group(&rows), multiset_group(&rows));
             prop_assert_eq!(texts(&fast.starts), texts(&slow.starts));
             prop_assert_eq!(texts(&fast.closings), texts(&slow.closings));

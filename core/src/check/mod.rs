@@ -21,6 +21,7 @@ pub mod reconcile;
 
 use rust_decimal::Decimal;
 
+use crate::amount::Arithmetic;
 use crate::parse::Format;
 use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
 use crate::statement::Statement;
@@ -30,11 +31,17 @@ pub use reconcile::listed_totals;
 
 /// Runs every check and returns the statement's integrity, findings most severe first.
 pub fn check(statement: &Statement) -> Integrity {
+    check_in(statement, None)
+}
+
+/// [`check`] in `arithmetic` when the caller knows it for every row of the statement (see
+/// [`crate::amount`]).
+pub(crate) fn check_in(statement: &Statement, arithmetic: Option<Arithmetic>) -> Integrity {
     let mut findings = Vec::new();
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
-    balance::check(statement, difference, &mut findings);
+    balance::check(statement, difference, arithmetic, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {
         (Some(doc), _) => forensics::check(doc, &mut findings),
         (None, Some(Format::Csv)) => EvidenceLevel::Csv,

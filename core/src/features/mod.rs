@@ -36,6 +36,7 @@
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 
+use crate::amount::{Amount, Arithmetic, Cents};
 use crate::categorise::{Category, categorise};
 use crate::statement::{Statement, Transaction};
 
@@ -471,106 +472,102 @@ fn month_index(day: NaiveDate, start: NaiveDate) -> usize {
     usize::try_from(months).unwrap_or(usize::MAX)
 }
 
-/// Statement-wide sums and counts of the non-ratio figures.
+/// Statement-wide sums and counts of the non-ratio figures, in the arithmetic `A`.
 #[derive(Default)]
-struct Sums {
-    income: Decimal,
-    salary: Decimal,
-    received: Decimal,
-    spending: Decimal,
-    fuliza_drawn: Decimal,
+struct Sums<A> {
+    income: A,
+    salary: A,
+    received: A,
+    spending: A,
+    fuliza_drawn: A,
     fuliza_draws: u32,
-    fuliza_repaid: Decimal,
+    fuliza_repaid: A,
     fuliza_repayments: u32,
-    mobile_in: Decimal,
+    mobile_in: A,
     mobile_in_count: u32,
-    mobile_out: Decimal,
+    mobile_out: A,
     mobile_out_count: u32,
-    digital_in: Decimal,
+    digital_in: A,
     digital_in_count: u32,
-    digital_out: Decimal,
+    digital_out: A,
     digital_out_count: u32,
-    betting: Decimal,
-    cash_out: Decimal,
-    savings_in: Decimal,
-    savings_out: Decimal,
-    own_in: Decimal,
-    own_out: Decimal,
+    betting: A,
+    cash_out: A,
+    savings_in: A,
+    savings_out: A,
+    own_in: A,
+    own_out: A,
     counted_rows: u32,
     /// Spending in rows below [`MIN_ACTIVITY_AMOUNT`] other than betting and cash withdrawals:
     /// left out of the spending mix.
-    token_spending: Decimal,
+    token_spending: A,
 }
 
-/// `v > 0`, read inline from the sign and the mantissa: `Decimal`'s comparison is a call that
-/// is not inlined, and each row made several (with those against the activity threshold, see
-/// [`is_activity`], 5 % of the time of scoring 5,000 rows, `perf`, 2026-11-25).
-fn positive(v: Decimal) -> bool {
-    !v.is_zero() && v.is_sign_positive()
+/// The sums of one month that the rows add to, in the arithmetic `A` (the rest of
+/// [`MonthFigures`] is derived from them).
+#[derive(Default)]
+struct MonthSums<A> {
+    transactions: u32,
+    earned_income: A,
+    salary_income: A,
+    bank_in: A,
+    bank_out: A,
+    spending: A,
+    fuliza_drawn: A,
+    bill_payments: u32,
 }
 
-/// `v.max(Decimal::ZERO)` exactly as `Ord::max` gives it (which returns `Decimal::ZERO` for
-/// any zero), without a call to the comparison (see [`positive`]).
-fn at_least_zero(v: Decimal) -> Decimal {
-    if positive(v) { v } else { Decimal::ZERO }
-}
-
-/// [`MIN_ACTIVITY_AMOUNT`] in cents.
-const MIN_ACTIVITY_CENTS: i128 = 5_000;
-
-/// `v >= MIN_ACTIVITY_AMOUNT`, compared in cents when `v` has two places (every amount read
-/// from a statement) rather than by `Decimal`'s comparison, which rescales `v` or the
-/// threshold (scale 0) to compare them.
-fn is_activity(v: Decimal) -> bool {
-    if v.scale() == 2 {
-        v.mantissa() >= MIN_ACTIVITY_CENTS
-    } else {
-        v >= MIN_ACTIVITY_AMOUNT
+impl<A: Amount> MonthSums<A> {
+    /// Writes these sums into `month`'s figures.
+    fn write_into(&self, month: &mut MonthFigures) {
+        month.transactions = self.transactions;
+        month.earned_income = self.earned_income.decimal();
+        month.salary_income = self.salary_income.decimal();
+        month.bank_in = self.bank_in.decimal();
+        month.bank_out = self.bank_out.decimal();
+        month.spending = self.spending.decimal();
+        month.fuliza_drawn = self.fuliza_drawn.decimal();
+        month.bill_payments = self.bill_payments;
     }
 }
 
-fn tally(sum: &mut Decimal, n: &mut u32, v: Decimal) {
-    *sum = sum.saturating_add(v);
+fn tally<A: Amount>(sum: &mut A, n: &mut u32, v: A) {
+    *sum = sum.plus(v);
     *n = n.saturating_add(1);
 }
 
-impl Sums {
+impl<A: Amount> Sums<A> {
     /// Adds one row; `netted` is the part of it that is a round trip.
-    fn add(
-        &mut self,
-        t: &Transaction,
-        category: Category,
-        netted: Decimal,
-        month: &mut MonthFigures,
-    ) {
-        let pin = at_least_zero(t.paid_in.saturating_sub(netted));
-        let wout = at_least_zero(t.withdrawn.saturating_sub(netted));
-        if (is_activity(pin) || is_activity(wout)) && category != Category::Betting {
+    fn add(&mut self, t: &Transaction, category: Category, netted: A, month: &mut MonthSums<A>) {
+        let activity = A::of(MIN_ACTIVITY_AMOUNT);
+        let pin = A::of(t.paid_in).minus(netted).at_least_zero();
+        let wout = A::of(t.withdrawn).minus(netted).at_least_zero();
+        if (pin >= activity || wout >= activity) && category != Category::Betting {
             self.counted_rows = self.counted_rows.saturating_add(1);
         }
-        if positive(pin) && !NOT_INCOME.contains(&category) {
-            self.income = self.income.saturating_add(pin);
-            month.earned_income = month.earned_income.saturating_add(pin);
+        if pin.is_positive() && !NOT_INCOME.contains(&category) {
+            self.income = self.income.plus(pin);
+            month.earned_income = month.earned_income.plus(pin);
             if category == Category::SalaryAndBusinessPayments {
-                self.salary = self.salary.saturating_add(pin);
-                month.salary_income = month.salary_income.saturating_add(pin);
+                self.salary = self.salary.plus(pin);
+                month.salary_income = month.salary_income.plus(pin);
             }
             if RECEIVED.contains(&category) {
-                self.received = self.received.saturating_add(pin);
+                self.received = self.received.plus(pin);
             }
         }
-        if positive(wout) && !NOT_SPENDING.contains(&category) {
-            self.spending = self.spending.saturating_add(wout);
-            month.spending = month.spending.saturating_add(wout);
-            if !is_activity(wout) && !MIX_ALWAYS.contains(&category) {
-                self.token_spending = self.token_spending.saturating_add(wout);
+        if wout.is_positive() && !NOT_SPENDING.contains(&category) {
+            self.spending = self.spending.plus(wout);
+            month.spending = month.spending.plus(wout);
+            if wout < activity && !MIX_ALWAYS.contains(&category) {
+                self.token_spending = self.token_spending.plus(wout);
             }
         }
         let mut unused = 0;
         match category {
             Category::FulizaDraw => {
                 tally(&mut self.fuliza_drawn, &mut self.fuliza_draws, pin);
-                month.fuliza_drawn = month.fuliza_drawn.saturating_add(pin);
+                month.fuliza_drawn = month.fuliza_drawn.plus(pin);
             }
             Category::FulizaRepayment => {
                 tally(&mut self.fuliza_repaid, &mut self.fuliza_repayments, wout);
@@ -587,7 +584,7 @@ impl Sums {
             Category::DigitalLoanRepayment => {
                 tally(&mut self.digital_out, &mut self.digital_out_count, wout);
             }
-            Category::Utilities if positive(wout) => {
+            Category::Utilities if wout.is_positive() => {
                 month.bill_payments = month.bill_payments.saturating_add(1);
             }
             Category::Betting => tally(&mut self.betting, &mut unused, wout),
@@ -597,10 +594,40 @@ impl Sums {
             Category::OwnAccountTransfer => {
                 tally(&mut self.own_in, &mut unused, pin);
                 tally(&mut self.own_out, &mut unused, wout);
-                month.bank_in = month.bank_in.saturating_add(pin);
-                month.bank_out = month.bank_out.saturating_add(wout);
+                month.bank_in = month.bank_in.plus(pin);
+                month.bank_out = month.bank_out.plus(wout);
             }
             _ => {}
+        }
+    }
+
+    /// These sums as `Decimal`s.
+    fn decimal(&self) -> Sums<Decimal> {
+        Sums {
+            income: self.income.decimal(),
+            salary: self.salary.decimal(),
+            received: self.received.decimal(),
+            spending: self.spending.decimal(),
+            fuliza_drawn: self.fuliza_drawn.decimal(),
+            fuliza_draws: self.fuliza_draws,
+            fuliza_repaid: self.fuliza_repaid.decimal(),
+            fuliza_repayments: self.fuliza_repayments,
+            mobile_in: self.mobile_in.decimal(),
+            mobile_in_count: self.mobile_in_count,
+            mobile_out: self.mobile_out.decimal(),
+            mobile_out_count: self.mobile_out_count,
+            digital_in: self.digital_in.decimal(),
+            digital_in_count: self.digital_in_count,
+            digital_out: self.digital_out.decimal(),
+            digital_out_count: self.digital_out_count,
+            betting: self.betting.decimal(),
+            cash_out: self.cash_out.decimal(),
+            savings_in: self.savings_in.decimal(),
+            savings_out: self.savings_out.decimal(),
+            own_in: self.own_in.decimal(),
+            own_out: self.own_out.decimal(),
+            counted_rows: self.counted_rows,
+            token_spending: self.token_spending.decimal(),
         }
     }
 }
@@ -668,24 +695,26 @@ struct Balances {
     buffer_days: Option<Decimal>,
 }
 
-fn balance_figures(
+fn balance_figures<A: Amount>(
     rows: &[&Transaction],
     first: NaiveDate,
     last: NaiveDate,
     spending: Decimal,
     owed: &credit::Credit,
 ) -> Balances {
-    let printed = balance::daily_balances(rows, first, last).unwrap_or_default();
-    let owed = balance::daily_owed(&owed.owed_change_by_day, first, last);
-    let net: Vec<Decimal> = printed
+    let printed = balance::daily_balances_in::<A>(rows, first, last).unwrap_or_default();
+    let owed = balance::daily_owed_in::<A>(&owed.owed_change_by_day, first, last);
+    let net: Vec<A> = printed
         .iter()
-        .zip(owed.iter().chain(std::iter::repeat(&Decimal::ZERO)))
-        .map(|(b, o)| b.saturating_sub(*o))
+        .zip(owed.iter().chain(std::iter::repeat(&A::ZERO)))
+        .map(|(b, o)| b.minus(*o))
         .collect();
     let days = Decimal::from(printed.len());
-    let average = ratio(sum(printed.iter().copied()), days);
-    let average_net = ratio(sum(net.iter().copied()), days);
-    let days_near_zero = count(net.iter().filter(|v| **v < NEAR_ZERO_BALANCE).count());
+    let total = |values: &[A]| values.iter().fold(A::ZERO, |s, v| s.plus(*v)).decimal();
+    let average = ratio(total(&printed), days);
+    let average_net = ratio(total(&net), days);
+    let near_zero = A::of(NEAR_ZERO_BALANCE);
+    let days_near_zero = count(net.iter().filter(|v| **v < near_zero).count());
     let buffer_days = average_net.map(|avg| match ratio(spending, days) {
         _ if avg <= Decimal::ZERO => Decimal::ZERO,
         Some(daily) if daily > Decimal::ZERO => ratio(avg, daily)
@@ -696,10 +725,55 @@ fn balance_figures(
     Balances {
         average,
         average_net,
-        minimum_net: net.iter().min().copied(),
+        minimum_net: net.iter().min().map(|v| v.decimal()),
         days_near_zero,
         near_zero_share: ratio(Decimal::from(days_near_zero), days),
         buffer_days,
+    }
+}
+
+/// What one pass over the rows in reading order adds up.
+struct RowSums<'a> {
+    sums: Sums<Decimal>,
+    /// Money moved in round trips, each direction counted once.
+    round_trip_amount: Decimal,
+    /// `(month index, Details, Withdrawn)` of every utility or bill payment.
+    bill_rows: Vec<(usize, &'a str, Decimal)>,
+}
+
+/// Adds up `rows` (completed, in reading order, with their categories) in the arithmetic `A`
+/// (see [`crate::amount`]): the statement's sums, and each month's into `months`, which start
+/// at `cover_start`.
+fn row_sums<'a, A: Amount>(
+    rows: &[&'a Transaction],
+    categories: &[Category],
+    cover_start: NaiveDate,
+    months: &mut [MonthFigures],
+) -> RowSums<'a> {
+    let netted = netting::round_trips_in::<A>(rows, categories);
+    let mut month_sums: Vec<MonthSums<A>> = Vec::with_capacity(months.len());
+    month_sums.resize_with(months.len(), MonthSums::default);
+    let mut sums = Sums::<A>::default();
+    let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
+    for ((t, category), net) in rows.iter().zip(categories).zip(&netted) {
+        let m = month_index(t.completed_at.date(), cover_start);
+        let Some(month) = month_sums.get_mut(m) else {
+            continue;
+        };
+        month.transactions = month.transactions.saturating_add(1);
+        sums.add(t, *category, *net, month);
+        if *category == Category::Utilities && Amount::is_positive(t.withdrawn) {
+            bill_rows.push((m, t.details.as_str(), t.withdrawn));
+        }
+    }
+    for (figures, sums) in months.iter_mut().zip(&month_sums) {
+        sums.write_into(figures);
+    }
+    let round_trips = netted.iter().fold(A::ZERO, |s, v| s.plus(*v));
+    RowSums {
+        sums: sums.decimal(),
+        round_trip_amount: round_trips.decimal() / Decimal::TWO,
+        bill_rows,
     }
 }
 
@@ -729,15 +803,27 @@ fn net_cash_flow_ratio(income: Decimal, spending: Decimal) -> Option<Decimal> {
 
 /// Computes the features of a statement from its completed rows (see the module rules).
 /// A statement without completed rows gives [`Features::default`].
-#[allow(clippy::too_many_lines)] // one assignment per figure, in the struct's order
 pub fn compute(statement: &Statement) -> Features {
+    compute_in(statement, None)
+}
+
+/// [`compute`] in `arithmetic` when the caller knows it for every row of the statement (see
+/// [`crate::amount`]), else in the arithmetic of its completed rows.
+#[allow(clippy::too_many_lines)] // one assignment per figure, in the struct's order
+pub(crate) fn compute_in(statement: &Statement, arithmetic: Option<Arithmetic>) -> Features {
     // A report's rows are often in reading order already (`score_bytes` moves them into it).
     let mut rows: Vec<&Transaction> = statement
         .transactions
         .iter()
         .filter(|t| t.is_completed())
         .collect();
-    if !rows.is_sorted_by(|a, b| sort_key(a) <= sort_key(b)) {
+    // Times first: rows that share one are few (a payment and its charge).
+    let in_order = rows.is_sorted_by(|a, b| match a.completed_at.cmp(&b.completed_at) {
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Equal => sort_key(a) <= sort_key(b),
+    });
+    if !in_order {
         let completed = rows.iter().copied().enumerate();
         rows = reading_order(completed)
             .into_iter()
@@ -752,23 +838,20 @@ pub fn compute(statement: &Statement) -> Features {
     let (cover_start, cover_end) = coverage(statement, first, last);
     let days = (cover_end - cover_start).num_days() + 1;
     let categories: Vec<Category> = rows.iter().map(|t| category_of(t)).collect();
-    let netted = netting::round_trips(&rows, &categories);
     let credit = credit::ledgers(&rows, &categories, last);
+    let cents =
+        arithmetic.unwrap_or_else(|| Arithmetic::of(rows.iter().copied())) == Arithmetic::Cents;
 
     let mut months = empty_months(cover_start, cover_end);
-    let mut sums = Sums::default();
-    let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
-    for ((t, category), net) in rows.iter().zip(&categories).zip(&netted) {
-        let m = month_index(t.completed_at.date(), cover_start);
-        let Some(month) = months.get_mut(m) else {
-            continue;
-        };
-        month.transactions = month.transactions.saturating_add(1);
-        sums.add(t, *category, *net, month);
-        if *category == Category::Utilities && positive(t.withdrawn) {
-            bill_rows.push((m, t.details.as_str(), t.withdrawn));
-        }
-    }
+    let RowSums {
+        mut sums,
+        round_trip_amount,
+        bill_rows,
+    } = if cents {
+        row_sums::<Cents>(&rows, &categories, cover_start, &mut months)
+    } else {
+        row_sums::<Decimal>(&rows, &categories, cover_start, &mut months)
+    };
     for (day, fee) in &credit.fees_by_day {
         if let Some(month) = months.get_mut(month_index(*day, cover_start)) {
             month.spending = month.spending.saturating_add(*fee);
@@ -832,7 +915,11 @@ pub fn compute(statement: &Statement) -> Features {
         &bill_rows,
         bills::threshold(typical.max(average_monthly_income)),
     );
-    let balances = balance_figures(&rows, first, last, sums.spending, &credit);
+    let balances = if cents {
+        balance_figures::<Cents>(&rows, first, last, sums.spending, &credit)
+    } else {
+        balance_figures::<Decimal>(&rows, first, last, sums.spending, &credit)
+    };
     let fuliza_months = count(
         months
             .iter()
@@ -869,7 +956,7 @@ pub fn compute(statement: &Statement) -> Features {
         statement_days: u32::try_from(days).unwrap_or(u32::MAX),
         transaction_count: count(rows.len()),
         uncounted_rows: count(rows.len()).saturating_sub(sums.counted_rows),
-        round_trip_amount: sum(netted.iter().copied()) / Decimal::TWO,
+        round_trip_amount,
         months_covered: count(months.len()),
         full_months: count(full.len()),
         transactions_per_month: per_month(Decimal::from(sums.counted_rows), days),

@@ -75,17 +75,15 @@ fn half_year(first_day: NaiveDate, last_day: NaiveDate) -> Statement {
 }
 
 #[test]
-fn the_activity_threshold_in_cents_is_the_threshold() {
-    assert_eq!(
-        Decimal::from_i128_with_scale(MIN_ACTIVITY_CENTS, 2),
-        MIN_ACTIVITY_AMOUNT
-    );
-    for (v, at_least) in [(dec!(49.99), false), (dec!(50.00), true), (dec!(50), true)] {
-        assert_eq!(is_activity(v), at_least, "{v}");
-        assert!(!is_activity(-v), "{v}");
+fn rows_of_kes_50_or_more_are_activity() {
+    // Two places (read in cents) and none (read as `Decimal`).
+    for (amount, counted) in [(dec!(49.99), false), (dec!(50.00), true), (dec!(50), true)] {
+        let s = statement(
+            vec![row(date(2024, 1, 1), 9, SHOP, Decimal::ZERO, amount, None)],
+            None,
+        );
+        assert_eq!(compute(&s).uncounted_rows, u32::from(!counted), "{amount}");
     }
-    assert!(is_activity(dec!(49.995) + dec!(0.005)));
-    assert!(!is_activity(dec!(49.999)));
 }
 
 #[test]
