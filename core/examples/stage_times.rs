@@ -64,6 +64,11 @@ fn main() -> alama_core::Result<()> {
         rows
     });
     time("features", n, || alama_core::features::compute(&in_order));
+    // As a parsed statement lists them: newest first.
+    time("features, as listed", n, || {
+        alama_core::features::compute(&parsed)
+    });
+    time("check, as listed", n, || alama_core::check::check(&parsed));
     time("integrity check", n, || alama_core::check::check(&in_order));
     time("report id", n, || {
         alama_core::testing::report_id_and_fingerprint(&parsed)

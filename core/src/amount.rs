@@ -2,20 +2,21 @@
 //!
 //! Every amount a statement prints has two decimal places (KES cents), and the passes over its
 //! rows (the features' sums, the end-of-day balances, the round trips, the balance chain of the
-//! integrity check) only add, subtract, negate and compare them. On `Decimal` each of those is
-//! a call that unpacks and repacks 16 bytes (a `perf` profile of the features of 5,000 rows,
-//! 2026-11-27, put a quarter of `Sums::add` on one store-forwarding stall of such a repack);
-//! on [`Cents`] it is one integer instruction. So these passes are written once, generic over
-//! [`Amount`], and run on `Cents` when [`cents_domain`] holds (every statement read from a
-//! file, and any whose amounts all have two places), on `Decimal` otherwise.
+//! integrity check, the overview's monthly sums) only add, subtract and compare them. On
+//! `Decimal` each of those is a call that unpacks and repacks 16 bytes (a `perf` profile of the
+//! features of 5,000 rows, 2026-11-27, put a quarter of `Sums::add` on one store-forwarding
+//! stall of such a repack); on [`Cents`] it is an integer instruction or two. So these passes
+//! are written once, generic over [`Amount`], and run on `Cents` when [`Arithmetic::of`] finds
+//! every amount in their domain (every statement read from a file, and any whose amounts all
+//! have two places), on `Decimal` otherwise.
 //!
-//! `Cents` gives exactly what `Decimal` gives, scale included: `rust_decimal` adds two values of
-//! scales 0 and 2 into the larger scale, except that adding zero returns the other operand
-//! unchanged (`0 + x` is `x`, `x + 0` is `x`, `0 - x` is `-x`), and `Decimal::ZERO` (scale 0)
-//! is not `0.00`. A `Cents` keeps its scale (0 or 2) beside its value and follows the same
-//! rules, so converting a result back ([`Amount::decimal`]) gives the very `Decimal`, with the
-//! same scale and text, as the `Decimal` pass. Property tests compare the two passes' results
-//! by their text.
+//! `Cents` gives exactly what `Decimal` gives, scale included. `rust_decimal` adds two values
+//! of scales 0 and 2 into the larger scale, except that adding zero returns the other operand
+//! unchanged (`0 + x` is `x`, `x + 0` is `x`, `0 - x` is `-x`); and `Decimal::ZERO` (scale 0),
+//! which the sums start from, is not `0.00`. In the domain, only that zero lacks two places, so
+//! a `Cents` keeps whether it has them beside its value and follows the same rules: converting
+//! a result back ([`Amount::decimal`]) gives the very `Decimal`, with the same scale and text,
+//! as the `Decimal` pass. Property tests compare the two passes' results by their text.
 
 use std::cmp::Ordering;
 use std::fmt::Debug;
@@ -26,13 +27,13 @@ use crate::statement::Transaction;
 
 /// Money as the row passes use it: exact, ordered by value, and cheap to copy. Implemented by
 /// [`Decimal`] (any amount) and by [`Cents`] (amounts of two decimal places, see
-/// [`cents_domain`]).
+/// [`Arithmetic::of`]).
 pub(crate) trait Amount: Copy + Ord + Debug + Default {
     /// Zero of scale 0, like [`Decimal::ZERO`].
     const ZERO: Self;
 
-    /// The amount of a `Decimal`. For [`Cents`], `value` has scale 0 or 2 and a magnitude that
-    /// [`cents_domain`] bounds.
+    /// The amount of a `Decimal`. For [`Cents`], `value` has two places and a magnitude that
+    /// [`Arithmetic::of`] bounds, or is a constant of no places (read with two, see [`Cents`]).
     fn of(value: Decimal) -> Self;
 
     /// This amount as a `Decimal`, with the scale the `Decimal` arithmetic would have given it.
@@ -112,13 +113,18 @@ impl Amount for Decimal {
     }
 }
 
-/// An amount in whole cents of the currency (KES: 1/100 shilling), with the scale (0 or 2) that
-/// the same amount would have as a [`Decimal`] (see the module). Ordered and compared by value
-/// only, as `Decimal` is: `0 == 0.00`.
+/// An amount in whole cents of the currency (KES: 1/100 shilling): an amount of two decimal
+/// places (`0.00` among them), or [`Decimal::ZERO`], which has none (see the module). Ordered
+/// and compared by value only, as `Decimal` is: `0 == 0.00`.
+///
+/// Only zero can lack the two places, so an operation needs no more than the value to know
+/// its result's scale. A constant of no decimal places other than zero (a threshold such as
+/// KES 50) is read with two: it is only ever compared.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Cents {
     cents: i64,
-    /// Whether the `Decimal` would have two decimal places (else none).
+    /// Whether the `Decimal` would have two decimal places; `false` only for
+    /// [`Decimal::ZERO`].
     two_places: bool,
 }
 
@@ -148,6 +154,7 @@ impl Amount for Cents {
         two_places: false,
     };
 
+    #[inline]
     fn of(value: Decimal) -> Self {
         let parts = value.unpack();
         // In the domain the mantissa is in the low 47 bits.
@@ -164,15 +171,9 @@ impl Amount for Cents {
             },
             0 if parts.hi == 0 => Cents {
                 cents: mantissa.saturating_mul(100),
-                two_places: false,
+                two_places: mantissa != 0,
             },
-            // Outside the domain (a caller's error, never a statement's): the nearest cent,
-            // saturated.
-            _ => Cents {
-                cents: i64::try_from(crate::money::cents(value).mantissa())
-                    .unwrap_or(if parts.negative { i64::MIN } else { i64::MAX }),
-                two_places: true,
-            },
+            _ => Cents::outside_the_domain(value),
         }
     }
 
@@ -185,33 +186,16 @@ impl Amount for Cents {
     }
 
     fn plus(self, other: Self) -> Self {
-        // `rust_decimal`: adding zero returns the other operand as it is.
-        if self.cents == 0 {
-            other
-        } else if other.cents == 0 {
-            self
-        } else {
-            Cents {
-                cents: self.cents + other.cents,
-                two_places: self.two_places | other.two_places,
-            }
+        Cents {
+            cents: self.cents + other.cents,
+            two_places: sum_places(self, other),
         }
     }
 
     fn minus(self, other: Self) -> Self {
-        // `rust_decimal`: `0 - x` is `x` with its sign turned, `x - 0` is `x`.
-        if self.cents == 0 {
-            Cents {
-                cents: -other.cents,
-                two_places: other.two_places,
-            }
-        } else if other.cents == 0 {
-            self
-        } else {
-            Cents {
-                cents: self.cents - other.cents,
-                two_places: self.two_places | other.two_places,
-            }
+        Cents {
+            cents: self.cents - other.cents,
+            two_places: sum_places(self, other),
         }
     }
 
@@ -258,6 +242,29 @@ impl Arithmetic {
         }
         domain.arithmetic()
     }
+}
+
+impl Cents {
+    /// [`Amount::of`] for an amount outside the domain (a caller's error, never a statement's):
+    /// the nearest cent, saturated.
+    #[cold]
+    #[inline(never)]
+    fn outside_the_domain(value: Decimal) -> Cents {
+        let cents = crate::money::cents(value).mantissa();
+        Cents {
+            cents: i64::try_from(cents).unwrap_or(if cents < 0 { i64::MIN } else { i64::MAX }),
+            two_places: true,
+        }
+    }
+}
+
+/// Whether `a + b` (or `a - b`) has two places as a `Decimal`. `rust_decimal` returns the
+/// other operand as it is when one is zero (`0 - x` is `x` with its sign turned), and gives any
+/// other sum the larger scale: two, since only zero lacks them. So the result has `b`'s scale
+/// when `a` is zero, and two places otherwise. (Written without branches: whether an amount
+/// is zero is as random as whether a row is money in or money out.)
+fn sum_places(a: Cents, b: Cents) -> bool {
+    (a.cents != 0) | b.two_places
 }
 
 /// The most cents that all of a statement's amounts may add up to, in magnitude, for
@@ -347,19 +354,13 @@ mod tests {
 
     use super::*;
 
-    /// Amounts of scale 0 or 2 (the constants and the statement amounts of the domain), zero
-    /// among them often, either sign.
+    /// Amounts of two places and `Decimal::ZERO` (the domain), zero among them often, either
+    /// sign.
     fn amount() -> impl Strategy<Value = Decimal> {
         prop_oneof![
             Just(Decimal::ZERO),
             Just(Decimal::new(0, 2)),
-            (-500i64..500, prop::bool::ANY).prop_map(|(n, two)| {
-                if two {
-                    Decimal::new(n, 2)
-                } else {
-                    Decimal::new(n, 0)
-                }
-            }),
+            (-500i64..500).prop_map(|n| Decimal::new(n, 2)),
             (-10_000_000_000_000i64..10_000_000_000_000).prop_map(|n| Decimal::new(n, 2)),
         ]
     }
@@ -386,6 +387,13 @@ mod tests {
             prop_assert_eq!(ca.is_positive(), Amount::is_positive(a));
             prop_assert_eq!(ca.is_zero(), a.is_zero());
             prop_assert_eq!(ca.scale(), a.scale());
+        }
+
+        /// A constant of no places compares as its `Decimal` does.
+        #[test]
+        fn constants_compare_as_decimal_does(a in amount(), constant in -500i64..500) {
+            let c = Decimal::new(constant, 0);
+            prop_assert_eq!(Cents::of(a).cmp(&Cents::of(c)), a.cmp(&c));
         }
 
         /// A sum of many, zero among them, keeps the `Decimal` scale.

@@ -1,13 +1,15 @@
 //! Puts a report together: features → scorecard → reason codes, insights, integrity, overview.
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
+use std::sync::OnceLock;
 
 use chrono::{Datelike, NaiveDate};
 use rust_decimal::Decimal;
 
-use crate::amount::{Arithmetic, Domain};
+use crate::amount::{Amount, Arithmetic, Cents, Domain};
 use crate::error::{Error, ErrorKind, Result};
-use crate::report::{Band, MonthlyCashflow, Report, ReportStatus, StatementOverview};
+use crate::report::{Band, Integrity, MonthlyCashflow, Report, ReportStatus, StatementOverview};
 use crate::statement::{Period, Statement, Transaction};
 use crate::{check, features, insights, scorecard};
 
@@ -109,94 +111,165 @@ fn permute<T>(rows: &mut [T], order: &[usize]) {
 /// The report of a prepared statement, its rows in any order (in reading order, each stage's
 /// sort finds them sorted), with the id `id` asks for; and with [`Id::ContentAndFingerprint`]
 /// the statement's fingerprint.
+///
+/// A long statement's report is made on two threads ([`crate::parallel::join_for_rows`]):
+/// - this one surveys the rows ([`survey`]: the limits, the arithmetic, the overview's sums,
+///   in one pass), then computes the features and the scorecard;
+/// - the other makes the report id (a pass over every row's bytes, which any statement has, so
+///   it starts at once, before the survey says whether the statement is scored), then the
+///   integrity check, in the arithmetic the survey found.
+///
+/// The sides are kept about even (`stage_times`, `score` of a parsed 5,000-row statement,
+/// 2-core Xeon, 2026-11-27): the id 0.25–0.28 ms and the check 0.12 ms against the survey
+/// 0.06 ms and the features 0.30 ms; the second side starts 40–70 µs after the first (a pool
+/// thread wakes). With the check on the first side instead, that side ended at 0.54 ms and
+/// the report took 0.56 ms, against 0.46–0.49 ms.
 fn report_of_prepared(
     statement: &Statement,
     card: &scorecard::Scorecard,
     id: Id,
 ) -> Result<(Report, Option<u64>)> {
-    let survey = survey(statement);
-    if let Some(amount) = survey.beyond_limit {
-        let limit = crate::money::MAX_AMOUNT;
-        return Err(Error::new(
-            ErrorKind::TooLarge { limit },
-            format!(
-                "the statement has an amount of {amount} KES; the engine reads amounts of at \
-                 most {limit} KES"
-            ),
-        ));
-    }
-    if !survey.completed {
-        return Err(Error::new(
-            ErrorKind::EmptyStatement,
-            "the statement has no completed transactions to score",
-        ));
-    }
-    let days = span_days(statement, survey.dates);
-    if days > crate::MAX_PERIOD_DAYS {
-        let limit = crate::MAX_PERIOD_DAYS;
-        return Err(Error::new(
-            ErrorKind::TooLarge { limit },
-            format!(
-                "the statement spans {days} days; the engine scores statements of at most \
-                 {limit} days (ten years)"
-            ),
-        ));
-    }
     let sha = card.sha256();
-    let period = covered_period(statement, survey.dates);
-    // The features, the scorecard and the overview on this thread; the integrity check and
-    // then the id (a pass over every row, independent of the rest) on a second one for long
-    // statements. The sides are kept about even (`stage_times`, `score` of a parsed 5,000-row
-    // statement):
-    // - the check moved to this side once the features and the check had become cheaper than
-    //   the id (2026-11-25: 1.05–1.10 ms against 1.12–1.17);
-    // - the overview moved to the id's side once the fingerprint was taken in the id's pass
-    //   (2026-11-26: 0.65–0.66 ms against 0.69–0.72);
-    // - with the id hashed by BLAKE3 (0.11 ms of hashing, not 0.38) the id's side became the
-    //   shorter one, so the check went back there and the overview came here (medians of 9
-    //   interleaved runs on a 2-core AMD EPYC, 2026-11-26: 0.90 ms against 0.96 with only the
-    //   check moved and 1.08 before BLAKE3). With a given id (the service) the second side
-    //   is the check alone, which used to run after the features on this thread.
-    let ((features, assessment, overview), (integrity, report_id, fingerprint)) =
-        crate::parallel::join_for_rows(
-            statement.transactions.len(),
-            || {
-                let features = features::compute_in(statement, Some(survey.arithmetic));
-                let assessment = scorecard::assess(card, &features);
-                (features, assessment, overview(statement, period))
-            },
-            || {
-                let integrity = check::check_in(statement, Some(survey.arithmetic));
-                let with_fingerprint = match id {
-                    Id::Given(id) => return (integrity, id, None),
-                    Id::Content => false,
-                    Id::ContentAndFingerprint => true,
-                };
-                let (report_id, fingerprint) = crate::report_id::report_id_and_fingerprint(
-                    statement,
-                    &card.version,
-                    &sha,
-                    with_fingerprint,
-                );
-                (integrity, report_id, fingerprint)
-            },
-        );
-    let score = assessment.score;
-    let report = Report {
-        report_id,
-        status: ReportStatus::Completed,
-        score,
-        band: Band::of(score),
-        statement_period: format_period(period),
-        reason_codes: assessment.reason_codes,
-        insights: insights::insights(&features),
-        factors: assessment.factors,
-        scorecard_version: card.version.clone(),
-        scorecard_sha256: sha,
-        integrity,
-        statement: overview,
+    let with_fingerprint = match id {
+        Id::Given(given) => return report_under_id(statement, card, sha, given),
+        Id::Content => false,
+        Id::ContentAndFingerprint => true,
     };
-    Ok((report, fingerprint))
+    let surveyed = Surveyed::default();
+    let (scored, (report_id, fingerprint, integrity)) = crate::parallel::join_for_rows(
+        statement.transactions.len(),
+        || {
+            let survey = surveyed.publish(statement);
+            survey.refusal(statement)?;
+            let features = features::compute_in(statement, Some(survey.arithmetic));
+            let assessment = scorecard::assess(card, &features);
+            let period = covered_period(statement, survey.dates);
+            let overview = overview(statement, period, survey.arithmetic, survey.completed_sums);
+            Ok((features, assessment, period, overview))
+        },
+        || {
+            let (report_id, fingerprint) = crate::report_id::report_id_and_fingerprint(
+                statement,
+                &card.version,
+                &sha,
+                with_fingerprint,
+            );
+            let integrity = surveyed
+                .wait()
+                .map(|arithmetic| check::check_in(statement, Some(arithmetic)));
+            (report_id, fingerprint, integrity)
+        },
+    );
+    let (features, assessment, period, overview) = scored?;
+    // Checked on the other side, which knew it was scored (the fallback never runs).
+    let integrity = integrity.unwrap_or_else(|| check::check(statement));
+    let parts = Parts {
+        features,
+        assessment,
+        integrity,
+        period,
+        overview,
+    };
+    Ok((parts.report(card, sha, report_id), fingerprint))
+}
+
+/// [`report_of_prepared`] under a given id (the content address is not computed): the
+/// features and the scorecard on this thread, the integrity check on a second one.
+fn report_under_id(
+    statement: &Statement,
+    card: &scorecard::Scorecard,
+    sha: String,
+    report_id: String,
+) -> Result<(Report, Option<u64>)> {
+    let survey = survey(statement);
+    survey.refusal(statement)?;
+    let period = covered_period(statement, survey.dates);
+    let arithmetic = survey.arithmetic;
+    let ((features, assessment, overview), integrity) = crate::parallel::join_for_rows(
+        statement.transactions.len(),
+        || {
+            let features = features::compute_in(statement, Some(arithmetic));
+            let assessment = scorecard::assess(card, &features);
+            let overview = overview(statement, period, arithmetic, survey.completed_sums);
+            (features, assessment, overview)
+        },
+        || check::check_in(statement, Some(arithmetic)),
+    );
+    let parts = Parts {
+        features,
+        assessment,
+        integrity,
+        period,
+        overview,
+    };
+    Ok((parts.report(card, sha, report_id), None))
+}
+
+/// What a report is made of, but its id.
+struct Parts {
+    features: features::Features,
+    assessment: scorecard::Assessment,
+    integrity: Integrity,
+    period: Period,
+    overview: StatementOverview,
+}
+
+impl Parts {
+    /// The report of these parts, scored with `card` (whose SHA-256 is `sha`), under `report_id`.
+    fn report(self, card: &scorecard::Scorecard, sha: String, report_id: String) -> Report {
+        let score = self.assessment.score;
+        Report {
+            report_id,
+            status: ReportStatus::Completed,
+            score,
+            band: Band::of(score),
+            statement_period: format_period(self.period),
+            reason_codes: self.assessment.reason_codes,
+            insights: insights::insights(&self.features),
+            factors: self.assessment.factors,
+            scorecard_version: card.version.clone(),
+            scorecard_sha256: sha,
+            integrity: self.integrity,
+            statement: self.overview,
+        }
+    }
+}
+
+/// A statement's [`Survey`] as one side of a report hands it to the other: the arithmetic of
+/// its rows once it is known that the statement is scored, `None` once it is known that it is
+/// refused (or that its side ended without saying, by a panic).
+#[derive(Default)]
+struct Surveyed(OnceLock<Option<Arithmetic>>);
+
+impl Surveyed {
+    /// Surveys `statement` and hands the outcome over.
+    fn publish(&self, statement: &Statement) -> Survey {
+        /// Says "refused" if the survey did not get to say anything (a panic).
+        struct Unless<'a>(&'a OnceLock<Option<Arithmetic>>);
+        impl Drop for Unless<'_> {
+            fn drop(&mut self) {
+                let _ = self.0.set(None);
+            }
+        }
+        let unless = Unless(&self.0);
+        let survey = survey(statement);
+        let scored = survey.refusal(statement).is_ok();
+        let _ = self.0.set(scored.then_some(survey.arithmetic));
+        drop(unless);
+        survey
+    }
+
+    /// The arithmetic of a statement that is scored, `None` for one that is refused: waits
+    /// (yielding) for the other side to say. The other side surveys first and the waiting side
+    /// has the report id to make first, so in practice it never waits.
+    fn wait(&self) -> Option<Arithmetic> {
+        loop {
+            if let Some(outcome) = self.0.get() {
+                return *outcome;
+            }
+            std::thread::yield_now();
+        }
+    }
 }
 
 /// Row indexes sorted by [`features::sort_key`], stable (see [`features::reading_order`]).
@@ -218,6 +291,44 @@ struct Survey {
     dates: Option<(NaiveDate, NaiveDate)>,
     /// The arithmetic of the row passes (see [`crate::amount`]).
     arithmetic: Arithmetic,
+    /// The sums of the report's overview, added up in the same pass when the arithmetic is
+    /// [`Arithmetic::Cents`].
+    completed_sums: Option<CompletedSums>,
+}
+
+impl Survey {
+    /// The error that refuses `statement`, if any: an amount beyond the limit, no completed
+    /// row, or more than [`crate::MAX_PERIOD_DAYS`] days.
+    fn refusal(&self, statement: &Statement) -> Result<()> {
+        if let Some(amount) = self.beyond_limit {
+            let limit = crate::money::MAX_AMOUNT;
+            return Err(Error::new(
+                ErrorKind::TooLarge { limit },
+                format!(
+                    "the statement has an amount of {amount} KES; the engine reads amounts of \
+                     at most {limit} KES"
+                ),
+            ));
+        }
+        if !self.completed {
+            return Err(Error::new(
+                ErrorKind::EmptyStatement,
+                "the statement has no completed transactions to score",
+            ));
+        }
+        let days = span_days(statement, self.dates);
+        if days > crate::MAX_PERIOD_DAYS {
+            let limit = crate::MAX_PERIOD_DAYS;
+            return Err(Error::new(
+                ErrorKind::TooLarge { limit },
+                format!(
+                    "the statement spans {days} days; the engine scores statements of at most \
+                     {limit} days (ten years)"
+                ),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The [`Survey`] of `statement`, in one pass over its rows (each of its parts was a pass of
@@ -228,6 +339,9 @@ fn survey(statement: &Statement) -> Survey {
     let mut beyond_limit = None;
     let mut completed = false;
     let mut dates: Option<(NaiveDate, NaiveDate)> = None;
+    // In cents until an amount is found outside their domain (then added up again, in
+    // `Decimal`, by `overview`).
+    let mut sums = MonthRuns::<Cents>::default();
     for t in &statement.transactions {
         let mut read = |a: Decimal| {
             let within = match domain.read(a) {
@@ -243,7 +357,10 @@ fn survey(statement: &Statement) -> Survey {
         if let Some(b) = t.balance {
             read(b);
         }
-        completed |= t.is_completed();
+        if t.is_completed() {
+            completed = true;
+            sums.add(t);
+        }
         let day = t.completed_at.date();
         dates = Some(dates.map_or((day, day), |(first, last)| (first.min(day), last.max(day))));
     }
@@ -255,11 +372,13 @@ fn survey(statement: &Statement) -> Survey {
             .flat_map(|r| [r.paid_in, r.paid_out])
             .find(|a| !crate::money::within_limit(*a));
     }
+    let arithmetic = domain.arithmetic();
     Survey {
         beyond_limit,
         completed,
         dates,
-        arithmetic: domain.arithmetic(),
+        arithmetic,
+        completed_sums: (arithmetic == Arithmetic::Cents).then(|| sums.finish()),
     }
 }
 
@@ -314,47 +433,23 @@ pub fn mask_phone(number: &str) -> String {
         .collect()
 }
 
-fn overview(statement: &Statement, period: Period) -> StatementOverview {
-    // Summed per (year, month), then named `%Y-%m` once per month and ordered by that name.
-    // Rows of a month are summed in a run while they follow one another (a statement lists
-    // them in time order, either way up), and each run is added to its month's sums: one map
-    // lookup a run instead of one a row. Sums of exact decimals do not depend on their order.
-    // (year, month) → (a day of it, paid in, withdrawn).
-    type Month = (i32, u32);
-    type Sums = (NaiveDate, Decimal, Decimal);
-    let mut by_month: BTreeMap<Month, Sums> = BTreeMap::new();
-    let mut add_run = |key: Month, run: Sums| {
-        let m = by_month
-            .entry(key)
-            .or_insert((run.0, Decimal::ZERO, Decimal::ZERO));
-        m.1 += run.1;
-        m.2 += run.2;
-    };
-    let mut run: Option<(Month, Sums)> = None;
-    for t in statement.transactions.iter().filter(|t| t.is_completed()) {
-        let day = t.completed_at.date();
-        let key = (day.year(), day.month());
-        match &mut run {
-            Some((month, sums)) if *month == key => {
-                sums.1 += t.paid_in;
-                sums.2 += t.withdrawn;
-            }
-            _ => {
-                if let Some((month, sums)) = run.take() {
-                    add_run(month, sums);
-                }
-                run = Some((key, (day, t.paid_in, t.withdrawn)));
-            }
-        }
-    }
-    if let Some((month, sums)) = run {
-        add_run(month, sums);
-    }
-    let monthly: BTreeMap<String, (Decimal, Decimal)> = by_month
-        .into_values()
-        .map(|(day, paid_in, withdrawn)| (day.format("%Y-%m").to_string(), (paid_in, withdrawn)))
-        .collect();
-    let (total_paid_in, total_withdrawn) = check::completed_totals(statement);
+/// The statement overview of the report: its sums are `sums` when the survey added them up,
+/// else added up in `arithmetic` (see [`crate::amount`]).
+fn overview(
+    statement: &Statement,
+    period: Period,
+    arithmetic: Arithmetic,
+    sums: Option<CompletedSums>,
+) -> StatementOverview {
+    let CompletedSums {
+        count,
+        paid_in,
+        withdrawn,
+        monthly,
+    } = sums.unwrap_or_else(|| match arithmetic {
+        Arithmetic::Cents => completed_sums::<Cents>(statement),
+        Arithmetic::Decimal => completed_sums::<Decimal>(statement),
+    });
     let provider = serde_json::to_value(statement.provider)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -367,24 +462,132 @@ fn overview(statement: &Statement, period: Period) -> StatementOverview {
         period_start: period.start.to_string(),
         period_end: period.end.to_string(),
         transaction_count: u32::try_from(statement.transactions.len()).unwrap_or(u32::MAX),
-        completed_count: u32::try_from(
-            statement
-                .transactions
-                .iter()
-                .filter(|t| t.is_completed())
-                .count(),
-        )
-        .unwrap_or(u32::MAX),
-        total_paid_in,
-        total_withdrawn,
-        monthly: monthly
-            .into_iter()
-            .map(|(month, (paid_in, withdrawn))| MonthlyCashflow {
-                month,
-                paid_in,
-                withdrawn,
+        completed_count: u32::try_from(count).unwrap_or(u32::MAX),
+        total_paid_in: paid_in,
+        total_withdrawn: withdrawn,
+        monthly,
+    }
+}
+
+/// The completed rows' count and money in and out, in all and per calendar month.
+struct CompletedSums {
+    count: usize,
+    paid_in: Decimal,
+    withdrawn: Decimal,
+    monthly: Vec<MonthlyCashflow>,
+}
+
+/// [`CompletedSums`] of `statement` in one pass, in the arithmetic `A`.
+fn completed_sums<A: Amount>(statement: &Statement) -> CompletedSums {
+    let mut sums = MonthRuns::<A>::default();
+    for t in statement.transactions.iter().filter(|t| t.is_completed()) {
+        sums.add(t);
+    }
+    sums.finish()
+}
+
+/// A calendar month: (year, month).
+type Month = (i32, u32);
+
+/// [`CompletedSums`] as completed rows are added, in the arithmetic `A`. Summed per calendar
+/// month, then named `%Y-%m` once per month and ordered by that name. Rows of a month are
+/// summed in a run while they follow one another (a statement lists them in time order, either
+/// way up), and each run is added to its month's sums: one map lookup a run instead of one a
+/// row. The totals are summed row by row.
+struct MonthRuns<A> {
+    count: usize,
+    paid_in: A,
+    withdrawn: A,
+    /// (year, month) → (a day of it, paid in, withdrawn).
+    by_month: BTreeMap<Month, (NaiveDate, A, A)>,
+    run: Option<Run<A>>,
+}
+
+/// Rows of one month that follow one another.
+struct Run<A> {
+    month: Month,
+    /// The month's first and last days.
+    days: RangeInclusive<NaiveDate>,
+    /// The day of the run's first row.
+    day: NaiveDate,
+    paid_in: A,
+    withdrawn: A,
+}
+
+impl<A: Amount> Default for MonthRuns<A> {
+    fn default() -> Self {
+        MonthRuns {
+            count: 0,
+            paid_in: A::ZERO,
+            withdrawn: A::ZERO,
+            by_month: BTreeMap::new(),
+            run: None,
+        }
+    }
+}
+
+impl<A: Amount> MonthRuns<A> {
+    /// Adds a completed row.
+    fn add(&mut self, t: &Transaction) {
+        let (pin, wout) = (A::of(t.paid_in), A::of(t.withdrawn));
+        self.count += 1;
+        self.paid_in = self.paid_in.plus(pin);
+        self.withdrawn = self.withdrawn.plus(wout);
+        let day = t.completed_at.date();
+        match &mut self.run {
+            // The same month as the row before: compared as dates, not read off the date.
+            Some(run) if run.days.contains(&day) => {
+                run.paid_in = run.paid_in.plus(pin);
+                run.withdrawn = run.withdrawn.plus(wout);
+            }
+            _ => {
+                self.end_run();
+                let first = day.with_day(1).unwrap_or(day);
+                let last = first
+                    .checked_add_months(chrono::Months::new(1))
+                    .and_then(|next| next.pred_opt())
+                    .unwrap_or(NaiveDate::MAX);
+                self.run = Some(Run {
+                    month: (day.year(), day.month()),
+                    days: first..=last,
+                    day,
+                    paid_in: pin,
+                    withdrawn: wout,
+                });
+            }
+        }
+    }
+
+    /// Adds the run to its month's sums.
+    fn end_run(&mut self) {
+        if let Some(run) = self.run.take() {
+            let m = self
+                .by_month
+                .entry(run.month)
+                .or_insert((run.day, A::ZERO, A::ZERO));
+            m.1 = m.1.plus(run.paid_in);
+            m.2 = m.2.plus(run.withdrawn);
+        }
+    }
+
+    /// The sums of the rows added.
+    fn finish(mut self) -> CompletedSums {
+        self.end_run();
+        let monthly = self
+            .by_month
+            .into_values()
+            .map(|(day, paid_in, withdrawn)| MonthlyCashflow {
+                month: day.format("%Y-%m").to_string(),
+                paid_in: paid_in.decimal(),
+                withdrawn: withdrawn.decimal(),
             })
-            .collect(),
+            .collect();
+        CompletedSums {
+            count: self.count,
+            paid_in: self.paid_in.decimal(),
+            withdrawn: self.withdrawn.decimal(),
+            monthly,
+        }
     }
 }
 

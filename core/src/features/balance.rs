@@ -87,41 +87,45 @@ pub(crate) fn daily_balances_in<A: Amount>(
     let mut printed: Vec<&Transaction> = Vec::with_capacity(rows.len());
     printed.extend(rows.iter().copied().filter(|t| t.balance.is_some()));
     crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
-    // Each group's closing balance, oldest first (a day's last group closes the day).
-    let mut closings: Vec<(NaiveDate, A)> = Vec::with_capacity(printed.len());
-    let mut opening = None;
+    let (first_group, _) = printed.split_at(same_time_from(&printed, 0));
     let mut group: Vec<(A, A)> = Vec::new();
-    for same_time in printed.chunk_by(|a, b| a.completed_at == b.completed_at) {
-        let closing = match same_time {
-            [t] if opening.is_some() => alone_closing(t),
-            _ => {
-                group.clear();
-                group.extend(
-                    same_time
-                        .iter()
-                        .filter_map(|t| Some((net_of(t), A::of(t.balance?)))),
-                );
-                group.sort_unstable();
-                if opening.is_none() {
-                    opening = group_opening(&group);
-                }
-                group_closing(&group)
-            }
-        };
-        if let Some(c) = closing {
-            closings.push((same_time[0].completed_at.date(), c));
-        }
+    if first_group.is_empty() {
+        return None;
     }
-    let mut current = opening?;
-    let mut next = closings.iter().peekable();
+    let mut current = group_opening(read_group(first_group, &mut group))?;
+    // A day closes on its last group's closing, so only the last group of each day is read
+    // (groups dated before `first` are not read at all): one group a day instead of one a
+    // completion time (the closings of every group were 190 instructions a row, `callgrind`,
+    // 2026-11-27).
     let days = usize::try_from((last - first).num_days() + 1).unwrap_or(0);
     let mut balances = Vec::with_capacity(days);
     let mut day = first;
+    let mut at = 0;
     while day <= last {
-        // A day takes its last group's closing; groups dated before `first` are not read.
-        while next.next_if(|(d, _)| *d < day).is_some() {}
-        while let Some((_, c)) = next.next_if(|(d, _)| *d == day) {
-            current = *c;
+        // The rows of `day` (earlier ones are passed over), by a scan: the rows are in time
+        // order, and a binary search per day missed the cache at every probe.
+        while printed.get(at).is_some_and(|t| t.completed_at.date() < day) {
+            at += 1;
+        }
+        let mut end = at;
+        while printed
+            .get(end)
+            .is_some_and(|t| t.completed_at.date() == day)
+        {
+            end += 1;
+        }
+        if end > at {
+            let last_row = printed[end - 1];
+            let shared = same_time_before(&printed, end - 1);
+            let closing = if shared > 0 {
+                group_closing(read_group(&printed[end - 1 - shared..end], &mut group))
+            } else {
+                alone_closing(last_row)
+            };
+            if let Some(c) = closing {
+                current = c;
+            }
+            at = end;
         }
         balances.push(current);
         match day.succ_opt() {
@@ -130,6 +134,37 @@ pub(crate) fn daily_balances_in<A: Amount>(
         }
     }
     Some(balances)
+}
+
+/// The `(net movement, balance)` of `rows` (which print a balance), sorted, in `group`.
+fn read_group<'g, A: Amount>(rows: &[&Transaction], group: &'g mut Vec<(A, A)>) -> &'g [(A, A)] {
+    group.clear();
+    group.extend(
+        rows.iter()
+            .filter_map(|t| Some((net_of(t), A::of(t.balance?)))),
+    );
+    group.sort_unstable();
+    group
+}
+
+/// The length of the run of rows from `start` that share `rows[start]`'s completion time.
+fn same_time_from(rows: &[&Transaction], start: usize) -> usize {
+    rows.get(start).map_or(0, |first| {
+        rows[start..]
+            .iter()
+            .take_while(|t| t.completed_at == first.completed_at)
+            .count()
+    })
+}
+
+/// How many rows before `end` share `rows[end]`'s completion time.
+fn same_time_before(rows: &[&Transaction], end: usize) -> usize {
+    let at = rows[end].completed_at;
+    rows[..end]
+        .iter()
+        .rev()
+        .take_while(|t| t.completed_at == at)
+        .count()
 }
 
 /// The amount owed on each day from `first` to `last`, from the per-day changes of the credit
@@ -167,7 +202,100 @@ pub(crate) fn daily_owed_in<A: Amount>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
     use rust_decimal_macros::dec;
+
+    /// The end-of-day balances as first written: the closing of every group of rows that
+    /// share a time, oldest first, and each day the closing of its last group.
+    fn every_group_closing(
+        rows: &[&Transaction],
+        first: NaiveDate,
+        last: NaiveDate,
+    ) -> Option<Vec<Decimal>> {
+        let mut printed: Vec<&Transaction> = rows
+            .iter()
+            .copied()
+            .filter(|t| t.balance.is_some())
+            .collect();
+        printed.sort_by_key(|t| t.completed_at);
+        let mut closings: Vec<(NaiveDate, Decimal)> = Vec::new();
+        let mut opening = None;
+        for same_time in printed.chunk_by(|a, b| a.completed_at == b.completed_at) {
+            let mut group: Vec<(Decimal, Decimal)> = same_time
+                .iter()
+                .filter_map(|t| Some((t.paid_in - t.withdrawn, t.balance?)))
+                .collect();
+            group.sort_unstable();
+            if opening.is_none() {
+                opening = group_opening(&group);
+            }
+            if let Some(c) = group_closing(&group) {
+                closings.push((same_time[0].completed_at.date(), c));
+            }
+        }
+        let mut current = opening?;
+        let mut balances = Vec::new();
+        let mut day = first;
+        while day <= last {
+            for (d, c) in &closings {
+                if *d == day {
+                    current = *c;
+                }
+            }
+            balances.push(current);
+            day = day.succ_opt()?;
+        }
+        Some(balances)
+    }
+
+    /// Rows on a few days and times (so that rows share times and days), amounts of two places
+    /// or of other scales, some without a balance.
+    fn rows() -> impl Strategy<Value = Vec<Transaction>> {
+        prop::collection::vec(
+            (
+                0u32..6,
+                0u32..3,
+                0i64..300,
+                0i64..300,
+                prop::option::weighted(0.8, -500i64..500),
+                0u32..4,
+            ),
+            0..30,
+        )
+        .prop_map(|rows| {
+            rows.into_iter()
+                .map(|(day, second, paid_in, withdrawn, balance, scale)| {
+                    let scale = if scale == 3 { 1 } else { 2 };
+                    let mut t = crate::statement::completed_row(
+                        Decimal::new(paid_in, scale),
+                        Decimal::new(withdrawn, 2),
+                        Decimal::ZERO,
+                    );
+                    t.balance = balance.map(|b| Decimal::new(b, 2));
+                    t.completed_at = NaiveDate::from_ymd_opt(2024, 1, 2 + day)
+                        .and_then(|d| d.and_hms_opt(9, 0, second))
+                        .unwrap_or_default();
+                    t
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// Reading only each day's last group gives what reading every group gives, for rows in
+        /// any order and days that start before or after the rows.
+        #[test]
+        fn each_day_closes_on_its_last_group(rows in rows(), from in 0u32..8, length in 0u32..8) {
+            let refs: Vec<&Transaction> = rows.iter().collect();
+            let first = NaiveDate::from_ymd_opt(2024, 1, 1 + from).unwrap_or_default();
+            let last = first + chrono::Duration::days(i64::from(length));
+            let text = |b: Option<Vec<Decimal>>| format!("{b:?}");
+            prop_assert_eq!(
+                text(daily_balances(&refs, first, last)),
+                text(every_group_closing(&refs, first, last))
+            );
+        }
+    }
 
     #[test]
     fn rows_sharing_a_time_close_on_the_consistent_balance() {

@@ -537,9 +537,16 @@ fn tally<A: Amount>(sum: &mut A, n: &mut u32, v: A) {
 }
 
 impl<A: Amount> Sums<A> {
-    /// Adds one row; `netted` is the part of it that is a round trip.
-    fn add(&mut self, t: &Transaction, category: Category, netted: A, month: &mut MonthSums<A>) {
-        let activity = A::of(MIN_ACTIVITY_AMOUNT);
+    /// Adds one row; `netted` is the part of it that is a round trip, `activity` is
+    /// [`MIN_ACTIVITY_AMOUNT`].
+    fn add(
+        &mut self,
+        t: &Transaction,
+        category: Category,
+        netted: A,
+        month: &mut MonthSums<A>,
+        activity: A,
+    ) {
         let pin = A::of(t.paid_in).minus(netted).at_least_zero();
         let wout = A::of(t.withdrawn).minus(netted).at_least_zero();
         if (pin >= activity || wout >= activity) && category != Category::Betting {
@@ -754,6 +761,7 @@ fn row_sums<'a, A: Amount>(
     let mut month_sums: Vec<MonthSums<A>> = Vec::with_capacity(months.len());
     month_sums.resize_with(months.len(), MonthSums::default);
     let mut sums = Sums::<A>::default();
+    let activity = A::of(MIN_ACTIVITY_AMOUNT);
     let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
     for ((t, category), net) in rows.iter().zip(categories).zip(&netted) {
         let m = month_index(t.completed_at.date(), cover_start);
@@ -761,7 +769,7 @@ fn row_sums<'a, A: Amount>(
             continue;
         };
         month.transactions = month.transactions.saturating_add(1);
-        sums.add(t, *category, *net, month);
+        sums.add(t, *category, *net, month, activity);
         if *category == Category::Utilities && Amount::is_positive(t.withdrawn) {
             bill_rows.push((m, t.details.as_str(), t.withdrawn));
         }
