@@ -148,15 +148,18 @@ fn report_of_prepared(
             Ok((features, assessment, period, overview))
         },
         || {
-            let (report_id, fingerprint) = crate::report_id::report_id_and_fingerprint(
+            // The rows in time order, for the id and then the check.
+            let by_time = crate::report_id::time_ordered(&statement.transactions);
+            let (report_id, fingerprint) = crate::report_id::report_id_and_fingerprint_of(
                 statement,
+                &by_time,
                 &card.version,
                 &sha,
                 with_fingerprint,
             );
             let integrity = surveyed
                 .wait()
-                .map(|arithmetic| check::check_in(statement, Some(arithmetic)));
+                .map(|arithmetic| check::check_in(statement, Some(arithmetic), Some(&by_time)));
             (report_id, fingerprint, integrity)
         },
     );
@@ -193,7 +196,7 @@ fn report_under_id(
             let overview = overview(statement, period, arithmetic, survey.completed_sums);
             (features, assessment, overview)
         },
-        || check::check_in(statement, Some(arithmetic)),
+        || check::check_in(statement, Some(arithmetic), None),
     );
     let parts = Parts {
         features,

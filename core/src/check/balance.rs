@@ -144,16 +144,19 @@ fn difference<A: Amount>(a: &[A], b: &[A]) -> Values<A> {
 const FEW: usize = 8;
 
 /// The completed rows that print a balance, in time order (stable: rows sharing a time keep
-/// their listed order).
-fn printed(statement: &Statement) -> Vec<&Transaction> {
+/// their listed order): from `by_time`, every row in that order, when given.
+fn printed<'a>(
+    statement: &'a Statement,
+    by_time: Option<&[&'a Transaction]>,
+) -> Vec<&'a Transaction> {
+    let printing = |t: &&Transaction| t.is_completed() && t.balance.is_some();
     let mut printed: Vec<&Transaction> = Vec::with_capacity(statement.transactions.len());
-    printed.extend(
-        statement
-            .transactions
-            .iter()
-            .filter(|t| t.is_completed() && t.balance.is_some()),
-    );
-    crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
+    if let Some(by_time) = by_time {
+        printed.extend(by_time.iter().copied().filter(printing));
+    } else {
+        printed.extend(statement.transactions.iter().filter(printing));
+        crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
+    }
     printed
 }
 
@@ -346,9 +349,10 @@ pub(super) fn check(
     statement: &Statement,
     summary_difference: Option<(Decimal, Decimal)>,
     arithmetic: Option<Arithmetic>,
+    by_time: Option<&[&Transaction]>,
     findings: &mut Vec<Finding>,
 ) {
-    let printed = printed(statement);
+    let printed = printed(statement, by_time);
     let arithmetic = arithmetic.unwrap_or_else(|| Arithmetic::of(printed.iter().copied()));
     if arithmetic == Arithmetic::Cents {
         check_in::<Cents>(statement, &printed, summary_difference, findings);

@@ -24,24 +24,29 @@ use rust_decimal::Decimal;
 use crate::amount::Arithmetic;
 use crate::parse::Format;
 use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
-use crate::statement::Statement;
+use crate::statement::{Statement, Transaction};
 
 pub use forensics::{MODIFIED_GRACE_SECONDS, SAFARICOM_FONTS, SAFARICOM_WRITERS};
 pub use reconcile::listed_totals;
 
 /// Runs every check and returns the statement's integrity, findings most severe first.
 pub fn check(statement: &Statement) -> Integrity {
-    check_in(statement, None)
+    check_in(statement, None, None)
 }
 
 /// [`check`] in `arithmetic` when the caller knows it for every row of the statement (see
-/// [`crate::amount`]).
-pub(crate) fn check_in(statement: &Statement, arithmetic: Option<Arithmetic>) -> Integrity {
+/// [`crate::amount`]), and with the rows `by_time` when the caller has them in completion-time
+/// order already (stable: rows that share a time in their listed order).
+pub(crate) fn check_in(
+    statement: &Statement,
+    arithmetic: Option<Arithmetic>,
+    by_time: Option<&[&Transaction]>,
+) -> Integrity {
     let mut findings = Vec::new();
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
-    balance::check(statement, difference, arithmetic, &mut findings);
+    balance::check(statement, difference, arithmetic, by_time, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {
         (Some(doc), _) => forensics::check(doc, &mut findings),
         (None, Some(Format::Csv)) => EvidenceLevel::Csv,
