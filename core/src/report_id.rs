@@ -28,6 +28,7 @@ use crate::statement::{Statement, Transaction, TransactionStatus};
 /// order does not matter). With `fingerprint`, also the statement's fingerprint
 /// ([`fingerprint_of_rows`] of the [`rows_fingerprint`] of its rows), from the same pass over
 /// its rows (each row is written once, and its bytes go to both hashes).
+#[cfg(any(test, feature = "testing"))]
 pub(crate) fn report_id_and_fingerprint(
     statement: &Statement,
     version: &str,
