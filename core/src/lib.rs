@@ -62,9 +62,9 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// Scores a parsed statement.
 ///
 /// Order-invariant: shuffling `statement.transactions` gives the same report. A statement of
-/// 1,000 rows or more is scored on two threads (the features, the scorecard and the integrity
-/// check on the calling thread, the report id and the overview on a scoped second one); the
-/// report is the same byte for byte.
+/// 1,000 rows or more is scored on two threads (the features and the scorecard on the calling
+/// thread, the report id and then the integrity check on a thread of the pool); the report is
+/// the same byte for byte.
 ///
 /// A statement built or edited in code is copied and prepared first ([`parse::prepare`]:
 /// categories from Details, amounts to two decimal places). One whose rows and SUMMARY are
