@@ -117,7 +117,7 @@ fn permute<T>(rows: &mut [T], order: &[usize]) {
 ///   in one pass), then computes the features and the scorecard;
 /// - the other makes the report id (a pass over every row's bytes, which any statement has, so
 ///   it starts at once, before the survey says whether the statement is scored), then the
-///   integrity check, in the arithmetic the survey found.
+///   integrity check, in the arithmetic the survey found ([`Surveyed`]).
 ///
 /// The sides are kept about even (`stage_times`, `score` of a parsed 5,000-row statement,
 /// 2-core Xeon, 2026-11-27): the id 0.25–0.28 ms and the check 0.12 ms against the survey
@@ -158,7 +158,7 @@ fn report_of_prepared(
                 with_fingerprint,
             );
             let integrity = surveyed
-                .wait()
+                .outcome(statement)
                 .map(|arithmetic| check::check_in(statement, Some(arithmetic), Some(&by_time)));
             (report_id, fingerprint, integrity)
         },
@@ -239,39 +239,34 @@ impl Parts {
 }
 
 /// A statement's [`Survey`] as one side of a report hands it to the other: the arithmetic of
-/// its rows once it is known that the statement is scored, `None` once it is known that it is
-/// refused (or that its side ended without saying, by a panic).
+/// its rows when it is scored, `None` when it is refused.
 #[derive(Default)]
 struct Surveyed(OnceLock<Option<Arithmetic>>);
 
 impl Surveyed {
     /// Surveys `statement` and hands the outcome over.
     fn publish(&self, statement: &Statement) -> Survey {
-        /// Says "refused" if the survey did not get to say anything (a panic).
-        struct Unless<'a>(&'a OnceLock<Option<Arithmetic>>);
-        impl Drop for Unless<'_> {
-            fn drop(&mut self) {
-                let _ = self.0.set(None);
-            }
-        }
-        let unless = Unless(&self.0);
         let survey = survey(statement);
-        let scored = survey.refusal(statement).is_ok();
-        let _ = self.0.set(scored.then_some(survey.arithmetic));
-        drop(unless);
+        // Set already only if the other side could not wait (see `outcome`): the same outcome.
+        let _ = self.0.set(Self::outcome_of(&survey, statement));
         survey
     }
 
-    /// The arithmetic of a statement that is scored, `None` for one that is refused: waits
-    /// (yielding) for the other side to say. The other side surveys first and the waiting side
-    /// has the report id to make first, so in practice it never waits.
-    fn wait(&self) -> Option<Arithmetic> {
-        loop {
-            if let Some(outcome) = self.0.get() {
-                return *outcome;
-            }
-            std::thread::yield_now();
-        }
+    /// The outcome [`Surveyed::publish`] hands over. The publishing side surveys first, while
+    /// this side makes the report id, so it is nearly always there already; if it is not, this
+    /// side surveys the statement itself rather than wait on the other (whatever order the
+    /// threads run in, neither waits on the other).
+    fn outcome(&self, statement: &Statement) -> Option<Arithmetic> {
+        *self
+            .0
+            .get_or_init(|| Self::outcome_of(&survey(statement), statement))
+    }
+
+    fn outcome_of(survey: &Survey, statement: &Statement) -> Option<Arithmetic> {
+        survey
+            .refusal(statement)
+            .is_ok()
+            .then_some(survey.arithmetic)
     }
 }
 
@@ -628,6 +623,34 @@ mod tests {
         assert!(crate::score(&stretched(9)).is_ok());
     }
 
+    /// Whichever side asks first, the outcome is the survey's: the arithmetic of a scored
+    /// statement, `None` for a refused one.
+    #[cfg(feature = "testing")]
+    #[test]
+    fn the_survey_is_handed_over_in_either_order() {
+        let scored = crate::testing::synthetic_statement(7, 2);
+        let mut refused = scored.clone();
+        for t in &mut refused.transactions {
+            t.status = crate::statement::TransactionStatus::Failed;
+        }
+        for statement in [&scored, &refused] {
+            let expected = (survey(statement).refusal(statement).is_ok())
+                .then_some(survey(statement).arithmetic);
+            let published_first = Surveyed::default();
+            published_first.publish(statement);
+            assert_eq!(published_first.outcome(statement), expected);
+            let asked_first = Surveyed::default();
+            assert_eq!(asked_first.outcome(statement), expected);
+            asked_first.publish(statement);
+            assert_eq!(asked_first.outcome(statement), expected);
+        }
+        assert_eq!(
+            Surveyed::default().outcome(&scored),
+            Some(Arithmetic::Cents)
+        );
+        assert_eq!(Surveyed::default().outcome(&refused), None);
+    }
+
     #[test]
     fn masks_phone_numbers() {
         assert_eq!(mask_phone("0712345678"), "07*****678");
@@ -658,6 +681,10 @@ mod tests {
             "{}",
             err.message()
         );
+        // A long statement (made on two threads) is refused the same way.
+        let mut long = crate::testing::synthetic_statement_with_rows(5, 5_000);
+        long.transactions[4_000].withdrawn = Decimal::MAX;
+        assert_eq!(crate::score(&long).map_err(|e| e.code()), Err("too_large"));
         // Parsed, the same rows are set aside as unreadable, and the rest is scored.
         let csv = s.to_csv();
         let parsed = crate::parse(csv.as_bytes(), &crate::ParseOptions::default()).expect("parses");
