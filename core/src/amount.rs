@@ -219,6 +219,11 @@ impl Amount for Cents {
     }
 }
 
+/// A row's movement, `paid_in - withdrawn` ([`Transaction::net`]), in the arithmetic `A`.
+pub(crate) fn net_of<A: Amount>(t: &Transaction) -> A {
+    A::of(t.paid_in).minus(A::of(t.withdrawn))
+}
+
 /// The arithmetic of a statement's row passes: [`Cents`] when every amount is in its domain
 /// (see [`Arithmetic::of`]), else [`Decimal`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -144,7 +144,7 @@ fn report_of_prepared(
             let features = features::compute_in(statement, Some(survey.arithmetic));
             let assessment = scorecard::assess(card, &features);
             let period = covered_period(statement, survey.dates);
-            let overview = overview(statement, period, survey.arithmetic, survey.completed_sums);
+            let overview = overview(statement, period, survey.completed_sums);
             Ok((features, assessment, period, overview))
         },
         || {
@@ -193,7 +193,7 @@ fn report_under_id(
         || {
             let features = features::compute_in(statement, Some(arithmetic));
             let assessment = scorecard::assess(card, &features);
-            let overview = overview(statement, period, arithmetic, survey.completed_sums);
+            let overview = overview(statement, period, survey.completed_sums);
             (features, assessment, overview)
         },
         || check::check_in(statement, Some(arithmetic), None),
@@ -289,8 +289,9 @@ struct Survey {
     dates: Option<(NaiveDate, NaiveDate)>,
     /// The arithmetic of the row passes (see [`crate::amount`]).
     arithmetic: Arithmetic,
-    /// The sums of the report's overview, added up in the same pass when the arithmetic is
-    /// [`Arithmetic::Cents`].
+    /// The sums of the report's overview, added up in the same pass, in cents, when the
+    /// arithmetic is [`Arithmetic::Cents`]; `None` otherwise (the overview adds them up in
+    /// `Decimal`).
     completed_sums: Option<CompletedSums>,
 }
 
@@ -431,12 +432,11 @@ pub fn mask_phone(number: &str) -> String {
         .collect()
 }
 
-/// The statement overview of the report: its sums are `sums` when the survey added them up,
-/// else added up in `arithmetic` (see [`crate::amount`]).
+/// The statement overview of the report: its sums are `sums` when the survey added them up
+/// (in cents), else added up here in `Decimal` (see [`Survey::completed_sums`]).
 fn overview(
     statement: &Statement,
     period: Period,
-    arithmetic: Arithmetic,
     sums: Option<CompletedSums>,
 ) -> StatementOverview {
     let CompletedSums {
@@ -444,10 +444,7 @@ fn overview(
         paid_in,
         withdrawn,
         monthly,
-    } = sums.unwrap_or_else(|| match arithmetic {
-        Arithmetic::Cents => completed_sums::<Cents>(statement),
-        Arithmetic::Decimal => completed_sums::<Decimal>(statement),
-    });
+    } = sums.unwrap_or_else(|| completed_sums(statement));
     let provider = serde_json::to_value(statement.provider)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
@@ -475,9 +472,9 @@ struct CompletedSums {
     monthly: Vec<MonthlyCashflow>,
 }
 
-/// [`CompletedSums`] of `statement` in one pass, in the arithmetic `A`.
-fn completed_sums<A: Amount>(statement: &Statement) -> CompletedSums {
-    let mut sums = MonthRuns::<A>::default();
+/// [`CompletedSums`] of `statement` in one pass, in `Decimal`.
+fn completed_sums(statement: &Statement) -> CompletedSums {
+    let mut sums = MonthRuns::<Decimal>::default();
     for t in statement.transactions.iter().filter(|t| t.is_completed()) {
         sums.add(t);
     }

@@ -28,7 +28,7 @@ use rust_decimal::Decimal;
 use smallvec::{SmallVec, smallvec};
 
 use super::finding;
-use crate::amount::{Amount, Arithmetic, Cents};
+use crate::amount::{Amount, Arithmetic, Cents, net_of};
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 
@@ -65,6 +65,11 @@ impl<'a> Groups<'a> {
     fn rows(&self, index: usize) -> &'a [&'a Transaction] {
         &self.printed[self.spans[index].clone()]
     }
+
+    /// The time and receipts ([`when`]) of each group of `indexes`, for messages.
+    fn when_each(&self, indexes: impl Iterator<Item = usize>) -> Vec<String> {
+        indexes.map(|index| when(self.rows(index))).collect()
+    }
 }
 
 /// Whether a Fuliza draw or repayment is among `rows`.
@@ -83,11 +88,6 @@ fn receipts(rows: &[&Transaction]) -> String {
 
 fn absolute_nets<A: Amount>(rows: &[&Transaction]) -> BTreeSet<A> {
     rows.iter().map(|t| net_of::<A>(t).abs()).collect()
-}
-
-/// A row's movement, `paid_in - withdrawn` ([`Transaction::net`]).
-fn net_of<A: Amount>(t: &Transaction) -> A {
-    A::of(t.paid_in).minus(A::of(t.withdrawn))
 }
 
 /// `a − b` on multisets, sorted; a value equal to several representations (`1.0`, `1.00`)
@@ -376,10 +376,7 @@ fn check_in<A: Amount>(
     let (fuliza_internal, plain_internal): (Vec<usize>, Vec<usize>) =
         internal.into_iter().partition(|g| fuliza(groups.rows(*g)));
     if !plain_internal.is_empty() {
-        let at: Vec<String> = plain_internal
-            .iter()
-            .map(|g| when(groups.rows(*g)))
-            .collect();
+        let at = groups.when_each(plain_internal.iter().copied());
         findings.push(finding(
             "row_arithmetic",
             Severity::Warning,
@@ -413,10 +410,7 @@ fn check_in<A: Amount>(
     let unknown = unpaired.iter().filter(|b| b.gap.is_none()).count();
     let count = unpaired.len() + fuliza_internal.len() + out_of_order;
     if count > 0 {
-        let at: Vec<String> = unpaired
-            .iter()
-            .map(|b| when(groups.rows(b.index)))
-            .collect();
+        let at = groups.when_each(unpaired.iter().map(|b| b.index));
         findings.push(finding(
             "unlisted_movements",
             Severity::Info,
@@ -458,15 +452,12 @@ fn summary_breaks<A: Amount>(
     (paid_in, paid_out): (Decimal, Decimal),
     findings: &mut Vec<Finding>,
 ) {
-    let matching: Vec<String> = unpaired
-        .iter()
-        .filter(|b| {
-            b.gap
-                .map(A::decimal)
-                .is_some_and(|g| g == paid_in || g == -paid_out)
-        })
-        .map(|b| when(groups.rows(b.index)))
-        .collect();
+    let explained = |b: &&&Break<A>| {
+        b.gap
+            .map(A::decimal)
+            .is_some_and(|g| g == paid_in || g == -paid_out)
+    };
+    let matching = groups.when_each(unpaired.iter().filter(explained).map(|b| b.index));
     if !matching.is_empty() {
         findings.push(finding(
             "edited_amount",
@@ -479,10 +470,7 @@ fn summary_breaks<A: Amount>(
         ));
     }
     if !unpaired.is_empty() {
-        let at: Vec<String> = unpaired
-            .iter()
-            .map(|b| when(groups.rows(b.index)))
-            .collect();
+        let at = groups.when_each(unpaired.iter().map(|b| b.index));
         findings.push(finding(
             "balance_breaks",
             Severity::Warning,

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use crate::amount::Amount;
+use crate::amount::{Amount, net_of};
 use crate::statement::Transaction;
 
 /// The closing balance of a group of `(net movement, printed balance)` rows that share a
@@ -59,11 +59,6 @@ fn alone_closing<A: Amount>(t: &Transaction) -> Option<A> {
     group_closing(&[(net_of::<A>(t), A::of(b))])
 }
 
-/// A row's movement, `paid_in - withdrawn`.
-fn net_of<A: Amount>(t: &Transaction) -> A {
-    A::of(t.paid_in).minus(A::of(t.withdrawn))
-}
-
 /// Printed end-of-day balances for every day from `first` to `last`, or `None` when no row
 /// prints a balance. `rows` may be in any order; in time order (a report's reading order) they
 /// are grouped in one pass.
@@ -87,11 +82,10 @@ pub(crate) fn daily_balances_in<A: Amount>(
     let mut printed: Vec<&Transaction> = Vec::with_capacity(rows.len());
     printed.extend(rows.iter().copied().filter(|t| t.balance.is_some()));
     crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
-    let (first_group, _) = printed.split_at(same_time_from(&printed, 0));
+    let first_group = printed
+        .chunk_by(|a, b| a.completed_at == b.completed_at)
+        .next()?;
     let mut group: Vec<(A, A)> = Vec::new();
-    if first_group.is_empty() {
-        return None;
-    }
     let mut current = group_opening(read_group(first_group, &mut group))?;
     // A day closes on its last group's closing, so only the last group of each day is read
     // (groups dated before `first` are not read at all): one group a day instead of one a
@@ -145,16 +139,6 @@ fn read_group<'g, A: Amount>(rows: &[&Transaction], group: &'g mut Vec<(A, A)>) 
     );
     group.sort_unstable();
     group
-}
-
-/// The length of the run of rows from `start` that share `rows[start]`'s completion time.
-fn same_time_from(rows: &[&Transaction], start: usize) -> usize {
-    rows.get(start).map_or(0, |first| {
-        rows[start..]
-            .iter()
-            .take_while(|t| t.completed_at == first.completed_at)
-            .count()
-    })
 }
 
 /// How many rows before `end` share `rows[end]`'s completion time.

@@ -41,12 +41,8 @@ fn counterparty<'b>(details: &str, buffer: &'b mut String) -> Option<&'b str> {
     });
     if other_space == 0 {
         let is_word = |b: &u8| *b != b' ';
-        let dash = memchr::memrchr_iter(b'-', bytes).find(|&dash| {
-            dash > 0
-                && bytes[dash - 1] == b' '
-                && bytes.get(dash + 1) == Some(&b' ')
-                && bytes[..dash].iter().rev().any(is_word)
-                && bytes[dash + 1..].iter().any(is_word)
+        let dash = spaced_dashes(bytes).find(|&dash| {
+            bytes[..dash].iter().rev().any(is_word) && bytes[dash + 1..].iter().any(is_word)
         })?;
         buffer.clear();
         for word in details[dash + 1..].split(' ').filter(|w| !w.is_empty()) {
@@ -70,9 +66,14 @@ fn counterparty<'b>(details: &str, buffer: &'b mut String) -> Option<&'b str> {
 /// last match's, since a match's start is its `-` less one), without building a substring
 /// searcher per row (`rsplit_once` was a quarter of the round trips' time, `perf`, 2026-11-27).
 fn after_last_separator(text: &[u8]) -> Option<usize> {
+    spaced_dashes(text).next().map(|dash| dash + 2)
+}
+
+/// The positions of the `-`s of `text` with a space on each side (each the middle of a
+/// `" - "`), last first.
+fn spaced_dashes(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
     memchr::memrchr_iter(b'-', text)
-        .find(|&dash| dash > 0 && text[dash - 1] == b' ' && text.get(dash + 1) == Some(&b' '))
-        .map(|dash| dash + 2)
+        .filter(|&dash| dash > 0 && text[dash - 1] == b' ' && text.get(dash + 1) == Some(&b' '))
 }
 
 /// An amount still open for matching: when it moved and how much is left.
