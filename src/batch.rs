@@ -116,7 +116,7 @@ pub fn jobs(
 pub fn run(
     jobs: &[Job],
     workers: NonZeroUsize,
-    card: &alama_core::Scorecard,
+    card: Option<&alama_core::Scorecard>,
 ) -> Result<usize, String> {
     let bar = progress_bar(jobs.len());
     let next = AtomicUsize::new(0);
@@ -174,7 +174,7 @@ fn progress_bar(len: usize) -> ProgressBar {
     bar
 }
 
-fn score_one(job: &Job, card: &alama_core::Scorecard) -> Done {
+fn score_one(job: &Job, card: Option<&alama_core::Scorecard>) -> Done {
     let file = job.file.to_string_lossy();
     let outcome = catch_unwind(AssertUnwindSafe(|| {
         score_file(&job.file, &job.options, card)

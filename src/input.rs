@@ -48,16 +48,17 @@ pub fn read_statement(file: &Path, options: &ParseOptions) -> Result<Statement, 
     alama_core::parse(&bytes, options)
 }
 
-/// Reads `file` like [`read_statement`] and scores it with `card` (the parsed statement is
-/// scored without being copied: [`alama_core::score_bytes_with`]).
+/// Reads `file` like [`read_statement`] and scores it with `card`, or without one with the
+/// built-in card of the statement's currency (the parsed statement is scored without being
+/// copied: [`alama_core::score_bytes_with`]).
 ///
 /// # Errors
 /// Those of [`read_statement`], and the engine's scoring errors (`empty_statement`,
-/// `too_large`).
+/// `too_large`, `currency_mismatch`, `unsupported_currency`).
 pub fn score_file(
     file: &Path,
     options: &ParseOptions,
-    card: &alama_core::Scorecard,
+    card: Option<&alama_core::Scorecard>,
 ) -> Result<alama_core::Report, Error> {
     let bytes = read(file, options)?;
     alama_core::score_bytes_with(&bytes, options, card)

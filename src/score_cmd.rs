@@ -69,9 +69,8 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
         .as_deref()
         .map(crate::scorecard_cmd::load)
         .transpose()?;
-    let card = own
-        .as_ref()
-        .unwrap_or_else(|| alama_core::scorecard::builtin());
+    // Without --scorecard each statement is scored with the built-in card of its currency.
+    let card = own.as_ref();
     if args.is_batch() {
         return run_batch(args, card);
     }
@@ -95,7 +94,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
 }
 
 /// Scores many statements: JSON Lines on standard output; exit code 1 when any failed.
-fn run_batch(args: &ScoreArgs, card: &alama_core::Scorecard) -> Result<(), String> {
+fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(), String> {
     if args.format != ReportFormat::Json {
         usage_error("several statements print JSON Lines: use --format json (the default)");
     }

@@ -1,4 +1,4 @@
-//! `alama scorecard validate|describe|export`: work with scorecards as data.
+//! `alama scorecard list|validate|describe|export`: work with scorecards as data.
 //!
 //! A scorecard is a JSON document (`docs/scorecard.schema.json`); `alama score --scorecard FILE`
 //! scores with one. Errors are `error[invalid_scorecard]: …` (or `io_error`), exit code 1.
@@ -13,6 +13,9 @@ use crate::input::describe;
 /// The `alama scorecard` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum ScorecardCommand {
+    /// List the built-in scorecards, one per currency: currency, version, SHA-256, and the
+    /// monthly income that makes a month "with income" on each card.
+    List,
     /// Check a scorecard file: prints its version and SHA-256, or the problem.
     Validate {
         /// The scorecard JSON.
@@ -20,11 +23,23 @@ pub enum ScorecardCommand {
     },
     /// Print a scorecard's tables as Markdown (the built-in one without a file).
     Describe {
-        /// The scorecard JSON; the built-in scorecard when absent.
+        /// The scorecard JSON; the built-in scorecard of `--currency` when absent.
         file: Option<PathBuf>,
+        /// The currency whose built-in card to describe (ISO 4217; default KES).
+        #[arg(long, default_value = "KES")]
+        currency: String,
     },
-    /// Print the built-in scorecard's JSON, a starting point for a lender's own.
-    Export,
+    /// Print a built-in scorecard's JSON, a starting point for a lender's own.
+    Export {
+        /// The currency whose built-in card to print (ISO 4217; default KES).
+        #[arg(long, default_value = "KES")]
+        currency: String,
+    },
+}
+
+/// The built-in card of `currency`, or `error[unsupported_currency]` naming those there are.
+fn builtin(currency: &str) -> Result<&'static Scorecard, String> {
+    alama_core::scorecard::builtin_for(currency).map_err(|e| describe(&e))
 }
 
 /// Reads and validates a scorecard file.
@@ -53,12 +68,29 @@ pub fn run(command: &ScorecardCommand) -> Result<(), String> {
                 card.sha256()
             )
         }
-        ScorecardCommand::Describe { file } => match file {
+        ScorecardCommand::List => {
+            let mut out =
+                String::from("currency  version            sha256            month with income\n");
+            for card in alama_core::scorecard::builtins() {
+                out.push_str(&format!(
+                    "{:<9} {:<18} {:.16}  {}\n",
+                    card.currency,
+                    card.version,
+                    card.sha256(),
+                    alama_core::money::display(
+                        &card.currency,
+                        card.thresholds().material_monthly_income
+                    )
+                ));
+            }
+            out
+        }
+        ScorecardCommand::Describe { file, currency } => match file {
             Some(f) => alama_core::scorecard::describe(&load(f)?),
-            None => alama_core::scorecard::describe(alama_core::scorecard::builtin()),
+            None => alama_core::scorecard::describe(builtin(currency)?),
         },
-        ScorecardCommand::Export => {
-            format!("{}\n", alama_core::scorecard::builtin().to_json_pretty())
+        ScorecardCommand::Export { currency } => {
+            format!("{}\n", builtin(currency)?.to_json_pretty())
         }
     };
     crate::output::write_stdout(out.as_bytes())

@@ -105,7 +105,7 @@ proptest! {
         let mut c = alama_core::score_bytes_with_id(
             bytes.as_bytes(),
             &options,
-            alama_core::scorecard::builtin(),
+            Some(alama_core::scorecard::builtin()),
             "rpt_given".to_owned(),
         )
         .expect("scores");

@@ -141,7 +141,8 @@ fn report_of_prepared(
         || {
             let survey = surveyed.publish(statement);
             survey.refusal(statement)?;
-            let features = features::compute_in(statement, Some(survey.arithmetic));
+            let features =
+                features::compute_in(statement, Some(survey.arithmetic), card.thresholds());
             let assessment = scorecard::assess(card, &features);
             let period = covered_period(statement, survey.dates);
             let overview = overview(statement, period, survey.completed_sums);
@@ -191,7 +192,7 @@ fn report_under_id(
     let ((features, assessment, overview), integrity) = crate::parallel::join_for_rows(
         statement.transactions.len(),
         || {
-            let features = features::compute_in(statement, Some(arithmetic));
+            let features = features::compute_in(statement, Some(arithmetic), card.thresholds());
             let assessment = scorecard::assess(card, &features);
             let overview = overview(statement, period, survey.completed_sums);
             (features, assessment, overview)
@@ -228,7 +229,7 @@ impl Parts {
             band: Band::of(score),
             statement_period: format_period(self.period),
             reason_codes: self.assessment.reason_codes,
-            insights: insights::insights(&self.features),
+            insights: insights::insights(&self.features, &card.currency, card.thresholds()),
             factors: self.assessment.factors,
             scorecard_version: card.version.clone(),
             scorecard_sha256: sha,

@@ -40,6 +40,12 @@ pub enum ErrorKind {
     /// A scorecard (JSON) that does not validate: bins with a gap or an overlap, maxima that do
     /// not add up, an unknown feature, non-integer points (see `scorecard::card`).
     InvalidScorecard,
+    /// The scorecard given is in another currency than the statement (a KES card on a UGX
+    /// statement): amounts are never converted, so the statement is not scored. HTTP 422.
+    CurrencyMismatch,
+    /// No scorecard was given and no built-in card is in the statement's currency (e.g. USD);
+    /// the message names the currencies that have one. A lender may bring its own card. HTTP 422.
+    UnsupportedCurrency,
 }
 
 impl ErrorKind {
@@ -55,11 +61,13 @@ impl ErrorKind {
             Self::TooLarge { .. } => "too_large",
             Self::Io => "io_error",
             Self::InvalidScorecard => "invalid_scorecard",
+            Self::CurrencyMismatch => "currency_mismatch",
+            Self::UnsupportedCurrency => "unsupported_currency",
         }
     }
 
     /// Every code, in a fixed order (for docs and binding tests).
-    pub const ALL_CODES: [&'static str; 9] = [
+    pub const ALL_CODES: [&'static str; 11] = [
         "password_required",
         "wrong_password",
         "unsupported_format",
@@ -69,6 +77,8 @@ impl ErrorKind {
         "too_large",
         "io_error",
         "invalid_scorecard",
+        "currency_mismatch",
+        "unsupported_currency",
     ];
 }
 

@@ -1,13 +1,13 @@
 //! Typed insights of a report: a stable code, one sentence for a person, and the figure behind
 //! it ([`Insight`]).
 //!
-//! Values are exact decimals, rounded so that the JSON is stable: money to 2 decimal places
-//! (KES, `"KES/month"`), ratios to 4 (`"ratio"`, 0–1), counts and days as integers. Insights
+//! Values are exact decimals, rounded so that the JSON is stable: money to 2 decimal places in
+//! the statement's currency (unit `"KES"`, `"UGX/month"`, …), ratios to 4 (`"ratio"`, 0–1), counts and days as integers. Insights
 //! appear in a fixed order; the thin-file warning, when present, comes first.
 //!
 //! Months are calendar months everywhere (see [`crate::features`]).
 //!
-//! **Affordable monthly instalment** (`affordable_instalment`, KES/month, computed in
+//! **Affordable monthly instalment** (`affordable_instalment`, the currency a month, computed in
 //! [`Features::affordable_instalment`] because the scorecard scores it):
 //! `max(0, min(typical monthly income / 3 − mobile and digital loans drawn per month, 50 % ×
 //! monthly net cash flow))`. The first term is a debt-service-to-income cap of one third, the
@@ -20,7 +20,8 @@
 
 use rust_decimal::{Decimal, RoundingStrategy};
 
-use crate::features::Features;
+use crate::features::{Features, Thresholds};
+use crate::money::display;
 use crate::report::Insight;
 
 /// A statement shorter than this many days gets a thin-file insight.
@@ -44,26 +45,6 @@ fn ratio4(v: Decimal) -> Decimal {
     r
 }
 
-/// `12345.6` → `"12,345.60"`.
-pub(crate) fn kes(v: Decimal) -> String {
-    let m = money(v);
-    let text = m.abs().to_string();
-    let (int, frac) = text.split_once('.').unwrap_or((&text, "00"));
-    let mut grouped = String::new();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(c);
-    }
-    let sign = if m.is_sign_negative() && !m.is_zero() {
-        "-"
-    } else {
-        ""
-    };
-    format!("{sign}KES {grouped}.{frac}")
-}
-
 /// `0.1234` → `"12.3%"`.
 pub(crate) fn percent(v: Decimal) -> String {
     let p = v
@@ -81,26 +62,28 @@ fn insight(code: &str, message: String, value: Decimal, unit: &str) -> Insight {
     }
 }
 
-/// The affordable monthly instalment, KES/month, unrounded (see the module rule).
+/// The affordable monthly instalment, the statement's currency a month, unrounded (see the module rule).
 pub fn affordable_instalment(f: &Features) -> Decimal {
     f.affordable_instalment
 }
 
 /// The insights of a statement's features, in a fixed order (the thin-file warning first).
-pub fn insights(f: &Features) -> Vec<Insight> {
+/// Money is shown and united in `currency` (the statement's, ISO 4217: `"UGX 25,111.80"`, unit
+/// `"UGX/month"`), with the scorecard's `thresholds` in that currency.
+pub fn insights(f: &Features, currency: &str, thresholds: &Thresholds) -> Vec<Insight> {
     [
         thin_file(f),
-        Some(average_income(f)),
+        Some(average_income(f, currency)),
         income_regularity(f),
         salary_share(f),
-        Some(net_cash_flow(f)),
-        average_balance(f),
-        Some(fuliza(f)),
-        mobile_loans(f),
-        Some(betting(f)),
-        Some(cash_out(f)),
+        Some(net_cash_flow(f, currency)),
+        average_balance(f, currency, thresholds.near_zero_balance),
+        Some(fuliza(f, currency)),
+        mobile_loans(f, currency),
+        Some(betting(f, currency)),
+        Some(cash_out(f, currency)),
         Some(bills(f)),
-        Some(instalment(f)),
+        Some(instalment(f, currency)),
     ]
     .into_iter()
     .flatten()
@@ -122,17 +105,17 @@ fn thin_file(f: &Features) -> Option<Insight> {
     })
 }
 
-fn average_income(f: &Features) -> Insight {
+fn average_income(f: &Features, cur: &str) -> Insight {
     insight(
         "average_monthly_income",
         format!(
             "Average income is {} per 30 days (money in, excluding loans, Fuliza, savings, \
              reversals, betting winnings and round trips; money from banks counted, net of money \
              sent back, when it comes in most months)",
-            kes(f.average_monthly_income)
+            display(cur, f.average_monthly_income)
         ),
         money(f.average_monthly_income),
-        "KES/month",
+        &format!("{cur}/month"),
     )
 }
 
@@ -171,34 +154,35 @@ fn salary_share(f: &Features) -> Option<Insight> {
     ))
 }
 
-fn net_cash_flow(f: &Features) -> Insight {
+fn net_cash_flow(f: &Features, cur: &str) -> Insight {
     insight(
         "net_monthly_cash_flow",
         format!(
             "Income minus spending (credit fees included) averages {} a month",
-            kes(f.average_monthly_net_cash_flow)
+            display(cur, f.average_monthly_net_cash_flow)
         ),
         money(f.average_monthly_net_cash_flow),
-        "KES/month",
+        &format!("{cur}/month"),
     )
 }
 
-fn average_balance(f: &Features) -> Option<Insight> {
+fn average_balance(f: &Features, cur: &str, near_zero: Decimal) -> Option<Insight> {
     let avg = f.average_daily_balance?;
     Some(insight(
         "average_balance",
         format!(
-            "The wallet ends the day with {} on average and below KES 100 on {} of {} days",
-            kes(avg),
+            "The wallet ends the day with {} on average and below {} on {} of {} days",
+            display(cur, avg),
+            display(cur, near_zero),
             f.days_near_zero,
             f.statement_days
         ),
         money(avg),
-        "KES",
+        cur,
     ))
 }
 
-fn fuliza(f: &Features) -> Insight {
+fn fuliza(f: &Features, cur: &str) -> Insight {
     match f.fuliza_reliance.filter(|r| *r != Decimal::MAX) {
         Some(r) => insight(
             "fuliza_reliance",
@@ -209,7 +193,7 @@ fn fuliza(f: &Features) -> Insight {
                     "Fuliza drawn equals {} of income ({} draws totalling {}, in {} of {} months)",
                     percent(r),
                     f.fuliza_draw_count,
-                    kes(f.fuliza_drawn),
+                    display(cur, f.fuliza_drawn),
                     f.fuliza_months,
                     f.months_covered
                 )
@@ -222,15 +206,15 @@ fn fuliza(f: &Features) -> Insight {
             format!(
                 "Fuliza was drawn {} times ({}) with no income on the statement",
                 f.fuliza_draw_count,
-                kes(f.fuliza_drawn)
+                display(cur, f.fuliza_drawn)
             ),
             money(f.fuliza_drawn),
-            "KES",
+            cur,
         ),
     }
 }
 
-fn mobile_loans(f: &Features) -> Option<Insight> {
+fn mobile_loans(f: &Features, cur: &str) -> Option<Insight> {
     let count = f.mobile_loan_count.saturating_add(f.digital_loan_count);
     let received = f
         .mobile_loans_received
@@ -241,16 +225,16 @@ fn mobile_loans(f: &Features) -> Option<Insight> {
             "mobile_loans",
             format!(
                 "{count} mobile or digital loan(s) received ({}), {} repaid on the statement",
-                kes(received),
-                kes(repaid)
+                display(cur, received),
+                display(cur, repaid)
             ),
             money(received),
-            "KES",
+            cur,
         )
     })
 }
 
-fn betting(f: &Features) -> Insight {
+fn betting(f: &Features, cur: &str) -> Insight {
     insight(
         "betting_share",
         if f.betting_spent.is_zero() {
@@ -259,7 +243,7 @@ fn betting(f: &Features) -> Insight {
             format!(
                 "{} of spending goes to betting ({})",
                 percent(f.betting_share),
-                kes(f.betting_spent)
+                display(cur, f.betting_spent)
             )
         },
         ratio4(f.betting_share),
@@ -267,13 +251,13 @@ fn betting(f: &Features) -> Insight {
     )
 }
 
-fn cash_out(f: &Features) -> Insight {
+fn cash_out(f: &Features, cur: &str) -> Insight {
     insight(
         "cash_out_share",
         format!(
             "{} of spending is withdrawn as cash at agents ({})",
             percent(f.cash_out_share),
-            kes(f.cash_out)
+            display(cur, f.cash_out)
         ),
         ratio4(f.cash_out_share),
         "ratio",
@@ -292,7 +276,7 @@ fn bills(f: &Features) -> Insight {
     )
 }
 
-fn instalment(f: &Features) -> Insight {
+fn instalment(f: &Features, cur: &str) -> Insight {
     let amount = affordable_instalment(f);
     insight(
         "affordable_instalment",
@@ -302,11 +286,11 @@ fn instalment(f: &Features) -> Insight {
             format!(
                 "An instalment of up to {} per month looks affordable (the lower of a third of \
                  income less existing loan repayments, and half the monthly surplus)",
-                kes(amount)
+                display(cur, amount)
             )
         },
         money(amount),
-        "KES/month",
+        &format!("{cur}/month"),
     )
 }
 
@@ -343,7 +327,7 @@ mod tests {
 
     #[test]
     fn values_are_rounded_for_stable_json() {
-        let list = insights(&base());
+        let list = insights(&base(), "KES", &Thresholds::KES);
         let cv = find(&list, "income_regularity").map(|i| i.value);
         assert_eq!(cv.map(|v| v.to_string()), Some("0.1235".to_owned()));
         let income = find(&list, "average_monthly_income").map(|i| i.value.to_string());
@@ -364,7 +348,7 @@ mod tests {
             transaction_count: 6,
             ..Features::default()
         };
-        let list = insights(&f);
+        let list = insights(&f, "KES", &Thresholds::KES);
         assert_eq!(list[0].code, "thin_file");
         assert_eq!(list[0].value, dec!(21));
         assert!(list[0].message.contains("only 21 day(s)"));
@@ -374,9 +358,9 @@ mod tests {
 
     #[test]
     fn formats_money_and_percent() {
-        assert_eq!(kes(dec!(1234567.891)), "KES 1,234,567.89");
-        assert_eq!(kes(dec!(-950)), "-KES 950.00");
-        assert_eq!(kes(dec!(0)), "KES 0.00");
+        assert_eq!(display("KES", dec!(1234567.891)), "KES 1,234,567.89");
+        assert_eq!(display("UGX", dec!(-950)), "-UGX 950.00");
+        assert_eq!(display("KES", dec!(0)), "KES 0.00");
         assert_eq!(percent(dec!(0.12345)), "12.3%");
     }
 }

@@ -71,13 +71,17 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// still as one of the last 256 calls of [`parse`] in the process returned them is read in
 /// place; the report is the same.
 ///
+/// The card is the built-in one of the statement's currency ([`scorecard::builtin_for`]: KES,
+/// UGX, GHS, LSL); amounts are never converted.
+///
 /// # Errors
+/// `ErrorKind::UnsupportedCurrency` when no built-in card is in the statement's currency;
 /// `ErrorKind::EmptyStatement` when the statement has no completed transactions;
 /// `ErrorKind::TooLarge` when its rows or its header period span more than
 /// [`MAX_PERIOD_DAYS`] days (the features are computed day by day), or when an amount is
 /// beyond [`money::MAX_AMOUNT`] (a statement built by hand; the parsers do not read one).
 pub fn score(statement: &Statement) -> Result<Report> {
-    assemble::report(statement, scorecard::builtin())
+    assemble::report(statement, scorecard::builtin_for(&statement.currency)?)
 }
 
 /// Scores a parsed statement with a given scorecard (a lender's own, loaded with
@@ -85,32 +89,72 @@ pub fn score(statement: &Statement) -> Result<Report> {
 /// `reportId` covers both.
 ///
 /// # Errors
-/// Those of [`score`].
+/// `ErrorKind::CurrencyMismatch` when the card's currency is not the statement's (no amount is
+/// ever converted); those of [`score`] otherwise.
 pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report> {
+    scorecard.check_currency(&statement.currency)?;
     assemble::report(statement, scorecard)
 }
 
-/// Parses and scores in one call: the same report as `score(&parse(bytes, options)?)`, a
-/// little faster (the parsed rows are moved into reading order and not fingerprinted for a
-/// later [`score`]).
+/// Scores a statement the caller owns (typically just parsed), with `scorecard` or, when
+/// `None`, the built-in card of the statement's currency ([`scorecard::builtin_for`]): the same
+/// report as [`score_with`], its rows prepared and moved in place rather than copied.
+/// `report_id`, when given, is the report's id in place of its content address (a service
+/// storing each report under its own id; the content address is then not computed). A caller
+/// that chooses the card by the statement's currency (a service's per-currency default)
+/// parses, chooses, then calls this.
 ///
 /// # Errors
-/// Those of [`parse`] and [`score`].
-pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
-    score_bytes_with(bytes, options, scorecard::builtin())
+/// Those of [`score_with`], and `ErrorKind::UnsupportedCurrency` when no card is given and no
+/// built-in card is in the statement's currency.
+pub fn score_parsed(
+    mut statement: Statement,
+    scorecard: Option<&Scorecard>,
+    report_id: Option<String>,
+) -> Result<Report> {
+    parse::normalise_summary(&mut statement);
+    parse::prepare_rows(&mut statement.transactions);
+    score_prepared(statement, scorecard, report_id)
 }
 
-/// [`score_bytes`] with a given scorecard: the same report as
-/// `score_with(&parse(bytes, options)?, scorecard)`.
+/// [`score_parsed`] of a statement `parse` prepared already (categories and amounts set).
+fn score_prepared(
+    statement: Statement,
+    scorecard: Option<&Scorecard>,
+    report_id: Option<String>,
+) -> Result<Report> {
+    let card = scorecard::choose(scorecard, &statement.currency)?;
+    assemble::report_of_parsed(statement, card, report_id)
+}
+
+/// Parses and scores in one call with the built-in card of the statement's currency: the same
+/// report as `score(&parse(bytes, options)?)`, a little faster (the parsed rows are moved into
+/// reading order and not fingerprinted for a later [`score`]).
 ///
 /// # Errors
-/// Those of [`parse`] and [`score`].
+/// Those of [`parse`] and [`score`], and `ErrorKind::UnsupportedCurrency` for a statement in a
+/// currency without a built-in card.
+pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
+    score_prepared(
+        parse::parse_as(bytes, options, parse::Mark::None)?,
+        None,
+        None,
+    )
+}
+
+/// [`score_bytes`] with a lender's own scorecard when one is given: the same report as
+/// `score_with(&parse(bytes, options)?, scorecard)`, or, with `None`, as [`score_bytes`] (the
+/// built-in card of the statement's currency). Every binding passes its optional card here.
+///
+/// # Errors
+/// Those of [`parse`] and [`score_with`] (`ErrorKind::CurrencyMismatch` among them), and
+/// `ErrorKind::UnsupportedCurrency` without a card for a currency that has no built-in one.
 pub fn score_bytes_with(
     bytes: &[u8],
     options: &ParseOptions,
-    scorecard: &Scorecard,
+    scorecard: Option<&Scorecard>,
 ) -> Result<Report> {
-    assemble::report_of_parsed(
+    score_prepared(
         parse::parse_as(bytes, options, parse::Mark::None)?,
         scorecard,
         None,
@@ -123,14 +167,14 @@ pub fn score_bytes_with(
 /// long statement, by `perf` profiles of the 5,000-row benches).
 ///
 /// # Errors
-/// Those of [`score_bytes`].
+/// Those of [`score_bytes_with`].
 pub fn score_bytes_with_id(
     bytes: &[u8],
     options: &ParseOptions,
-    scorecard: &Scorecard,
+    scorecard: Option<&Scorecard>,
     report_id: String,
 ) -> Result<Report> {
-    assemble::report_of_parsed(
+    score_prepared(
         parse::parse_as(bytes, options, parse::Mark::None)?,
         scorecard,
         Some(report_id),

@@ -122,6 +122,32 @@ pub fn normalise(value: Decimal) -> Decimal {
     v
 }
 
+/// An amount for a person, in `currency` (ISO 4217 code, printed as given), rounded half away
+/// from zero to two decimal places with thousands grouped: `display("KES", 12345.6)` is
+/// `"KES 12,345.60"`, a negative amount `"-UGX 950.00"`. Two places whatever the ISO exponent of
+/// the currency, as the wallets print them (Airtel Money Uganda prints `Ugx 25,111.80` although
+/// ISO 4217 gives UGX no minor unit).
+pub fn display(currency: &str, value: Decimal) -> String {
+    let mut m =
+        value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    m.rescale(2);
+    let text = m.abs().to_string();
+    let (int, frac) = text.split_once('.').unwrap_or((&text, "00"));
+    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if m.is_sign_negative() && !m.is_zero() {
+        "-"
+    } else {
+        ""
+    };
+    format!("{sign}{currency} {grouped}.{frac}")
+}
+
 /// serde for required amounts: serialise as a decimal string, deserialise from a string or an
 /// integer, refuse floats.
 pub mod serde_str {

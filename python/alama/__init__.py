@@ -18,6 +18,7 @@ stable ``code``.
 from alama._alama import (
     SCORECARD_VERSION,
     AlamaError,
+    CurrencyMismatchError,
     EmptyStatementError,
     Factor,
     FileReadError,
@@ -37,6 +38,7 @@ from alama._alama import (
     SummaryRow,
     TooLargeError,
     Transaction,
+    UnsupportedCurrencyError,
     UnsupportedFormatError,
     UnsupportedWalletError,
     WrongPasswordError,
@@ -52,6 +54,7 @@ from alama._features import features_frame
 __all__ = [
     "SCORECARD_VERSION",
     "AlamaError",
+    "CurrencyMismatchError",
     "EmptyStatementError",
     "Factor",
     "FileReadError",
@@ -71,6 +74,7 @@ __all__ = [
     "SummaryRow",
     "TooLargeError",
     "Transaction",
+    "UnsupportedCurrencyError",
     "UnsupportedFormatError",
     "UnsupportedWalletError",
     "WrongPasswordError",

@@ -15,6 +15,8 @@ _Source: TypeAlias = bytes | bytearray | _Path
 
 __all__ = [
     "AlamaError",
+    "CurrencyMismatchError",
+    "UnsupportedCurrencyError",
     "EmptyStatementError",
     "FileReadError",
     "InvalidScorecardError",
@@ -88,6 +90,12 @@ class FileReadError(AlamaError):
 
 class InvalidScorecardError(AlamaError):
     """A scorecard that does not validate; the message names the problem (code "invalid_scorecard")."""
+
+class CurrencyMismatchError(AlamaError):
+    """The scorecard is in another currency than the statement; amounts are never converted (code "currency_mismatch")."""
+
+class UnsupportedCurrencyError(AlamaError):
+    """No built-in scorecard for the statement's currency; the message names those that have one (code "unsupported_currency")."""
 
 def parse(
     source: _Source, *, password: str | None = None, format: str | None = None

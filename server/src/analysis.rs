@@ -36,7 +36,7 @@ pub async fn run(
     state: &AppState,
     statement: Vec<u8>,
     password: Option<String>,
-    scorecard: std::sync::Arc<alama_core::Scorecard>,
+    scorecard: Option<std::sync::Arc<alama_core::Scorecard>>,
     report_id: String,
 ) -> Result<Report, ApiError> {
     let limit = state.limits.analysis_timeout;
@@ -52,7 +52,7 @@ pub async fn run(
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
         alama_core::on_calling_thread(|| {
-            alama_core::score_bytes_with_id(&statement, &options, &scorecard, report_id)
+            alama_core::score_bytes_with_id(&statement, &options, scorecard.as_deref(), report_id)
         })
     });
     match tokio::time::timeout(limit, task).await {

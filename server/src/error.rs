@@ -62,6 +62,16 @@ pub const CODES: &[CodeInfo] = &[
     row("too_large", 413, "The upload exceeds a size limit"),
     row("io_error", 500, "The statement could not be read"),
     row("invalid_scorecard", 422, "The scorecard does not validate"),
+    row(
+        "currency_mismatch",
+        422,
+        "The scorecard is in another currency than the statement",
+    ),
+    row(
+        "unsupported_currency",
+        422,
+        "No built-in scorecard for the statement's currency",
+    ),
     // Keys and environments.
     row("missing_api_key", 401, "An API key is required"),
     row("invalid_api_key", 401, "The API key is not valid"),

@@ -20,12 +20,14 @@ use crate::ids::rfc3339;
 use crate::keys::Environment;
 use crate::storage::{AddOutcome, Owner, Storage};
 
-/// The scorecard an analysis runs with: the request's (`name`), the owner's default (`default`,
-/// its version as read with the caller's key: [`crate::auth::Caller::default_scorecard`]) or the
-/// built-in one.
+/// The scorecard an analysis runs with: the request's (`name`: a version stored for the owner,
+/// or a built-in card's version), the owner's default (`default`, its version as read with the
+/// caller's key: [`crate::auth::Caller::default_scorecard`]), or `None`: the engine then scores
+/// with the built-in card of the statement's currency (KES, UGX, GHS, LSL), and a card of
+/// another currency than the statement's is refused with `currency_mismatch` (422).
 ///
 /// # Errors
-/// `unknown_scorecard` (422) when `name` is neither a version stored for `owner` nor the
+/// `unknown_scorecard` (422) when `name` is neither a version stored for `owner` nor a
 /// built-in card's version; `internal_error` when a stored card no longer validates (an engine
 /// upgrade that tightened the rules); database errors.
 pub async fn resolve(
@@ -33,12 +35,11 @@ pub async fn resolve(
     owner: &Owner,
     name: Option<&str>,
     default: Option<&str>,
-) -> Result<Arc<alama_core::Scorecard>, ApiError> {
-    let builtin = alama_core::scorecard::builtin();
+) -> Result<Option<Arc<alama_core::Scorecard>>, ApiError> {
     let record = match name {
         Some(version) => match storage.scorecard(owner, version).await? {
             Some(record) => Some(record),
-            None if version == builtin.version => None,
+            None if builtin_card(version).is_some() => return Ok(builtin_card(version)),
             None => {
                 return Err(ApiError::new(
                     "unknown_scorecard",
@@ -56,20 +57,28 @@ pub async fn resolve(
             None => None,
         },
     };
-    match record {
-        Some(record) => alama_core::Scorecard::from_json(&record.card_json)
-            .map(Arc::new)
-            .map_err(|e| ApiError::internal(&e)),
-        None => Ok(builtin_card()),
-    }
+    record
+        .map(|record| {
+            alama_core::Scorecard::from_json(&record.card_json)
+                .map(Arc::new)
+                .map_err(|e| ApiError::internal(&e))
+        })
+        .transpose()
 }
 
-/// The built-in scorecard as the `Arc` an analysis takes: one copy for the process, not one
-/// per analysis.
-fn builtin_card() -> Arc<alama_core::Scorecard> {
-    static CARD: std::sync::OnceLock<Arc<alama_core::Scorecard>> = std::sync::OnceLock::new();
-    CARD.get_or_init(|| Arc::new(alama_core::scorecard::builtin().clone()))
-        .clone()
+/// The built-in scorecard of this version as the `Arc` an analysis takes: one copy per card
+/// for the process, not one per analysis.
+fn builtin_card(version: &str) -> Option<Arc<alama_core::Scorecard>> {
+    static CARDS: std::sync::OnceLock<Vec<Arc<alama_core::Scorecard>>> = std::sync::OnceLock::new();
+    CARDS
+        .get_or_init(|| {
+            alama_core::scorecard::builtins()
+                .map(|c| Arc::new(c.clone()))
+                .collect()
+        })
+        .iter()
+        .find(|c| c.version == version)
+        .cloned()
 }
 
 /// `alama scorecards …`: manage a partner's own scorecards.
@@ -144,8 +153,10 @@ pub async fn scorecards_command(
                 .map_err(|e| format!("error[io_error]: cannot read {}: {e}", file.display()))?;
             let card = alama_core::Scorecard::from_json(&text)
                 .map_err(|e| format!("error[{}]: {}", e.code(), e.message()))?;
-            let builtin = alama_core::scorecard::builtin();
-            if card.version == builtin.version && card.sha256() != builtin.sha256() {
+            if let Some(builtin) =
+                alama_core::scorecard::builtins().find(|b| b.version == card.version)
+                && card.sha256() != builtin.sha256()
+            {
                 return Err(format!(
                     "error[scorecard_conflict]: version {:?} is the built-in scorecard's; give \
                      your card a version of its own",

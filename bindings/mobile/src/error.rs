@@ -75,6 +75,20 @@ pub enum AlamaError {
         /// Human message (one sentence naming the problem).
         detail: String,
     },
+    /// `currency_mismatch`: the scorecard given is in another currency than the statement (a
+    /// KES card on a UGX statement); amounts are never converted.
+    #[error("currency_mismatch: {detail}")]
+    CurrencyMismatch {
+        /// Human message naming both currencies.
+        detail: String,
+    },
+    /// `unsupported_currency`: no scorecard given and no built-in card in the statement's
+    /// currency; the message names the currencies that have one.
+    #[error("unsupported_currency: {detail}")]
+    UnsupportedCurrency {
+        /// Human message naming the currencies with a built-in card.
+        detail: String,
+    },
     /// An error kind of a newer engine that this version of the bindings does not name yet.
     #[error("{code}: {detail}")]
     Other {
@@ -101,6 +115,8 @@ impl AlamaError {
             Self::TooLarge { .. } => ErrorKind::TooLarge { limit: 0 }.code().to_owned(),
             Self::Io { .. } => ErrorKind::Io.code().to_owned(),
             Self::InvalidScorecard { .. } => ErrorKind::InvalidScorecard.code().to_owned(),
+            Self::CurrencyMismatch { .. } => ErrorKind::CurrencyMismatch.code().to_owned(),
+            Self::UnsupportedCurrency { .. } => ErrorKind::UnsupportedCurrency.code().to_owned(),
             Self::Other { code, .. } => code.clone(),
         }
     }
@@ -119,6 +135,8 @@ impl From<Error> for AlamaError {
             ErrorKind::TooLarge { limit } => Self::TooLarge { limit, detail },
             ErrorKind::Io => Self::Io { detail },
             ErrorKind::InvalidScorecard => Self::InvalidScorecard { detail },
+            ErrorKind::CurrencyMismatch => Self::CurrencyMismatch { detail },
+            ErrorKind::UnsupportedCurrency => Self::UnsupportedCurrency { detail },
             _ => Self::Other {
                 code: error.code().to_owned(),
                 detail,
@@ -144,6 +162,8 @@ mod tests {
             ErrorKind::TooLarge { limit: 42 },
             ErrorKind::Io,
             ErrorKind::InvalidScorecard,
+            ErrorKind::CurrencyMismatch,
+            ErrorKind::UnsupportedCurrency,
         ];
         let mapped: Vec<AlamaError> = kinds
             .iter()

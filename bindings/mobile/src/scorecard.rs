@@ -62,11 +62,7 @@ pub(crate) fn score_bytes_with(
     options: &alama_core::ParseOptions,
     scorecard: Option<&Scorecard>,
 ) -> alama_core::Result<alama_core::Report> {
-    let card = match scorecard {
-        Some(card) => &card.inner,
-        None => alama_core::scorecard::builtin(),
-    };
-    alama_core::score_bytes_with(bytes, options, card)
+    alama_core::score_bytes_with(bytes, options, scorecard.map(|card| &card.inner))
 }
 
 /// Scores with the given scorecard, or the built-in one.

@@ -102,7 +102,8 @@ impl Input {
         self.read_with(options, alama_core::parse)
     }
 
-    /// Parses and scores the input with `card`, as [`Input::into_statement`] reads it, through
+    /// Parses and scores the input with `card` (without one, the built-in card of the
+    /// statement's currency), as [`Input::into_statement`] reads it, through
     /// `alama_core::score_bytes_with` (the parsed rows are not copied a second time).
     ///
     /// # Errors
@@ -110,7 +111,7 @@ impl Input {
     pub fn into_report(
         self,
         options: &ParseOptions,
-        card: &alama_core::Scorecard,
+        card: Option<&alama_core::Scorecard>,
     ) -> alama_core::Result<alama_core::Report> {
         self.read_with(options, |bytes, options| {
             alama_core::score_bytes_with(bytes, options, card)

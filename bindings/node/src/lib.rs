@@ -168,14 +168,11 @@ impl<'task> ScopedTask<'task> for ScoreTask {
 }
 
 /// Parses and scores: the engine's `score_bytes_with` (the report of `parse` then
-/// `score_with`), with the built-in scorecard when the options name none.
+/// `score_with`), with the built-in scorecard of the statement's currency when the options
+/// name none.
 fn score_input(input: Input, options: ScoreOptions) -> alama_core::Result<alama_core::Report> {
     let parse = options.parse.into_core()?;
-    let card = match &options.scorecard {
-        Some(card) => card.as_ref(),
-        None => alama_core::scorecard::builtin(),
-    };
-    input.into_report(&parse, card)
+    input.into_report(&parse, options.scorecard.as_deref())
 }
 
 /// The JSON data of an engine value (keys in declaration order: `serde_json`'s

@@ -78,6 +78,20 @@ create_exception!(
 );
 create_exception!(
     alama,
+    CurrencyMismatchError,
+    AlamaError,
+    "The scorecard given is in another currency than the statement (a KES card on a UGX \
+     statement); amounts are never converted (code \"currency_mismatch\")."
+);
+create_exception!(
+    alama,
+    UnsupportedCurrencyError,
+    AlamaError,
+    "No scorecard was given and no built-in card is in the statement's currency; the message \
+     names the currencies that have one (code \"unsupported_currency\")."
+);
+create_exception!(
+    alama,
     FileReadError,
     AlamaError,
     "Reading a statement file from disk failed: missing file, no permission, a directory \
@@ -86,7 +100,7 @@ create_exception!(
 
 /// Sets the class attribute `code` of every exception class (called once at module import).
 pub(crate) fn set_class_codes(py: Python<'_>) -> PyResult<()> {
-    let classes: [(Bound<'_, PyType>, &str); 9] = [
+    let classes: [(Bound<'_, PyType>, &str); 11] = [
         (py.get_type::<PasswordRequiredError>(), "password_required"),
         (py.get_type::<WrongPasswordError>(), "wrong_password"),
         (
@@ -105,6 +119,11 @@ pub(crate) fn set_class_codes(py: Python<'_>) -> PyResult<()> {
         (py.get_type::<TooLargeError>(), "too_large"),
         (py.get_type::<FileReadError>(), "io_error"),
         (py.get_type::<InvalidScorecardError>(), "invalid_scorecard"),
+        (py.get_type::<CurrencyMismatchError>(), "currency_mismatch"),
+        (
+            py.get_type::<UnsupportedCurrencyError>(),
+            "unsupported_currency",
+        ),
     ];
     for (class, code) in classes {
         class.setattr("code", code)?;
@@ -126,6 +145,8 @@ pub(crate) fn to_py(py: Python<'_>, error: &Error) -> PyErr {
         ErrorKind::TooLarge { .. } => TooLargeError::new_err(message.clone()),
         ErrorKind::Io => FileReadError::new_err(message.clone()),
         ErrorKind::InvalidScorecard => InvalidScorecardError::new_err(message.clone()),
+        ErrorKind::CurrencyMismatch => CurrencyMismatchError::new_err(message.clone()),
+        ErrorKind::UnsupportedCurrency => UnsupportedCurrencyError::new_err(message.clone()),
         // A kind added to the engine after this binding: still an AlamaError with its code.
         _ => AlamaError::new_err(message.clone()),
     };

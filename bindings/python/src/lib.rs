@@ -76,7 +76,7 @@ fn score(
     let options = source::options(py, password, format)?;
     let source = Source::extract(source, true)?;
     let own = own_card(scorecard);
-    let result = py.detach(|| source.report(&options, card(own.as_deref())));
+    let result = py.detach(|| source.report(&options, own.as_deref()));
     error::map(py, result).map(PyReport)
 }
 
@@ -86,11 +86,6 @@ fn own_card(
     scorecard: Option<&Bound<'_, PyScorecard>>,
 ) -> Option<std::sync::Arc<alama_core::Scorecard>> {
     scorecard.map(|c| c.get().0.clone())
-}
-
-/// The card to score with: the lender's own, or the built-in one.
-fn card(own: Option<&alama_core::Scorecard>) -> &alama_core::Scorecard {
-    own.unwrap_or_else(|| alama_core::scorecard::builtin())
 }
 
 /// The feature catalogue's figures of one statement: a `dict` from feature name to
@@ -111,7 +106,11 @@ fn features<'py>(
     let source = Source::extract(source, true)?;
     let values = error::map(
         py,
-        py.detach(|| source.statement(&options).map(|s| scorecard::values(&s))),
+        py.detach(|| {
+            source
+                .statement(&options)
+                .and_then(|s| scorecard::values(&s))
+        }),
     )?;
     let dict = pyo3::types::PyDict::new(py);
     for (name, value) in values {
@@ -137,7 +136,7 @@ fn features_many(
     let outcomes = py.detach(|| {
         batch::run_all(&jobs, workers, |source, options| {
             let s = source.statement(options)?;
-            Ok(scorecard::values(&s)
+            Ok(scorecard::values(&s)?
                 .into_iter()
                 .map(|(_, v)| v.and_then(|d| d.to_f64()).unwrap_or(f64::NAN))
                 .collect::<Vec<f64>>())
@@ -182,7 +181,7 @@ fn score_many(
     let (jobs, workers) = jobs(py, sources, password, format, workers)?;
     let own = own_card(scorecard);
     let outcomes = py.detach(|| {
-        let card = card(own.as_deref());
+        let card = own.as_deref();
         batch::run_all(&jobs, workers, |source, options| {
             source.report(options, card)
         })
@@ -271,9 +270,10 @@ fn passwords(password: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Vec<Opti
 mod _alama {
     #[pymodule_export]
     use super::error::{
-        AlamaError, EmptyStatementError, FileReadError, InvalidScorecardError,
-        MalformedStatementError, PasswordRequiredError, TooLargeError, UnsupportedFormatError,
-        UnsupportedWalletError, WrongPasswordError,
+        AlamaError, CurrencyMismatchError, EmptyStatementError, FileReadError,
+        InvalidScorecardError, MalformedStatementError, PasswordRequiredError, TooLargeError,
+        UnsupportedCurrencyError, UnsupportedFormatError, UnsupportedWalletError,
+        WrongPasswordError,
     };
     #[pymodule_export]
     use super::report::{

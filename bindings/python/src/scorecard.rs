@@ -149,7 +149,17 @@ pub(crate) fn feature_catalogue() -> Vec<BTreeMap<&'static str, &'static str>> {
         .collect()
 }
 
-/// The catalogue figures of a parsed statement, in catalogue order.
-pub(crate) fn values(statement: &alama_core::Statement) -> Vec<(&'static str, Option<Decimal>)> {
-    catalogue::values(&alama_core::features::compute(statement))
+/// The catalogue figures of a parsed statement, in catalogue order, with the money thresholds
+/// of the built-in card of its currency.
+///
+/// # Errors
+/// `unsupported_currency` when no built-in card is in the statement's currency.
+pub(crate) fn values(
+    statement: &alama_core::Statement,
+) -> alama_core::Result<Vec<(&'static str, Option<Decimal>)>> {
+    let card = alama_core::scorecard::builtin_for(&statement.currency)?;
+    Ok(catalogue::values(&alama_core::features::compute(
+        statement,
+        card.thresholds(),
+    )))
 }

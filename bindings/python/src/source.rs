@@ -64,7 +64,8 @@ impl Source {
         }
     }
 
-    /// Parses (unless already parsed) and scores this source with `card`: bytes and paths
+    /// Parses (unless already parsed) and scores this source with `card`, or without one with
+    /// the built-in card of the statement's currency: bytes and paths
     /// through [`alama_core::score_bytes_with`] (no second copy of the parsed rows). Runs
     /// without the interpreter.
     ///
@@ -73,10 +74,13 @@ impl Source {
     pub(crate) fn report(
         &self,
         options: &ParseOptions,
-        card: &Scorecard,
+        card: Option<&Scorecard>,
     ) -> alama_core::Result<Report> {
         match self {
-            Self::Statement(statement) => alama_core::score_with(&statement.get().0, card),
+            Self::Statement(statement) => match card {
+                Some(card) => alama_core::score_with(&statement.get().0, card),
+                None => alama_core::score(&statement.get().0),
+            },
             Self::Bytes(bytes) => alama_core::score_bytes_with(bytes, options, card),
             Self::Path(path) => alama_core::score_bytes_with(&read(path, options)?, options, card),
         }

@@ -3,8 +3,9 @@
 //!
 //! - Material: what a month pays one biller is at least 0.5 % of the monthly income (the larger
 //!   of the typical, median full month and the average month, so that a seasonal income whose
-//!   median month is small does not make KES 60 material), never less than
-//!   [`MIN_MATERIAL_BILL`] and never more than [`MAX_MATERIAL_BILL`] (so a one-off windfall
+//!   median month is small does not make KES 60 material), never less than the card's
+//!   [`Thresholds::min_material_bill`] and never more than its
+//!   [`Thresholds::max_material_bill`] (so a one-off windfall
 //!   cannot make ordinary bills look immaterial). A KES 10 token is not
 //!   evidence of meeting obligations; KES 100 of KPLC prepaid tokens a month is what many
 //!   households on the real statements buy (50–250 a month on two of them).
@@ -16,13 +17,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;
 
+use super::Thresholds;
 use crate::categorise::normalise;
-
-/// The smallest monthly payment to one biller that counts, KES.
-pub const MIN_MATERIAL_BILL: Decimal = Decimal::from_parts(50, 0, 0, false, 0);
-
-/// A monthly payment to one biller of this much always counts, KES.
-pub const MAX_MATERIAL_BILL: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
 
 /// Share of the typical monthly income that makes a bill material: 0.5 %.
 pub const MATERIAL_BILL_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 3);
@@ -37,12 +33,13 @@ pub fn biller(details: &str) -> String {
     name.trim().to_owned()
 }
 
-/// The material-bill threshold for a monthly income (KES/month; the features pass the larger of
-/// the typical and the average monthly income), KES.
-pub fn threshold(monthly_income: Decimal) -> Decimal {
+/// The material-bill threshold for a monthly income (the statement's currency a month; the
+/// features pass the larger of the typical and the average monthly income), in the same
+/// currency, between the card's `thresholds.min_material_bill` and `max_material_bill`.
+pub fn threshold(monthly_income: Decimal, thresholds: &Thresholds) -> Decimal {
     monthly_income
         .saturating_mul(MATERIAL_BILL_SHARE)
-        .clamp(MIN_MATERIAL_BILL, MAX_MATERIAL_BILL)
+        .clamp(thresholds.min_material_bill, thresholds.max_material_bill)
 }
 
 /// Which months (indices) hold a material payment to a recurring biller, and how many bill rows
@@ -97,10 +94,10 @@ mod tests {
 
     #[test]
     fn only_material_recurring_bills_count() {
-        let t = threshold(dec!(16000));
+        let t = threshold(dec!(16000), &Thresholds::KES);
         assert_eq!(t, dec!(80));
-        assert_eq!(threshold(dec!(1000)), dec!(50));
-        assert_eq!(threshold(dec!(10000000)), dec!(100));
+        assert_eq!(threshold(dec!(1000), &Thresholds::KES), dec!(50));
+        assert_eq!(threshold(dec!(10000000), &Thresholds::KES), dec!(100));
         let kplc = "Pay Bill to 888880 - KPLC PREPAID Acc. 1";
         let rent = "Pay Bill to 777 - RENT Acc. 1";
         let once = "Pay Bill to 444 - WATER Acc. 1";

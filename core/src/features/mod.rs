@@ -7,8 +7,9 @@
 //! - **Order-invariant.** Rows are read from a copy sorted by completion time, then receipt,
 //!   Details and amounts; every figure is a sum, an order statistic or a first-in first-out
 //!   match in that order, so the order the source lists rows in does not matter.
-//! - **Exact money.** Every amount is a [`Decimal`] in KES major units; ratios are `Decimal`
-//!   too. Sums saturate instead of overflowing, so no input can panic.
+//! - **Exact money.** Every amount is a [`Decimal`] in the statement's currency, major units;
+//!   ratios are `Decimal` too. The money edges (a month with income, a row that is activity, a
+//!   day near zero, a material bill) are the scorecard's [`Thresholds`], in its currency. Sums saturate instead of overflowing, so no input can panic.
 //! - **Calendar months** (Africa/Nairobi dates as printed). The statement *covers* the days from
 //!   its first to its last transaction, widened to the header period when the statement has one
 //!   (a period more than 31 days beyond the rows is ignored). A month is **full** when the
@@ -26,8 +27,8 @@
 //! - **Spending** = money out, excluding own-account transfers, savings deposits, loan and Fuliza
 //!   repayments and reversals, **plus the estimated fees of credit drawn** (see [`credit`]).
 //! - **Spending mix**: the shares of spending (betting, cash) are taken of spending without the
-//!   rows below [`MIN_ACTIVITY_AMOUNT`] other than betting stakes and cash withdrawals, so KES 10
-//!   tokens cannot dilute them (a share is still at most 1, and a small stake still counts).
+//!   rows below [`Thresholds::min_activity_amount`] other than betting stakes and cash
+//!   withdrawals, so KES 10 tokens cannot dilute them (a share is still at most 1, and a small stake still counts).
 //! - **Credit** (see [`credit`]): draws and repayments matched first in, first out per product.
 //! - **Net balance** = the printed end-of-day balance minus what is owed to Fuliza and lenders
 //!   that day: an unpaid overdraft is debt, not a buffer.
@@ -45,6 +46,9 @@ pub mod bills;
 pub mod catalogue;
 pub mod credit;
 pub mod netting;
+pub mod thresholds;
+
+pub use thresholds::Thresholds;
 
 /// Days in one statement month for per-month rates (`x × 30 / days`).
 pub const WINDOW_DAYS: i64 = 30;
@@ -55,21 +59,9 @@ pub const MIN_FULL_MONTHS: u32 = 2;
 /// Months with positive net bank funding needed before it counts as income.
 pub const MIN_BANK_FUNDING_MONTHS: u32 = 2;
 
-/// A month's income below this is "no income" for regularity, KES (a few days of the statutory
-/// minimum wage: KES 10 from a friend does not make a month "with income").
-pub const MATERIAL_MONTHLY_INCOME: Decimal = Decimal::from_parts(1_000, 0, 0, false, 0);
-
-/// Rows below this amount are not counted as activity, KES: a KES 10 token or a KES 1 "rent"
-/// payment is not evidence of an economy. Betting rows and round trips are not counted either.
-pub const MIN_ACTIVITY_AMOUNT: Decimal = Decimal::from_parts(50, 0, 0, false, 0);
-
 /// Categories whose every row is part of the spending mix, however small: a KES 20 stake is
 /// betting, a KES 20 withdrawal is cash (see [`Features::betting_share`]).
 const MIX_ALWAYS: [Category; 2] = [Category::Betting, Category::AgentWithdrawal];
-
-/// An end-of-day net balance below this is "near zero", KES (the price of a small Send Money
-/// plus its charge: a wallet that cannot make one payment without Fuliza).
-pub const NEAR_ZERO_BALANCE: Decimal = Decimal::from_parts(100, 0, 0, false, 0);
 
 /// The most balance-buffer days reported (a wallet that spends nothing would be infinite).
 pub const MAX_BUFFER_DAYS: Decimal = Decimal::from_parts(365, 0, 0, false, 0);
@@ -142,7 +134,7 @@ pub struct Features {
     pub full_months: u32,
     /// Per-month figures, oldest first.
     pub monthly: Vec<MonthFigures>,
-    /// Activity: completed rows of at least [`MIN_ACTIVITY_AMOUNT`] that are neither betting nor
+    /// Activity: completed rows of at least [`Thresholds::min_activity_amount`] that are neither betting nor
     /// round trips, per 30 days: `rows × 30 / max(30, days)` in one exact division (a statement
     /// shorter than a month is not extrapolated).
     pub transactions_per_month: Decimal,
@@ -165,9 +157,9 @@ pub struct Features {
     /// Income floor: the 20th percentile (nearest rank, rounding down) of full-month income,
     /// KES/month; `None` below [`MIN_FULL_MONTHS`] full months.
     pub income_floor: Option<Decimal>,
-    /// Months (any) with income of at least [`MATERIAL_MONTHLY_INCOME`].
+    /// Months (any) with income of at least [`Thresholds::material_monthly_income`].
     pub months_with_income: u32,
-    /// Share of full months with income of at least [`MATERIAL_MONTHLY_INCOME`]; `None` below
+    /// Share of full months with income of at least [`Thresholds::material_monthly_income`]; `None` below
     /// [`MIN_FULL_MONTHS`] full months.
     pub income_month_share: Option<Decimal>,
     /// Coefficient of variation of full-month income (informational: the scorecard does not
@@ -178,7 +170,7 @@ pub struct Features {
     /// `(salary_income + net_bank_funding) / total_income`; `None` without income.
     pub salary_share: Option<Decimal>,
     /// Share of full months with salary, B2C or recurrent bank income of at least
-    /// [`MATERIAL_MONTHLY_INCOME`]; `None` below [`MIN_FULL_MONTHS`] full months.
+    /// [`Thresholds::material_monthly_income`]; `None` below [`MIN_FULL_MONTHS`] full months.
     pub salary_month_share: Option<Decimal>,
     /// Income received from people and cash deposited at agents, KES.
     pub received_income: Decimal,
@@ -204,7 +196,7 @@ pub struct Features {
     pub average_net_balance: Option<Decimal>,
     /// Lowest net end-of-day balance, KES; `None` without printed balances.
     pub minimum_daily_balance: Option<Decimal>,
-    /// Days whose net end-of-day balance is below [`NEAR_ZERO_BALANCE`].
+    /// Days whose net end-of-day balance is below [`Thresholds::near_zero_balance`].
     pub days_near_zero: u32,
     /// `days_near_zero / statement_days`; `None` without printed balances.
     pub near_zero_share: Option<Decimal>,
@@ -276,7 +268,7 @@ pub struct Features {
     /// Money out to betting firms (gross stakes), KES.
     pub betting_spent: Decimal,
     /// `betting_spent / mix`, where the mix is `total_spending` without the rows below
-    /// [`MIN_ACTIVITY_AMOUNT`] that are neither betting nor cash withdrawals (0 without such
+    /// [`Thresholds::min_activity_amount`] that are neither betting nor cash withdrawals (0 without such
     /// spending): a token payment cannot dilute the share.
     pub betting_share: Decimal,
     /// Cash withdrawn at agents and ATMs, KES.
@@ -498,7 +490,7 @@ struct Sums<A> {
     own_in: A,
     own_out: A,
     counted_rows: u32,
-    /// Spending in rows below [`MIN_ACTIVITY_AMOUNT`] other than betting and cash withdrawals:
+    /// Spending in rows below [`Thresholds::min_activity_amount`] other than betting and cash withdrawals:
     /// left out of the spending mix.
     token_spending: A,
 }
@@ -538,7 +530,7 @@ fn tally<A: Amount>(sum: &mut A, n: &mut u32, v: A) {
 
 impl<A: Amount> Sums<A> {
     /// Adds one row; `netted` is the part of it that is a round trip, `activity` is
-    /// [`MIN_ACTIVITY_AMOUNT`].
+    /// [`Thresholds::min_activity_amount`].
     fn add(
         &mut self,
         t: &Transaction,
@@ -708,6 +700,7 @@ fn balance_figures<A: Amount>(
     last: NaiveDate,
     spending: Decimal,
     owed: &credit::Credit,
+    near_zero_balance: Decimal,
 ) -> Balances {
     let printed = balance::daily_balances_in::<A>(rows, first, last).unwrap_or_default();
     let owed = balance::daily_owed_in::<A>(&owed.owed_change_by_day, first, last);
@@ -720,7 +713,7 @@ fn balance_figures<A: Amount>(
     let total = |values: &[A]| values.iter().fold(A::ZERO, |s, v| s.plus(*v)).decimal();
     let average = ratio(total(&printed), days);
     let average_net = ratio(total(&net), days);
-    let near_zero = A::of(NEAR_ZERO_BALANCE);
+    let near_zero = A::of(near_zero_balance);
     let days_near_zero = count(net.iter().filter(|v| **v < near_zero).count());
     let buffer_days = average_net.map(|avg| match ratio(spending, days) {
         _ if avg <= Decimal::ZERO => Decimal::ZERO,
@@ -756,12 +749,13 @@ fn row_sums<'a, A: Amount>(
     categories: &[Category],
     cover_start: NaiveDate,
     months: &mut [MonthFigures],
+    min_activity_amount: Decimal,
 ) -> RowSums<'a> {
     let netted = netting::round_trips_in::<A>(rows, categories);
     let mut month_sums: Vec<MonthSums<A>> = Vec::with_capacity(months.len());
     month_sums.resize_with(months.len(), MonthSums::default);
     let mut sums = Sums::<A>::default();
-    let activity = A::of(MIN_ACTIVITY_AMOUNT);
+    let activity = A::of(min_activity_amount);
     let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
     for ((t, category), net) in rows.iter().zip(categories).zip(&netted) {
         let m = month_index(t.completed_at.date(), cover_start);
@@ -809,16 +803,22 @@ fn net_cash_flow_ratio(income: Decimal, spending: Decimal) -> Option<Decimal> {
     }
 }
 
-/// Computes the features of a statement from its completed rows (see the module rules).
-/// A statement without completed rows gives [`Features::default`].
-pub fn compute(statement: &Statement) -> Features {
-    compute_in(statement, None)
+/// Computes the features of a statement from its completed rows (see the module rules), with
+/// the money edges `thresholds` (a scorecard's, in the statement's currency: the caller checks
+/// that the currencies agree, as [`crate::score_with`] does). A statement without completed rows
+/// gives [`Features::default`].
+pub fn compute(statement: &Statement, thresholds: &Thresholds) -> Features {
+    compute_in(statement, None, thresholds)
 }
 
 /// [`compute`] in `arithmetic` when the caller knows it for every row of the statement (see
 /// [`crate::amount`]), else in the arithmetic of its completed rows.
 #[allow(clippy::too_many_lines)] // one assignment per figure, in the struct's order
-pub(crate) fn compute_in(statement: &Statement, arithmetic: Option<Arithmetic>) -> Features {
+pub(crate) fn compute_in(
+    statement: &Statement,
+    arithmetic: Option<Arithmetic>,
+    thresholds: &Thresholds,
+) -> Features {
     // A report's rows are often in reading order already (`score_bytes` moves them into it).
     let mut rows: Vec<&Transaction> = statement
         .transactions
@@ -856,9 +856,21 @@ pub(crate) fn compute_in(statement: &Statement, arithmetic: Option<Arithmetic>) 
         round_trip_amount,
         bill_rows,
     } = if cents {
-        row_sums::<Cents>(&rows, &categories, cover_start, &mut months)
+        row_sums::<Cents>(
+            &rows,
+            &categories,
+            cover_start,
+            &mut months,
+            thresholds.min_activity_amount,
+        )
     } else {
-        row_sums::<Decimal>(&rows, &categories, cover_start, &mut months)
+        row_sums::<Decimal>(
+            &rows,
+            &categories,
+            cover_start,
+            &mut months,
+            thresholds.min_activity_amount,
+        )
     };
     for (day, fee) in &credit.fees_by_day {
         if let Some(month) = months.get_mut(month_index(*day, cover_start)) {
@@ -893,7 +905,7 @@ pub(crate) fn compute_in(statement: &Statement, arithmetic: Option<Arithmetic>) 
     let average_monthly_income = per_month(income, days);
     let typical = median(&full_incomes).unwrap_or(average_monthly_income);
     let regular = count(full.len()) >= MIN_FULL_MONTHS;
-    let material = |v: Decimal| v >= MATERIAL_MONTHLY_INCOME;
+    let material = |v: Decimal| v >= thresholds.material_monthly_income;
 
     let (full_in, full_out) = full
         .iter()
@@ -921,12 +933,26 @@ pub(crate) fn compute_in(statement: &Statement, arithmetic: Option<Arithmetic>) 
 
     let (bill_months, bill_count) = bills::bill_months(
         &bill_rows,
-        bills::threshold(typical.max(average_monthly_income)),
+        bills::threshold(typical.max(average_monthly_income), thresholds),
     );
     let balances = if cents {
-        balance_figures::<Cents>(&rows, first, last, sums.spending, &credit)
+        balance_figures::<Cents>(
+            &rows,
+            first,
+            last,
+            sums.spending,
+            &credit,
+            thresholds.near_zero_balance,
+        )
     } else {
-        balance_figures::<Decimal>(&rows, first, last, sums.spending, &credit)
+        balance_figures::<Decimal>(
+            &rows,
+            first,
+            last,
+            sums.spending,
+            &credit,
+            thresholds.near_zero_balance,
+        )
     };
     let fuliza_months = count(
         months

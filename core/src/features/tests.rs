@@ -1,5 +1,10 @@
 use super::*;
 use crate::statement::{Period, TransactionStatus};
+
+/// The features with the Kenyan card's money edges (these tests are in KES).
+fn compute(statement: &Statement) -> Features {
+    super::compute(statement, &Thresholds::KES)
+}
 use proptest::prelude::*;
 use rust_decimal_macros::dec;
 

@@ -66,9 +66,12 @@ fn plain(value: Decimal) -> String {
 /// currency, ratios as percentages, counts grouped, durations with their unit.
 pub(crate) fn figure(value: Decimal, unit: &str, currency: &str) -> String {
     let one = value == Decimal::ONE;
+    let per_month = unit.strip_suffix("/month");
     match unit {
-        "KES" => money(value, currency),
-        "KES/month" => format!("{} / month", money(value, currency)),
+        u if u == currency || u == "money" => money(value, currency),
+        _ if per_month.is_some_and(|u| u == currency || u == "money") => {
+            format!("{} / month", money(value, currency))
+        }
         "ratio" => {
             let pct = grouped(value * Decimal::ONE_HUNDRED, 1);
             format!("{}%", pct.strip_suffix(".0").unwrap_or(&pct))
@@ -162,6 +165,8 @@ mod tests {
         assert_eq!(figure(dec!(1234), "count", "KES"), "1,234");
         assert_eq!(figure(dec!(2.50), "days", "KES"), "2.5 days");
         assert_eq!(figure(dec!(100), "KES/month", "KES"), "KES 100.00 / month");
+        assert_eq!(figure(dec!(100), "UGX/month", "UGX"), "UGX 100.00 / month");
+        assert_eq!(figure(dec!(5), "GHS", "GHS"), "GHS 5.00");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::features::catalogue;
+use crate::features::{Thresholds, catalogue};
 
 /// The lowest score of every scorecard (the bands start there).
 pub const BASE_SCORE: u16 = 300;
@@ -31,8 +31,14 @@ pub const MAX_POINTS: u16 = 550;
 pub struct Scorecard {
     /// Version id, part of every report and of its id, e.g. `"alama-mpesa-2026.12"`.
     pub version: String,
-    /// ISO 4217 currency of every money edge (`"KES"`).
+    /// ISO 4217 currency of every money edge (`"KES"`): the card scores statements in this
+    /// currency only ([`Scorecard::check_currency`]); there is no implicit conversion.
     pub currency: String,
+    /// The money edges of the features, in [`Self::currency`] (major units), with how they were
+    /// set. Absent only on a KES card (cards up to `alama-mpesa-2026.12`), which then uses
+    /// [`Thresholds::KES`]; a card in any other currency must define them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thresholds: Option<Thresholds>,
     /// Lowest score, 300.
     pub base_score: u16,
     /// Sum of the characteristics' maxima, 550.
@@ -249,15 +255,11 @@ impl Scorecard {
 
     /// Lowercase hex SHA-256 of [`Self::to_json`].
     ///
-    /// The built-in card's is computed once, and serves the built-in card and any card equal to
-    /// it (a copy held by a service or a binding: equal fields serialise to the same JSON); any
-    /// other card's is computed at each call, about 20 µs for a card of this size.
+    /// A built-in card's is computed once, and serves that card and any card equal to it (a
+    /// copy held by a service or a binding: equal fields serialise to the same JSON); any other
+    /// card's is computed at each call, about 20 µs for a card of this size.
     pub fn sha256(&self) -> String {
-        let builtin = super::builtin();
-        if std::ptr::eq(self, builtin) || self == builtin {
-            return super::builtin_sha256().to_owned();
-        }
-        self.compute_sha256()
+        super::builtin_sha256_of(self).map_or_else(|| self.compute_sha256(), str::to_owned)
     }
 
     pub(crate) fn compute_sha256(&self) -> String {
@@ -271,6 +273,38 @@ impl Scorecard {
             })
     }
 
+    /// The money edges the features use with this card: its own [`Self::thresholds`], or
+    /// [`Thresholds::KES`] for a KES card without them (validation refuses one in another
+    /// currency).
+    pub fn thresholds(&self) -> &Thresholds {
+        static KES: Thresholds = Thresholds::KES;
+        self.thresholds.as_ref().unwrap_or(&KES)
+    }
+
+    /// Checks that this card may score a statement in `currency` (ISO 4217, as in
+    /// `Statement::currency`): the codes must be equal (ASCII case-insensitive; `"kes"` is
+    /// KES). Amounts are never converted between currencies.
+    ///
+    /// # Errors
+    /// `ErrorKind::CurrencyMismatch` naming both currencies.
+    pub fn check_currency(&self, currency: &str) -> Result<()> {
+        if self.currency.eq_ignore_ascii_case(currency.trim()) {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::CurrencyMismatch,
+                format!(
+                    "scorecard {} scores {} statements, but this statement is in {}; amounts are never converted between currencies: use a {} card ({})",
+                    self.version,
+                    self.currency,
+                    currency.trim(),
+                    currency.trim(),
+                    super::builtin_currencies_text()
+                ),
+            ))
+        }
+    }
+
     /// Checks the rules of the module documentation.
     ///
     /// # Errors
@@ -278,6 +312,23 @@ impl Scorecard {
     pub fn validate(&self) -> Result<()> {
         if self.version.trim().is_empty() {
             return Err(invalid("the scorecard has no version".to_owned()));
+        }
+        let code = self.currency.as_bytes();
+        if code.len() != 3 || !code.iter().all(u8::is_ascii_uppercase) {
+            return Err(invalid(format!(
+                "currency {:?} is not an ISO 4217 code (three capital letters, e.g. \"KES\")",
+                self.currency
+            )));
+        }
+        match &self.thresholds {
+            Some(t) => t.check().map_err(invalid)?,
+            None if self.currency == "KES" => {}
+            None => {
+                return Err(invalid(format!(
+                    "a {} card must define its money thresholds (\"thresholds\": materialMonthlyIncome, minActivityAmount, nearZeroBalance, minMaterialBill, maxMaterialBill, in {}); only a KES card may leave them out",
+                    self.currency, self.currency
+                )));
+            }
         }
         if self.base_score != BASE_SCORE || self.max_points != MAX_POINTS {
             return Err(invalid(format!(

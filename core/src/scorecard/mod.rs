@@ -29,31 +29,125 @@ use crate::report::{Factor, ReasonCode};
 pub mod card;
 pub use card::{BASE_SCORE as BASE, MAX_POINTS, MissingPolicy, Scorecard};
 
-/// Version of the built-in scorecard; part of every report and of its id. The previous version,
-/// `alama-mpesa-2026.11`, is described in the changelog of `docs/scorecard.md`.
-pub const VERSION: &str = "alama-mpesa-2026.12";
+/// Version of the built-in Kenyan (KES) scorecard; part of every report and of its id. The
+/// previous versions, `alama-mpesa-2026.12` (the same points, its money edges then constants of
+/// the engine) and `alama-mpesa-2026.11`, are described in the changelog of
+/// `docs/scorecard.md`; their files still load with [`Scorecard::from_json`].
+pub const VERSION: &str = "alama-kes-2027.01";
 
-/// The built-in scorecard's JSON.
-pub const BUILTIN_JSON: &str = include_str!("../../scorecards/alama-mpesa-2026.12.json");
+/// The built-in Kenyan scorecard's JSON.
+pub const BUILTIN_JSON: &str = include_str!("../../scorecards/alama-kes-2027.01.json");
 
-/// The built-in scorecard, parsed and validated once.
+/// The built-in scorecards, one per market, as `(ISO 4217 currency, card JSON)`, in a fixed
+/// order. Each card defines its currency and its money thresholds; the non-Kenyan cards carry
+/// the Kenyan card's points and money edges over with the World Bank's PPP conversion factor
+/// for private consumption (indicator PA.NUS.PRVT.PP, ICP 2021 round), checked against each
+/// country's own anchors (`docs/scorecard.md`, "Markets"; each card's `thresholds.rationale`).
+pub const BUILTIN_CARDS: [(&str, &str); 4] = [
+    ("KES", BUILTIN_JSON),
+    (
+        "UGX",
+        include_str!("../../scorecards/alama-ugx-2027.01.json"),
+    ),
+    (
+        "GHS",
+        include_str!("../../scorecards/alama-ghs-2027.01.json"),
+    ),
+    (
+        "LSL",
+        include_str!("../../scorecards/alama-lsl-2027.01.json"),
+    ),
+];
+
+/// A built-in card and its SHA-256, parsed, validated and hashed once per process.
+struct Builtin {
+    card: Scorecard,
+    sha256: String,
+}
+
+/// The built-in cards, in [`BUILTIN_CARDS`] order.
 ///
 /// # Panics
-/// Never in a released build: a test parses [`BUILTIN_JSON`], so an invalid built-in card cannot
-/// ship.
+/// Never in a released build: a test parses every built-in card, so an invalid one cannot ship.
 #[allow(clippy::expect_used)]
-pub fn builtin() -> &'static Scorecard {
-    static CARD: OnceLock<Scorecard> = OnceLock::new();
-    CARD.get_or_init(|| {
-        Scorecard::from_json(BUILTIN_JSON).expect("the built-in scorecard validates (tested)")
+fn loaded() -> &'static [Builtin] {
+    static CARDS: OnceLock<Vec<Builtin>> = OnceLock::new();
+    CARDS.get_or_init(|| {
+        BUILTIN_CARDS
+            .iter()
+            .map(|(_, json)| {
+                let card =
+                    Scorecard::from_json(json).expect("the built-in scorecards validate (tested)");
+                let sha256 = card.compute_sha256();
+                Builtin { card, sha256 }
+            })
+            .collect()
     })
 }
 
-/// The built-in scorecard's SHA-256, computed once: every report carries it, and serialising the
-/// card to hash it again cost more than scoring a short statement.
-pub(crate) fn builtin_sha256() -> &'static str {
-    static SHA: OnceLock<String> = OnceLock::new();
-    SHA.get_or_init(|| builtin().compute_sha256())
+/// The built-in Kenyan (KES) scorecard, parsed and validated once. A statement in another
+/// currency is scored with [`builtin_for`]'s card.
+#[allow(clippy::indexing_slicing)] // BUILTIN_CARDS is a non-empty constant array
+pub fn builtin() -> &'static Scorecard {
+    &loaded()[0].card
+}
+
+/// Every built-in scorecard, one per currency, in [`BUILTIN_CARDS`] order (KES, UGX, GHS, LSL).
+pub fn builtins() -> impl Iterator<Item = &'static Scorecard> {
+    loaded().iter().map(|b| &b.card)
+}
+
+/// The built-in scorecard for statements in `currency` (ISO 4217, ASCII case-insensitive).
+///
+/// # Errors
+/// `ErrorKind::UnsupportedCurrency` naming the currencies that have a built-in card (a lender
+/// can still score such a statement with a card of its own in that currency).
+pub fn builtin_for(currency: &str) -> crate::Result<&'static Scorecard> {
+    builtins()
+        .find(|c| c.currency.eq_ignore_ascii_case(currency.trim()))
+        .ok_or_else(|| {
+            crate::Error::new(
+                crate::ErrorKind::UnsupportedCurrency,
+                format!(
+                    "no built-in scorecard scores {} statements ({}); bring a scorecard of your own in {}",
+                    currency.trim(),
+                    builtin_currencies_text(),
+                    currency.trim()
+                ),
+            )
+        })
+}
+
+/// The card that scores a statement in `currency`: `own` when given (a lender's card, which must
+/// be in that currency), else the built-in card of that currency.
+///
+/// # Errors
+/// `ErrorKind::CurrencyMismatch` when `own` is in another currency;
+/// `ErrorKind::UnsupportedCurrency` when no card is given and no built-in card is in `currency`.
+pub fn choose<'a>(own: Option<&'a Scorecard>, currency: &str) -> crate::Result<&'a Scorecard> {
+    match own {
+        Some(card) => card.check_currency(currency).map(|()| card),
+        None => builtin_for(currency),
+    }
+}
+
+/// `"built-in cards exist for KES, UGX, GHS and LSL"`, for error messages.
+pub(crate) fn builtin_currencies_text() -> String {
+    let codes: Vec<&str> = BUILTIN_CARDS.iter().map(|(c, _)| *c).collect();
+    match codes.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("built-in cards exist for {} and {last}", rest.join(", "))
+        }
+        _ => format!("built-in cards exist for {}", codes.join(", ")),
+    }
+}
+
+/// The SHA-256 of a built-in card equal to `card` (computed once), `None` for any other card.
+pub(crate) fn builtin_sha256_of(card: &Scorecard) -> Option<&'static str> {
+    loaded()
+        .iter()
+        .find(|b| std::ptr::eq(card, &b.card) || *card == b.card)
+        .map(|b| b.sha256.as_str())
 }
 
 /// The points an attribute earns on `features`.
@@ -187,16 +281,20 @@ fn feature_value(features: &Features, name: &str) -> Option<Decimal> {
     crate::features::catalogue::find(name).and_then(|d| (d.value)(features))
 }
 
-/// A figure for a reason sentence, in `unit`.
-fn figure(unit: &str, value: Option<Decimal>) -> String {
+/// A figure for a reason sentence, in `unit` (a catalogue unit, or the card's currency code in
+/// place of `money`: `"KES/month"` on a KES card).
+fn figure(unit: &str, value: Option<Decimal>, currency: &str) -> String {
     let Some(v) = value else {
         return "not shown".to_owned();
     };
+    let per_month = unit.strip_suffix("/month");
     match unit {
         "ratio" if v == Decimal::MAX => "unmeasurable (no income)".to_owned(),
         "ratio" => crate::insights::percent(v),
-        "KES" => crate::insights::kes(v),
-        "KES/month" => format!("{} a month", crate::insights::kes(v)),
+        u if u == "money" || u == currency => crate::money::display(currency, v),
+        _ if per_month.is_some_and(|u| u == "money" || u == currency) => {
+            format!("{} a month", crate::money::display(currency, v))
+        }
         "days" => format!("{} days", v.round_dp(1).normalize()),
         "count/month" => format!("{} a month", v.round_dp(1).normalize()),
         _ => v.round_dp(4).normalize().to_string(),
@@ -268,7 +366,9 @@ pub fn assess(card: &Scorecard, features: &Features) -> Assessment {
                     factor: c.code.clone(),
                     attribute: a.code.clone(),
                     points_lost,
-                    description: a.reason.replace("{}", &figure(&a.unit, a.value(features))),
+                    description: a
+                        .reason
+                        .replace("{}", &figure(&a.unit, a.value(features), &card.currency)),
                 },
             ));
         }
@@ -278,7 +378,9 @@ pub fn assess(card: &Scorecard, features: &Features) -> Assessment {
             .when
             .first()
             .and_then(|w| crate::features::catalogue::find(&w.feature));
-        let text = first.map_or_else(String::new, |d| figure(d.unit, (d.value)(features)));
+        let text = first.map_or_else(String::new, |d| {
+            figure(d.unit, (d.value)(features), &card.currency)
+        });
         lost.push((
             knockout,
             0,

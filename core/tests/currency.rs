@@ -1,0 +1,214 @@
+//! Scores in the statement's own currency: each built-in card scores its own market, a card is
+//! never applied across currencies, and the same behaviour scores alike in every market once its
+//! money is carried over at the card's documented factor (`docs/scorecard.md`, "Markets").
+
+use alama_core::testing::{PersonaKind, persona_statement};
+use alama_core::{Statement, scorecard};
+use proptest::prelude::*;
+use rust_decimal::{Decimal, RoundingStrategy};
+
+#[path = "market_cards/factors.rs"]
+mod factors;
+
+/// 24 cases per property in CI; `PROPTEST_CASES=2000` for a deeper search.
+fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(24),
+        ..ProptestConfig::default()
+    }
+}
+
+/// The three other markets, with the factor their card was carried over with.
+fn markets() -> [(&'static str, Decimal); 3] {
+    let d = |s: &str| s.parse::<Decimal>().expect("factor");
+    [
+        ("UGX", d(factors::UGX)),
+        ("GHS", d(factors::GHS)),
+        ("LSL", d(factors::LSL)),
+    ]
+}
+
+fn money(v: Decimal, factor: Decimal) -> Decimal {
+    (v * factor).round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
+}
+
+/// `s` with every amount multiplied by `factor` (to the cent) and labelled `currency`.
+fn converted(s: &Statement, currency: &str, factor: Decimal) -> Statement {
+    let mut out = s.clone();
+    out.currency = currency.to_owned();
+    for t in &mut out.transactions {
+        t.paid_in = money(t.paid_in, factor);
+        t.withdrawn = money(t.withdrawn, factor);
+        t.balance = t.balance.map(|b| money(b, factor));
+    }
+    if let Some(summary) = out.summary.as_mut() {
+        for row in summary
+            .rows
+            .iter_mut()
+            .chain(std::iter::once(&mut summary.total))
+        {
+            row.paid_in = money(row.paid_in, factor);
+            row.paid_out = money(row.paid_out, factor);
+        }
+    }
+    out
+}
+
+/// The same rows and numbers, only labelled `currency`.
+fn relabelled(s: &Statement, currency: &str) -> Statement {
+    let mut out = s.clone();
+    out.currency = currency.to_owned();
+    out
+}
+
+fn score(s: &Statement) -> u16 {
+    alama_core::score(s)
+        .unwrap_or_else(|e| panic!("a {} persona scores: {e}", s.currency))
+        .score
+}
+
+fn persona() -> impl Strategy<Value = PersonaKind> {
+    prop::sample::select(PersonaKind::ALL.to_vec())
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// A persona built in KES and carried into each market at its card's factor scores within
+    /// ±15 points of the Kenyan score: the cards are one card in four currencies.
+    #[test]
+    fn the_same_persona_scores_alike_in_every_market(kind in persona(), seed in 0u64..1_000) {
+        let kes = persona_statement(kind, seed, 6);
+        let base = score(&kes);
+        for (currency, factor) in markets() {
+            let local = score(&converted(&kes, currency, factor));
+            prop_assert!(
+                local.abs_diff(base) <= 15,
+                "{} seed {seed}: KES {base}, {currency} {local}", kind.name()
+            );
+        }
+    }
+
+    /// A ten-times richer Ugandan (every amount × 10) never scores lower than the original,
+    /// and capacity is monotone in every market.
+    #[test]
+    fn richer_never_scores_lower_in_any_market(kind in persona(), seed in 0u64..1_000) {
+        let kes = persona_statement(kind, seed, 6);
+        for (currency, factor) in markets() {
+            let local = converted(&kes, currency, factor);
+            let richer = converted(&local, currency, Decimal::TEN);
+            prop_assert!(
+                score(&richer) >= score(&local),
+                "{} seed {seed} in {currency}: richer {} < {}",
+                kind.name(), score(&richer), score(&local)
+            );
+        }
+    }
+}
+
+/// The same numbers labelled UGX (about 30 times less money) score far below the Kenyan score,
+/// through the bar of capacity: the card is never the Kenyan one.
+#[test]
+fn the_same_numbers_in_ugx_score_far_below_kes() {
+    for seed in 0..6 {
+        let kes = persona_statement(PersonaKind::Salaried, seed, 6);
+        let (k, u) = (score(&kes), score(&relabelled(&kes, "UGX")));
+        assert!(u + 60 <= k, "seed {seed}: KES {k}, same numbers as UGX {u}");
+        let ugx_report = alama_core::score(&relabelled(&kes, "UGX")).expect("scores");
+        assert_eq!(ugx_report.scorecard_version, "alama-ugx-2027.01");
+        let capacity = |r: &alama_core::Report| {
+            r.factors
+                .iter()
+                .find(|f| f.code == "capacity")
+                .map(|f| f.score)
+        };
+        let kes_report = alama_core::score(&kes).expect("scores");
+        assert!(capacity(&ugx_report) < capacity(&kes_report));
+    }
+}
+
+/// A ten-times richer Ugandan salaried persona scores higher than the original.
+#[test]
+fn a_ten_times_richer_ugandan_scores_higher() {
+    let (_, factor) = markets()[0];
+    for seed in 0..6 {
+        let ugx = converted(
+            &persona_statement(PersonaKind::FulizaDependent, seed, 6),
+            "UGX",
+            factor,
+        );
+        let richer = converted(&ugx, "UGX", Decimal::TEN);
+        assert!(
+            score(&richer) > score(&ugx),
+            "seed {seed}: {} then {}",
+            score(&ugx),
+            score(&richer)
+        );
+    }
+}
+
+#[test]
+fn a_card_of_another_currency_is_refused_with_currency_mismatch() {
+    let ugx = relabelled(&persona_statement(PersonaKind::Salaried, 1, 6), "UGX");
+    let err = alama_core::score_with(&ugx, scorecard::builtin()).expect_err("KES card on UGX");
+    assert_eq!(err.code(), "currency_mismatch");
+    assert!(err.message().contains("KES") && err.message().contains("UGX"));
+    // The same through the bytes path every binding uses.
+    let bytes = ugx.to_json();
+    let err = alama_core::score_bytes_with(
+        bytes.as_bytes(),
+        &alama_core::ParseOptions::default(),
+        Some(scorecard::builtin()),
+    )
+    .expect_err("KES card on UGX bytes");
+    assert_eq!(err.code(), "currency_mismatch");
+    // Lower-case codes are the same currency; a card in UGX scores it.
+    let card = scorecard::builtin_for("ugx").expect("UGX card");
+    assert!(alama_core::score_with(&ugx, card).is_ok());
+}
+
+#[test]
+fn a_currency_without_a_card_is_refused_with_unsupported_currency() {
+    for currency in ["USD", "TZS", "XOF"] {
+        let s = relabelled(&persona_statement(PersonaKind::Saver, 2, 6), currency);
+        let err = alama_core::score(&s).expect_err("no card");
+        assert_eq!(err.code(), "unsupported_currency");
+        for c in ["KES", "UGX", "GHS", "LSL"] {
+            assert!(err.message().contains(c), "{}", err.message());
+        }
+        let bytes = s.to_json();
+        let err = alama_core::score_bytes(bytes.as_bytes(), &alama_core::ParseOptions::default())
+            .expect_err("no card for bytes");
+        assert_eq!(err.code(), "unsupported_currency");
+    }
+}
+
+/// A report in another currency speaks that currency: no "KES" in any insight, reason code or
+/// unit, and the card's own thresholds in its sentences.
+#[test]
+fn reports_speak_the_statements_currency() {
+    for (currency, factor) in markets() {
+        for kind in PersonaKind::ALL {
+            let s = converted(&persona_statement(kind, 3, 6), currency, factor);
+            let report = alama_core::score(&s).expect("scores");
+            let texts: Vec<&str> = report
+                .insights
+                .iter()
+                .flat_map(|i| [i.message.as_str(), i.unit.as_str()])
+                .chain(report.reason_codes.iter().map(|r| r.description.as_str()))
+                .collect();
+            for t in &texts {
+                assert!(!t.contains("KES"), "{currency} {}: {t}", kind.name());
+            }
+            assert!(
+                texts.iter().any(|t| t.contains(currency)),
+                "{currency} {}: no amount in {currency}",
+                kind.name()
+            );
+            assert_eq!(report.statement.currency, currency);
+        }
+    }
+}
