@@ -144,6 +144,8 @@ mod tests {
             ErrorKind::TooLarge { limit: 1 },
             ErrorKind::Io,
             ErrorKind::InvalidScorecard,
+            ErrorKind::CurrencyMismatch,
+            ErrorKind::UnsupportedCurrency,
         ];
         let codes: Vec<_> = kinds.iter().map(ErrorKind::code).collect();
         assert_eq!(codes, ErrorKind::ALL_CODES);

@@ -173,7 +173,10 @@ fn average_balance(f: &Features, cur: &str, near_zero: Decimal) -> Option<Insigh
         format!(
             "The wallet ends the day with {} on average and below {} on {} of {} days",
             display(cur, avg),
-            display(cur, near_zero),
+            // An edge of the card, shown as the card writes it: "KES 100", "GHS 3.20".
+            display(cur, near_zero)
+                .strip_suffix(".00")
+                .map_or_else(|| display(cur, near_zero), str::to_owned),
             f.days_near_zero,
             f.statement_days
         ),

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use rust_decimal::{Decimal, RoundingStrategy};
 
 #[path = "market_cards/factors.rs"]
+#[allow(dead_code)] // the rationales are the card derivation's (tests/market_cards.rs)
 mod factors;
 
 /// 24 cases per property in CI; `PROPTEST_CASES=2000` for a deeper search.
