@@ -1,6 +1,11 @@
 //! The behaviours a lender relies on, as properties over the persona generator
 //! (`alama_core::testing`): statements that differ in one behaviour, scored, compared.
 //! Each test is named after the behaviour; docs/scorecard.md lists them.
+//!
+//! The personas and edits are written in KES. With `ALAMA_BEHAVIOUR_CURRENCY=UGX` (or `GHS`,
+//! `LSL`) every statement whose score is compared is first carried into that market at its
+//! card's factor (`docs/scorecard.md`, "Markets") and scored with that market's built-in card,
+//! so each behaviour is checked in each currency (`scripts/test-all.sh` runs all four).
 
 use alama_core::testing::{PersonaKind, SplitMix64, edits, persona_statement};
 use alama_core::{ParseOptions, Statement};
@@ -19,8 +24,50 @@ fn config() -> ProptestConfig {
     }
 }
 
+#[path = "market_cards/factors.rs"]
+#[allow(dead_code)] // the rationales are the card derivation's (tests/market_cards.rs)
+mod factors;
+
+/// The market the comparisons are made in (`ALAMA_BEHAVIOUR_CURRENCY`, default KES) and its
+/// factor per KES.
+fn market() -> (String, Decimal) {
+    let currency = std::env::var("ALAMA_BEHAVIOUR_CURRENCY").unwrap_or_else(|_| "KES".into());
+    let factor = match currency.as_str() {
+        "UGX" => factors::UGX,
+        "GHS" => factors::GHS,
+        "LSL" => factors::LSL,
+        _ => "1",
+    };
+    (currency, factor.parse().expect("a factor"))
+}
+
 fn score(s: &Statement) -> u16 {
-    alama_core::score(s).expect("a persona scores").score
+    let (currency, factor) = market();
+    let mut s = s.clone();
+    if factor != Decimal::ONE {
+        // Every printed amount carried over to the cent; a missing balance stays missing.
+        let money = |v: Decimal| {
+            (v * factor)
+                .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+        };
+        for t in &mut s.transactions {
+            t.paid_in = money(t.paid_in);
+            t.withdrawn = money(t.withdrawn);
+            t.balance = t.balance.map(money);
+        }
+        if let Some(summary) = s.summary.as_mut() {
+            for row in summary
+                .rows
+                .iter_mut()
+                .chain(std::iter::once(&mut summary.total))
+            {
+                row.paid_in = money(row.paid_in);
+                row.paid_out = money(row.paid_out);
+            }
+        }
+    }
+    s.currency = currency;
+    alama_core::score(&s).expect("a persona scores").score
 }
 
 fn persona() -> impl Strategy<Value = PersonaKind> {
