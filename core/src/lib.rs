@@ -37,7 +37,6 @@ mod assemble;
 mod contained;
 mod order;
 mod parallel;
-mod prepared;
 mod report_id;
 
 pub use categorise::Category;
@@ -66,10 +65,10 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// thread, the report id and then the integrity check on a thread of the pool); the report is
 /// the same byte for byte.
 ///
-/// A statement built or edited in code is copied and prepared first ([`parse::prepare`]:
-/// categories from Details, amounts to two decimal places). One whose rows and SUMMARY are
-/// still as one of the last 256 calls of [`parse`] in the process returned them is read in
-/// place; the report is the same.
+/// The statement is copied and prepared first ([`parse::prepare`]: categories from Details,
+/// amounts to two decimal places), whether it comes from [`parse`] or was built or edited in
+/// code: a parsed statement is prepared again (idempotent; the cost is recorded in
+/// `docs/performance-history.md`). [`score_bytes`] parses and scores without preparing twice.
 ///
 /// # Errors
 /// `ErrorKind::EmptyStatement` when the statement has no completed transactions;
@@ -90,9 +89,8 @@ pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report
     assemble::report(statement, scorecard)
 }
 
-/// Parses and scores in one call: the same report as `score(&parse(bytes, options)?)`, a
-/// little faster (the parsed rows are moved into reading order and not fingerprinted for a
-/// later [`score`]).
+/// Parses and scores in one call: the same report as `score(&parse(bytes, options)?)`, faster
+/// (the parsed rows are moved into reading order, not copied and prepared again).
 ///
 /// # Errors
 /// Those of [`parse`] and [`score`].
@@ -110,11 +108,7 @@ pub fn score_bytes_with(
     options: &ParseOptions,
     scorecard: &Scorecard,
 ) -> Result<Report> {
-    assemble::report_of_parsed(
-        parse::parse_as(bytes, options, parse::Mark::None)?,
-        scorecard,
-        None,
-    )
+    assemble::report_of_parsed(parse::parse(bytes, options)?, scorecard, None)
 }
 
 /// [`score_bytes_with`] for a caller that names its reports itself (a service storing each
@@ -130,11 +124,7 @@ pub fn score_bytes_with_id(
     scorecard: &Scorecard,
     report_id: String,
 ) -> Result<Report> {
-    assemble::report_of_parsed(
-        parse::parse_as(bytes, options, parse::Mark::None)?,
-        scorecard,
-        Some(report_id),
-    )
+    assemble::report_of_parsed(parse::parse(bytes, options)?, scorecard, Some(report_id))
 }
 
 impl Statement {
