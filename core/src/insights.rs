@@ -27,11 +27,8 @@ use crate::report::Insight;
 /// A statement shorter than this many days gets a thin-file insight.
 pub const THIN_FILE_DAYS: u32 = 90;
 
-/// Debt-service-to-income cap used for the affordable instalment: one third.
-pub const DSR_CAP_DIVISOR: u32 = 3;
-
-/// Share of the net monthly surplus offered as an instalment: one half.
-pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+/// The thresholds of the affordable instalment, defined with the feature that computes it.
+pub use crate::features::{DSR_CAP_DIVISOR, SURPLUS_SHARE};
 
 fn money(v: Decimal) -> Decimal {
     let mut r = v.round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero);

@@ -37,7 +37,6 @@ mod assemble;
 mod contained;
 mod order;
 mod parallel;
-mod prepared;
 mod report_id;
 
 pub use categorise::Category;
@@ -66,10 +65,10 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// thread, the report id and then the integrity check on a thread of the pool); the report is
 /// the same byte for byte.
 ///
-/// A statement built or edited in code is copied and prepared first ([`parse::prepare`]:
-/// categories from Details, amounts to two decimal places). One whose rows and SUMMARY are
-/// still as one of the last 256 calls of [`parse`] in the process returned them is read in
-/// place; the report is the same.
+/// The statement is copied and prepared first ([`parse::prepare`]: categories from Details,
+/// amounts to two decimal places), whether it comes from [`parse`] or was built or edited in
+/// code: a parsed statement is prepared again (idempotent; the cost is recorded in
+/// `docs/performance-history.md`). [`score_bytes`] parses and scores without preparing twice.
 ///
 /// The card is the built-in one of the statement's currency ([`scorecard::builtin_for`]: KES,
 /// UGX, GHS, LSL); amounts are never converted.
@@ -112,8 +111,7 @@ pub fn score_parsed(
     scorecard: Option<&Scorecard>,
     report_id: Option<String>,
 ) -> Result<Report> {
-    parse::normalise_summary(&mut statement);
-    parse::prepare_rows(&mut statement.transactions);
+    parse::prepare(&mut statement);
     score_prepared(statement, scorecard, report_id)
 }
 
@@ -128,18 +126,14 @@ fn score_prepared(
 }
 
 /// Parses and scores in one call with the built-in card of the statement's currency: the same
-/// report as `score(&parse(bytes, options)?)`, a little faster (the parsed rows are moved into
-/// reading order and not fingerprinted for a later [`score`]).
+/// report as `score(&parse(bytes, options)?)`, faster (the parsed rows are moved into reading
+/// order, not copied and prepared again).
 ///
 /// # Errors
 /// Those of [`parse`] and [`score`], and `ErrorKind::UnsupportedCurrency` for a statement in a
 /// currency without a built-in card.
 pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
-    score_prepared(
-        parse::parse_as(bytes, options, parse::Mark::None)?,
-        None,
-        None,
-    )
+    score_prepared(parse::parse(bytes, options)?, None, None)
 }
 
 /// [`score_bytes`] with a lender's own scorecard when one is given: the same report as
@@ -154,11 +148,7 @@ pub fn score_bytes_with(
     options: &ParseOptions,
     scorecard: Option<&Scorecard>,
 ) -> Result<Report> {
-    score_prepared(
-        parse::parse_as(bytes, options, parse::Mark::None)?,
-        scorecard,
-        None,
-    )
+    score_prepared(parse::parse(bytes, options)?, scorecard, None)
 }
 
 /// [`score_bytes_with`] for a caller that names its reports itself (a service storing each
@@ -174,11 +164,7 @@ pub fn score_bytes_with_id(
     scorecard: Option<&Scorecard>,
     report_id: String,
 ) -> Result<Report> {
-    score_prepared(
-        parse::parse_as(bytes, options, parse::Mark::None)?,
-        scorecard,
-        Some(report_id),
-    )
+    score_prepared(parse::parse(bytes, options)?, scorecard, Some(report_id))
 }
 
 impl Statement {

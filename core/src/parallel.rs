@@ -17,8 +17,6 @@
 
 use std::cell::Cell;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 /// Fewest items worth splitting off to another thread.
 const MIN_ITEMS_PER_THREAD: usize = 4;
@@ -76,66 +74,24 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
         .collect()
 }
 
-/// How long [`join`]'s calling thread, once `a` is done, keeps checking whether `b` is done
-/// before it leaves the wait to the pool's latch, which puts it to sleep.
-const WAIT_AWAKE: Duration = Duration::from_micros(500);
-
-/// How long [`join`]'s calling thread spins once `b` says it is done, for the pool to finish
-/// the job's own bookkeeping (count it done) before the scope's end checks it.
-const JOB_BOOKKEEPING: Duration = Duration::from_micros(5);
-
 /// Runs `a` on the calling thread and `b` on the pool at the same time, and returns both
 /// results (`rayon::in_place_scope`: `a` keeps the caller's warm caches; with `rayon::join`,
-/// which runs both on the pool, a 5,000-row report took 16 % longer). In a forked child, `a`
-/// then `b` on the calling thread. A panic in either is propagated.
-///
-/// A calling thread outside the pool that reaches the scope's end before `b` is done sleeps
-/// on a latch, and on a virtual machine the pool's thread takes up to about 100 µs to wake it:
-/// timestamps inside `score` of a parsed 5,000-row statement showed the join returning
-/// 100–125 µs after both sides had ended, on average (2-core AMD EPYC, 2026-11-26). So that
-/// thread stays awake for up to [`WAIT_AWAKE`], yielding the core to anything else that is
-/// ready, until `b` is done, and then [`JOB_BOOKKEEPING`] more. Scoring that statement
-/// alternately with and without this in one process (2,000 reports each, four runs): 1.01
-/// against 1.06 ms, 1.12 against 1.14, 1.09 against 1.14, 1.12 against 1.13. Spinning without
-/// yielding was slower than not waiting at all. A thread of the pool does not wait this way:
-/// at the scope's end it runs other jobs, `b` among them when no other thread has taken it.
+/// which runs both on the pool, a 5,000-row report took 16 % longer). In a forked child, or in
+/// [`on_calling_thread`], `a` then `b` on the calling thread. A panic in either is propagated.
 pub(crate) fn join<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
     if !pool_usable() {
         let first = a();
         return (first, b());
     }
     let mut second = None;
-    let done = AtomicBool::new(false);
     let first = rayon::in_place_scope(|scope| {
-        scope.spawn(|_| {
-            second = Some(b());
-            done.store(true, Ordering::Release);
-        });
-        let first = a();
-        if rayon::current_thread_index().is_none() {
-            stay_awake_until(&done);
-        }
-        first
+        scope.spawn(|_| second = Some(b()));
+        a()
     });
     match second {
         Some(second) => (first, second),
         // The scope returns only after its job ran, and re-raises the job's panic.
         None => unreachable!("the second job ran nowhere"),
-    }
-}
-
-/// Waits (yielding) until `done` or [`WAIT_AWAKE`], then, if done, spins [`JOB_BOOKKEEPING`].
-fn stay_awake_until(done: &AtomicBool) {
-    let waiting = Instant::now();
-    while !done.load(Ordering::Acquire) {
-        if waiting.elapsed() >= WAIT_AWAKE {
-            return;
-        }
-        std::thread::yield_now();
-    }
-    let seen = Instant::now();
-    while seen.elapsed() < JOB_BOOKKEEPING {
-        std::hint::spin_loop();
     }
 }
 

@@ -66,6 +66,14 @@ const MIX_ALWAYS: [Category; 2] = [Category::Betting, Category::AgentWithdrawal]
 /// The most balance-buffer days reported (a wallet that spends nothing would be infinite).
 pub const MAX_BUFFER_DAYS: Decimal = Decimal::from_parts(365, 0, 0, false, 0);
 
+/// Debt-service-to-income cap of the affordable instalment: one third of typical monthly
+/// income (see [`crate::insights`] for the rule and its source).
+pub const DSR_CAP_DIVISOR: u32 = 3;
+
+/// Share of the net monthly surplus offered as an instalment: one half (see
+/// [`crate::insights`]).
+pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
+
 /// Figures of one calendar month, oldest first in [`Features::monthly`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MonthFigures {
@@ -926,9 +934,9 @@ pub(crate) fn compute_in(
         )
     };
     let loans_drawn = per_month(sums.mobile_in.saturating_add(sums.digital_in), days);
-    let affordable = (typical / Decimal::from(crate::insights::DSR_CAP_DIVISOR))
+    let affordable = (typical / Decimal::from(DSR_CAP_DIVISOR))
         .saturating_sub(loans_drawn)
-        .min(monthly_net.saturating_mul(crate::insights::SURPLUS_SHARE))
+        .min(monthly_net.saturating_mul(SURPLUS_SHARE))
         .max(Decimal::ZERO);
 
     let (bill_months, bill_count) = bills::bill_months(

@@ -8,41 +8,10 @@ pub mod json;
 pub mod mpesa_pdf;
 mod time;
 
-use serde::{Deserialize, Serialize};
-
 use crate::error::{Error, ErrorKind, Result};
 use crate::statement::Statement;
 
-/// A source format the engine reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Format {
-    /// Safaricom M-Pesa full statement PDF (2021 `iText` and 2023+ `OpenPDF` layouts), encrypted or not.
-    MpesaPdf,
-    /// CSV with M-Pesa's columns (Receipt No, Completion Time, Details, Transaction Status,
-    /// Paid In, Withdrawn, Balance) or their usual aliases; includes the canonical CSV.
-    Csv,
-    /// The canonical JSON statement (see [`crate::statement`]).
-    Json,
-}
-
-impl Format {
-    /// Parses `"pdf"`, `"csv"` or `"json"` (case-insensitive).
-    ///
-    /// # Errors
-    /// `ErrorKind::UnsupportedFormat` for any other name.
-    pub fn from_name(name: &str) -> Result<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "pdf" | "mpesa_pdf" => Ok(Self::MpesaPdf),
-            "csv" => Ok(Self::Csv),
-            "json" => Ok(Self::Json),
-            other => Err(Error::new(
-                ErrorKind::UnsupportedFormat,
-                format!("unknown format name {other:?}: expected pdf, csv or json"),
-            )),
-        }
-    }
-}
+pub use crate::statement::Format;
 
 /// Safety limits for untrusted input. The defaults suit a partner upload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,21 +98,6 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
 ///
 /// A statement with no transactions parses (it is an error only when scored).
 pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    parse_as(bytes, options, Mark::Prepared)
-}
-
-/// Whether [`prepare`] remembers the statement as prepared ([`crate::prepared`]).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mark {
-    /// Remembered: the statement may be handed to [`crate::score`] later.
-    Prepared,
-    /// Not remembered: the caller moves the rows into a report at once
-    /// ([`crate::score_bytes`]), and the fingerprint would be work for nothing.
-    None,
-}
-
-/// [`parse`], remembering the statement as prepared or not.
-pub(crate) fn parse_as(bytes: &[u8], options: &ParseOptions, mark: Mark) -> Result<Statement> {
     let limit = options.limits.max_bytes;
     if bytes.len() as u64 > limit {
         return Err(Error::new(
@@ -173,56 +127,34 @@ pub(crate) fn parse_as(bytes: &[u8], options: &ParseOptions, mark: Mark) -> Resu
             ),
         ));
     }
-    prepare_as(&mut statement, mark);
+    prepare(&mut statement);
     statement.source = Some(format);
     Ok(statement)
 }
 
 /// What every parser's output goes through: amounts get at least two decimal places and every
 /// row is categorised from its Details (an input category is replaced). [`crate::score`]
-/// applies it to hand-built statements too.
+/// applies it to a copy of every statement it is handed, so `score(s)` of a hand-built
+/// statement and `score(parse(bytes))` agree. Idempotent: a row's category is a function of
+/// its Details and direction, and amounts keep a scale of two or more.
 ///
 /// A long statement's two halves are categorised on two threads when the pool may be used
-/// ([`crate::parallel`]), each with its own memo of the Details it has seen: a row's category
-/// depends on its own Details and direction only.
-///
-/// The prepared statement's fingerprint is then remembered ([`crate::prepared`]), so that
-/// [`crate::score`] reads its rows in place while they stay as they are.
+/// ([`crate::parallel`]), each with its own memo of the Details it has seen.
 pub fn prepare(statement: &mut Statement) {
-    prepare_as(statement, Mark::Prepared);
-}
-
-/// [`prepare`], remembering the result as prepared or not. Each half of a long statement is
-/// fingerprinted on the thread that prepared it, while it is in that thread's cache.
-fn prepare_as(statement: &mut Statement, mark: Mark) {
-    use crate::report_id::{fingerprint_of_rows, quick_key, rows_fingerprint};
     normalise_summary(statement);
-    let remember = mark == Mark::Prepared;
     let rows = &mut statement.transactions;
-    let rows_sum = if crate::parallel::worth_halving(rows.len()) {
+    if crate::parallel::worth_halving(rows.len()) {
         let half = rows.len() / 2;
         let (first, second) = rows.split_at_mut(half);
-        let prepare_half = |half: &mut [crate::statement::Transaction]| {
-            prepare_rows(half);
-            remember.then(|| rows_fingerprint(half))
-        };
-        match crate::parallel::join(|| prepare_half(first), || prepare_half(second)) {
-            (Some(a), Some(b)) => Some(a.wrapping_add(b)),
-            _ => None,
-        }
+        crate::parallel::join(|| prepare_rows(first), || prepare_rows(second));
     } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
         prepare_rows(rows);
-        remember.then(|| rows_fingerprint(rows))
-    };
-    if let Some(rows_sum) = rows_sum {
-        let fingerprint = fingerprint_of_rows(statement, rows_sum);
-        crate::prepared::remember(fingerprint, quick_key(statement));
     }
 }
 
 /// [`prepare`] of rows: amounts to at least two decimal places, then categories.
-pub(crate) fn prepare_rows(rows: &mut [crate::statement::Transaction]) {
+fn prepare_rows(rows: &mut [crate::statement::Transaction]) {
     use crate::money::normalise;
     for t in rows.iter_mut() {
         t.paid_in = normalise(t.paid_in);
@@ -234,7 +166,7 @@ pub(crate) fn prepare_rows(rows: &mut [crate::statement::Transaction]) {
 
 /// Gives every amount of the SUMMARY at least two decimal places (see
 /// [`crate::money::normalise`]).
-pub(crate) fn normalise_summary(statement: &mut Statement) {
+fn normalise_summary(statement: &mut Statement) {
     use crate::money::normalise;
     if let Some(summary) = statement.summary.as_mut() {
         for row in summary
@@ -352,65 +284,21 @@ mod tests {
         assert_eq!(detect(b"").unwrap_err().code(), "unsupported_format");
     }
 
-    /// `parse` remembers what it returns as prepared, whether its halves were prepared on two
-    /// threads or on one; a clone, the same content read back from its JSON, or its rows listed
-    /// in another order, are prepared too; a statement edited in any row or in its SUMMARY is
-    /// not.
+    /// Preparing is idempotent, on one thread or two: a parsed statement prepared again is
+    /// the same statement.
     #[cfg(feature = "testing")]
     #[test]
-    fn a_parsed_statement_is_remembered_as_prepared_until_it_changes() {
-        use crate::report_id::fingerprint;
-        let prepared = |s: &Statement| crate::prepared::remembered(fingerprint(s));
+    fn preparing_a_parsed_statement_again_changes_nothing() {
         for (seed, rows) in [(3, 40), (4, 2_400)] {
             let csv = crate::testing::synthetic_statement_with_rows(seed, rows).to_csv();
             let options = ParseOptions::default();
-            let unmarked = parse_as(csv.as_bytes(), &options, Mark::None).expect("parses");
-            assert!(!prepared(&unmarked), "not remembered, {rows} rows");
+            let parsed = parse(csv.as_bytes(), &options).expect("parses");
             let on_one_thread =
                 crate::on_calling_thread(|| parse(csv.as_bytes(), &options)).expect("parses");
-            assert!(prepared(&on_one_thread), "{rows} rows");
-            let parsed = parse(csv.as_bytes(), &options).expect("parses");
-            assert_eq!(fingerprint(&parsed), fingerprint(&on_one_thread));
-            assert!(prepared(&parsed.clone()));
-            let read_back = json::parse(parsed.to_json().as_bytes()).expect("parses");
-            assert!(prepared(&read_back), "the same content");
-            let mut reordered = parsed.clone();
-            reordered.transactions.reverse();
-            assert!(prepared(&reordered), "the same rows in another order");
-
-            let last = rows - 1;
-            let edits: [&dyn Fn(&mut Statement); 6] = [
-                &|s| s.transactions[0].details.push('x'),
-                &|s| s.transactions[last].category = crate::Category::Betting,
-                // The same amount with one more decimal place.
-                &|s| {
-                    let a = s.transactions[last].withdrawn;
-                    s.transactions[last].withdrawn = rust_decimal::Decimal::from_i128_with_scale(
-                        a.mantissa() * 10,
-                        a.scale() + 1,
-                    );
-                },
-                &|s| s.transactions[0].balance = None,
-                &|s| {
-                    s.transactions.pop();
-                },
-                &|s| {
-                    let total = crate::statement::SummaryRow {
-                        transaction_type: "TOTAL".to_owned(),
-                        paid_in: rust_decimal::Decimal::ONE,
-                        paid_out: rust_decimal::Decimal::ONE,
-                    };
-                    s.summary = Some(crate::statement::Summary {
-                        rows: Vec::new(),
-                        total,
-                    });
-                },
-            ];
-            for (n, edit) in edits.iter().enumerate() {
-                let mut edited = parsed.clone();
-                edit(&mut edited);
-                assert!(!prepared(&edited), "edit {n}, {rows} rows");
-            }
+            assert_eq!(parsed, on_one_thread, "{rows} rows");
+            let mut again = parsed.clone();
+            prepare(&mut again);
+            assert_eq!(again, parsed, "{rows} rows");
         }
     }
 

@@ -16,38 +16,30 @@
 //! dates differ from the ids the same statements get now.
 
 use std::fmt::Write as _;
-use std::hash::Hasher as _;
 use std::ops::Range;
 
-use crate::categorise::Category;
-use crate::statement::{Statement, Transaction, TransactionStatus};
+mod row;
+
+use crate::statement::{Statement, Transaction};
+use row::RowWriter;
 
 /// A stable id: `rpt_` + 24 hex digits of BLAKE3 over the scorecard version, the scorecard's
 /// SHA-256, the canonical JSON of the statement without its rows, the number of rows and each
-/// row's [`write_row`] form, rows ordered by completion time and then by that form (so row
-/// order does not matter). With `fingerprint`, also the statement's fingerprint
-/// ([`fingerprint_of_rows`] of the [`rows_fingerprint`] of its rows), from the same pass over
-/// its rows (each row is written once, and its bytes go to both hashes).
+/// row's [`row::RowWriter::write`] form, rows ordered by completion time and then by that form (so row
+/// order does not matter).
 #[cfg(any(test, feature = "testing"))]
-pub(crate) fn report_id_and_fingerprint(
-    statement: &Statement,
-    version: &str,
-    card_sha256: &str,
-    fingerprint: bool,
-) -> (String, Option<u64>) {
+pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
     let by_time = time_ordered(&statement.transactions);
-    report_id_and_fingerprint_of(statement, &by_time, version, card_sha256, fingerprint)
+    report_id_of(statement, &by_time, version, card_sha256)
 }
 
-/// [`report_id_and_fingerprint`] of `statement`, whose rows `by_time` lists in
-/// [`time_ordered`] order.
-pub(crate) fn report_id_and_fingerprint_of(
+/// [`report_id`] of `statement`, whose rows `by_time` lists in [`time_ordered`] order.
+pub(crate) fn report_id_of(
     statement: &Statement,
     by_time: &[&Transaction],
     version: &str,
     card_sha256: &str,
-    fingerprint: bool,
-) -> (String, Option<u64>) {
+) -> String {
     let rows = &statement.transactions;
     // Everything but the rows.
     let without_rows = statement.with_transactions(Vec::new());
@@ -60,19 +52,9 @@ pub(crate) fn report_id_and_fingerprint_of(
     head.push(0);
     head.extend_from_slice(&(rows.len() as u64).to_le_bytes());
     let mut hasher = blake3::Hasher::new();
-    let mut hash = |chunk: &[u8]| {
+    hash_time_ordered(&head, by_time, |chunk| {
         hasher.update(chunk);
-    };
-    let fingerprinted = if fingerprint {
-        let mut sum = 0u64;
-        hash_time_ordered(&head, by_time, &mut hash, |row| {
-            sum = sum.wrapping_add(row_hash(row));
-        });
-        Some(fingerprint_of_rows(statement, sum))
-    } else {
-        hash_time_ordered(&head, by_time, &mut hash, |_| {});
-        None
-    };
+    });
     let digest = hasher.finalize();
     let hex = digest
         .as_bytes()
@@ -82,7 +64,7 @@ pub(crate) fn report_id_and_fingerprint_of(
             let _ = write!(s, "{b:02x}");
             s
         });
-    (format!("rpt_{hex}"), fingerprinted)
+    format!("rpt_{hex}")
 }
 
 /// The rows by completion time (stable: rows that share a time in their listed order): one
@@ -94,81 +76,6 @@ pub(crate) fn time_ordered(rows: &[Transaction]) -> Vec<&Transaction> {
     by_time
 }
 
-/// A 64-bit fingerprint (foldhash, a fixed seed; not cryptographic) of a statement's rows and
-/// SUMMARY: what [`crate::prepared`] remembers. It is [`fingerprint_of_rows`] of the
-/// [`rows_fingerprint`] of its rows. (The engine takes it in parts, as above; this whole is for
-/// tests.)
-#[cfg(test)]
-pub(crate) fn fingerprint(statement: &Statement) -> u64 {
-    fingerprint_of_rows(statement, rows_fingerprint(&statement.transactions))
-}
-
-/// The sum (wrapping) of the hashes of rows, each in its [`write_row`] form (every field,
-/// amounts with their scales): the same for the rows in any order (being prepared is a
-/// property of each row), and the sum of the sums of any split of them, so a long statement's
-/// halves are fingerprinted on the threads that prepared them, and
-/// [`report_id_and_fingerprint`] adds each row up as it writes it for the id.
-pub(crate) fn rows_fingerprint(rows: &[Transaction]) -> u64 {
-    let mut bytes = Vec::with_capacity(256);
-    let mut writer = RowWriter::default();
-    rows.iter().fold(0u64, |sum, row| {
-        bytes.clear();
-        writer.write(&mut bytes, row);
-        sum.wrapping_add(row_hash(&bytes))
-    })
-}
-
-/// One row's hash, from its [`write_row`] bytes.
-fn row_hash(bytes: &[u8]) -> u64 {
-    let mut hasher = fingerprint_hasher();
-    hasher.write(bytes);
-    hasher.finish()
-}
-
-/// The fingerprint of `statement` from the [`rows_fingerprint`] of its rows: adds the row count
-/// and the SUMMARY's amounts with their scales.
-pub(crate) fn fingerprint_of_rows(statement: &Statement, rows: u64) -> u64 {
-    let mut hasher = fingerprint_hasher();
-    hasher.write_u64(rows);
-    finish_fingerprint(statement, hasher)
-}
-
-/// Adds the row count and the SUMMARY's amounts with their scales to `hasher`.
-fn finish_fingerprint(statement: &Statement, mut hasher: foldhash::fast::FoldHasher<'_>) -> u64 {
-    hasher.write_u64(statement.transactions.len() as u64);
-    if let Some(summary) = &statement.summary {
-        hasher.write_u8(1);
-        for row in summary.rows.iter().chain(std::iter::once(&summary.total)) {
-            hasher.write(&row.paid_in.serialize());
-            hasher.write(&row.paid_out.serialize());
-        }
-    }
-    hasher.finish()
-}
-
-/// A cheap key for a statement that [`crate::prepared`] may have remembered: its row count,
-/// its first and last rows as listed (in their [`write_row`] form) and its SUMMARY. Statements
-/// with different keys have different contents or list their rows in another order; the same
-/// key says nothing certain (a middle row may differ), which is what the fingerprint
-/// ([`fingerprint_of_rows`]) is for.
-pub(crate) fn quick_key(statement: &Statement) -> u64 {
-    let rows = &statement.transactions;
-    let mut bytes = Vec::with_capacity(512);
-    for row in rows.first().into_iter().chain(rows.last()) {
-        write_row(&mut bytes, row);
-    }
-    let mut hasher = fingerprint_hasher();
-    hasher.write(&bytes);
-    finish_fingerprint(statement, hasher)
-}
-
-fn fingerprint_hasher() -> foldhash::fast::FoldHasher<'static> {
-    use std::hash::BuildHasher as _;
-    static STATE: foldhash::fast::FixedState =
-        foldhash::fast::FixedState::with_seed(0x0061_6c61_6d61);
-    STATE.build_hasher()
-}
-
 /// The bytes are hashed in chunks of exactly this many bytes, the last one shorter (see
 /// [`hash_time_ordered`]). BLAKE3 hashes a whole aligned run of 1 KiB chunks in parallel
 /// lanes (16 with AVX-512), but an input that ends inside a chunk leaves the next ones
@@ -177,17 +84,12 @@ fn fingerprint_hasher() -> foldhash::fast::FoldHasher<'static> {
 const CHUNK_BYTES: usize = 16 * 1_024;
 
 /// Hands `hash` `head` and then the rows' bytes in the hashed order, in chunks of exactly
-/// [`CHUNK_BYTES`] but the last, and `each_row` each row's bytes: rows in time order, each as
+/// [`CHUNK_BYTES`] but the last: rows in time order, each as
 /// it is written, the rows that share a time ordered by their bytes, through a buffer small
 /// enough to stay in the thread's cache. (Writing every row, sorting them all by time and
 /// bytes and copying them into order first, ~1.4 MB of fresh memory for 5,000 rows, made the
 /// id 2.4× slower inside a report than in a loop: 1.1 against 0.45 ms, 2026-11-24.)
-fn hash_time_ordered(
-    head: &[u8],
-    rows: &[&Transaction],
-    mut hash: impl FnMut(&[u8]),
-    mut each_row: impl FnMut(&[u8]),
-) {
+fn hash_time_ordered(head: &[u8], rows: &[&Transaction], mut hash: impl FnMut(&[u8])) {
     let mut writer = RowWriter::default();
     let mut chunk = Vec::with_capacity(2 * CHUNK_BYTES);
     let mut group = Vec::new();
@@ -203,9 +105,7 @@ fn hash_time_ordered(
     flush(&mut chunk);
     for same_time in rows.chunk_by(|a, b| a.completed_at == b.completed_at) {
         if let [row] = same_time {
-            let start = chunk.len();
             writer.write(&mut chunk, row);
-            each_row(&chunk[start..]);
         } else {
             group.clear();
             spans.clear();
@@ -217,7 +117,6 @@ fn hash_time_ordered(
             spans.sort_by(|a, b| group[a.clone()].cmp(&group[b.clone()]));
             for span in &spans {
                 chunk.extend_from_slice(&group[span.clone()]);
-                each_row(&group[span.clone()]);
             }
         }
         if chunk.len() >= CHUNK_BYTES {
@@ -227,112 +126,15 @@ fn hash_time_ordered(
     hash(&chunk);
 }
 
-/// Appends a row's hashed form to `out`; self-delimiting, so the concatenation of rows is
-/// unambiguous. Little-endian throughout:
-/// receipt number (u32 length, UTF-8 bytes) · completion time (i64 seconds since
-/// 1970-01-01T00:00:00 of the printed local time, u32 nanoseconds) · Details (u32 length, bytes)
-/// · status (u8: completed 0, cancelled 1, failed 2, other 3) · paid in, withdrawn (16 bytes
-/// each, `Decimal::serialize`: sign, scale and 96-bit mantissa, so `1.0` and `1.00` differ) ·
-/// balance (u8 0 absent, or 1 and 16 bytes) · category (u8 length, its JSON name).
-fn write_row(out: &mut Vec<u8>, t: &Transaction) {
-    RowWriter::default().write(out, t);
-}
-
-/// [`write_row`] for many rows: the seconds from 1970 to the start of the last row's day are
-/// kept, so that rows of one day (most rows follow a row of their day) do not count the days
-/// since 1970 again (a sixth of the instructions of writing a row, `callgrind`, 2026-11-27).
-#[derive(Default)]
-struct RowWriter {
-    /// The last day written and the seconds from 1970-01-01T00:00:00 to its start.
-    day: Option<(chrono::NaiveDate, i64)>,
-}
-
-impl RowWriter {
-    /// Appends `t`'s hashed form to `out` (see [`write_row`]).
-    fn write(&mut self, out: &mut Vec<u8>, t: &Transaction) {
-        let name = category_name(t.category);
-        // Texts, their lengths, the time, the status, three amounts, the name and its length.
-        out.reserve(t.receipt_no.len() + t.details.len() + name.len() + 4 + 12 + 4 + 1 + 49 + 1);
-        write_text(out, &t.receipt_no);
-        out.extend_from_slice(&self.timestamp(t.completed_at).to_le_bytes());
-        out.extend_from_slice(
-            &t.completed_at
-                .and_utc()
-                .timestamp_subsec_nanos()
-                .to_le_bytes(),
-        );
-        write_text(out, &t.details);
-        out.push(status_code(t.status));
-        out.extend_from_slice(&t.paid_in.serialize());
-        out.extend_from_slice(&t.withdrawn.serialize());
-        match t.balance {
-            Some(b) => {
-                out.push(1);
-                out.extend_from_slice(&b.serialize());
-            }
-            None => out.push(0),
-        }
-        out.push(u8::try_from(name.len()).unwrap_or(u8::MAX));
-        out.extend_from_slice(name.as_bytes());
-    }
-
-    /// `at.and_utc().timestamp()`: the seconds from 1970-01-01T00:00:00 to `at`.
-    fn timestamp(&mut self, at: chrono::NaiveDateTime) -> i64 {
-        let day = at.date();
-        let start = match self.day {
-            Some((known, start)) if known == day => start,
-            _ => {
-                let start = day.and_time(chrono::NaiveTime::MIN).and_utc().timestamp();
-                self.day = Some((day, start));
-                start
-            }
-        };
-        start + i64::from(chrono::Timelike::num_seconds_from_midnight(&at))
-    }
-}
-
-fn write_text(out: &mut Vec<u8>, s: &str) {
-    out.extend_from_slice(&u32::try_from(s.len()).unwrap_or(u32::MAX).to_le_bytes());
-    out.extend_from_slice(s.as_bytes());
-}
-
-fn status_code(status: TransactionStatus) -> u8 {
-    match status {
-        TransactionStatus::Completed => 0,
-        TransactionStatus::Cancelled => 1,
-        TransactionStatus::Failed => 2,
-        TransactionStatus::Other => 3,
-    }
-}
-
-/// A category's JSON name (`"send_money"`), from a table made once and indexed by the
-/// variant: the hashed form does not depend on the order of the enum's variants, only the
-/// table's layout does.
-fn category_name(category: Category) -> &'static str {
-    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        let mut names = vec![String::new(); Category::ALL.len()];
-        for c in Category::ALL {
-            if let Some(name) = names.get_mut(c as usize) {
-                let json = serde_json::to_string(&c).unwrap_or_default();
-                json.trim_matches('"').clone_into(name);
-            }
-        }
-        names
-    });
-    names.get(category as usize).map_or("", String::as_str)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::row::{category_name, status_code, write_row};
     use super::*;
+    use crate::categorise::Category;
+    use crate::statement::TransactionStatus;
     use chrono::{DateTime, NaiveDateTime, TimeDelta};
     use proptest::prelude::*;
     use rust_decimal::Decimal;
-
-    fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
-        report_id_and_fingerprint(statement, version, card_sha256, false).0
-    }
 
     fn status(i: u8) -> TransactionStatus {
         match i % 4 {
@@ -483,11 +285,8 @@ mod tests {
                 .prop_flat_map(|rows| (Just(rows.clone()), Just(rows).prop_shuffle()))
         ) {
             let (original, shuffled) = (statement(rows), statement(shuffled));
-            let id_of = |s: &Statement| report_id_and_fingerprint(s, "card", "sha", true);
+            let id_of = |s: &Statement| report_id(s, "card", "sha");
             prop_assert_eq!(id_of(&original), id_of(&shuffled));
-            // The fingerprint, taken in the id's pass or alone, does not depend on the order
-            // either.
-            prop_assert_eq!(id_of(&original).1, Some(fingerprint(&shuffled)));
         }
 
         /// Rows in time order are hashed as they come, each run sharing a time sorted by its
@@ -521,7 +320,7 @@ mod tests {
             hash_time_ordered(b"head", &by_time, |chunk| {
                 streamed.extend_from_slice(chunk);
                 sizes.push(chunk.len());
-            }, |_| {});
+            });
             prop_assert_eq!(&streamed[..4], b"head");
             prop_assert_eq!(&streamed[4..], &sorted[..]);
             // Every chunk but the last is whole.

@@ -13,7 +13,11 @@ use chrono::{NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use crate::categorise::Category;
+mod category;
+mod format;
+
+pub use category::Category;
+pub use format::Format;
 
 /// The wallet that issued a statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
@@ -67,7 +71,7 @@ pub struct Statement {
     /// in code. Not part of the canonical JSON (a statement handed in as JSON is JSON evidence,
     /// whatever it was made from); it sets the report's evidence level.
     #[serde(skip)]
-    pub source: Option<crate::parse::Format>,
+    pub source: Option<Format>,
 }
 
 fn default_currency() -> String {
@@ -243,7 +247,7 @@ pub(crate) fn completed_row(paid_in: Decimal, withdrawn: Decimal, balance: Decim
         paid_in,
         withdrawn,
         balance: Some(balance),
-        category: crate::categorise::Category::Other,
+        category: Category::Other,
     }
 }
 
