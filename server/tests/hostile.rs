@@ -7,7 +7,8 @@
 #[allow(unused_macros, unused_imports)]
 mod support;
 
-use alama_server::Environment::Live;
+use alama_server::Environment::{Live, Sandbox};
+use alama_server::Limits;
 use support::{Db, Server, assert_problem, partner};
 
 /// The canonical JSON statement of a golden vector (holder name and phone included).
@@ -137,5 +138,149 @@ async fn erased_reports_leave_no_copy_in_the_sqlite_files() {
         404,
         "report_not_found",
     );
+    server.stop().await;
+}
+
+/// GET `path` with `key`, from a client that says (through `X-Forwarded-For`) it is `client`.
+async fn get_as(
+    server: &Server,
+    client: &str,
+    key: &str,
+) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let r = server
+        .client
+        .get(server.url("/v1/scores/rpt_x"))
+        .bearer_auth(key)
+        .header("x-forwarded-for", client)
+        .send()
+        .await
+        .expect("GET");
+    support::split(r).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_failed_auth_throttle_refuses_failures_only() {
+    let db = Db::sqlite();
+    let limits = Limits {
+        auth_failures_per_minute: 3,
+        ..Limits::default()
+    };
+    let server = Server::start_with(&db, limits).await;
+    let good = server.key(&partner("throttle-valid"), Sandbox).await;
+    let unknown = alama_server::keys::generate(Sandbox);
+    for _ in 0..3 {
+        assert_problem(
+            &server.get("/v1/scores/rpt_x", &unknown).await,
+            401,
+            "invalid_api_key",
+        );
+    }
+    let mut refused = 0;
+    let mut passed = 0;
+    for _ in 0..5 {
+        let got = server.get("/v1/scores/rpt_x", &unknown).await;
+        assert_problem(&got, 429, "auth_throttled");
+        assert!(got.1.get("retry-after").is_some());
+        refused += 1;
+        // The valid key of a partner behind the same address is not locked out.
+        let got = server.get("/v1/scores/rpt_x", &good).await;
+        assert_problem(&got, 404, "report_not_found");
+        passed += 1;
+    }
+    // A malformed key and no key are failures too.
+    assert_problem(
+        &server
+            .get("/v1/scores/rpt_x", "alama_sk_sandbox_nope")
+            .await,
+        429,
+        "auth_throttled",
+    );
+    eprintln!("throttled address: {refused} failures refused, {passed} valid-key requests passed");
+    // Without a trusted proxy, a forged X-Forwarded-For changes nothing: still this address.
+    assert_problem(
+        &get_as(&server, "203.0.113.50", &unknown).await,
+        429,
+        "auth_throttled",
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_the_throttle_counts_the_real_client() {
+    let db = Db::sqlite();
+    let limits = Limits {
+        auth_failures_per_minute: 2,
+        trusted_proxies: vec![alama_server::client_ip::parse_proxy("127.0.0.0/8").expect("cidr")],
+        ..Limits::default()
+    };
+    let server = Server::start_with(&db, limits).await;
+    let unknown = alama_server::keys::generate(Sandbox);
+    for _ in 0..2 {
+        assert_problem(
+            &get_as(&server, "203.0.113.7", &unknown).await,
+            401,
+            "invalid_api_key",
+        );
+    }
+    assert_problem(
+        &get_as(&server, "203.0.113.7", &unknown).await,
+        429,
+        "auth_throttled",
+    );
+    // Another client behind the same proxy is its own address; one that puts the throttled
+    // address first (a forged entry left of what the proxy appended) is not mistaken for it.
+    assert_problem(
+        &get_as(&server, "203.0.113.8", &unknown).await,
+        401,
+        "invalid_api_key",
+    );
+    assert_problem(
+        &get_as(&server, "203.0.113.7, 198.51.100.4", &unknown).await,
+        401,
+        "invalid_api_key",
+    );
+    // RFC 7239 Forwarded, read the same way.
+    let r = server
+        .client
+        .get(server.url("/v1/scores/rpt_x"))
+        .bearer_auth(&unknown)
+        .header("forwarded", "for=\"203.0.113.7:5000\";proto=https")
+        .send()
+        .await
+        .expect("GET");
+    assert_problem(&support::split(r).await, 429, "auth_throttled");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_authorization_headers_are_a_problem() {
+    let db = Db::sqlite();
+    let server = Server::start(&db).await;
+    let good = server.key(&partner("two-auth"), Sandbox).await;
+    for (first, second) in [
+        (
+            format!("Bearer {good}"),
+            "Bearer alama_sk_sandbox_other".to_owned(),
+        ),
+        (format!("Bearer {good}"), format!("Bearer {good}")),
+    ] {
+        let r = server
+            .client
+            .get(server.url("/v1/scores/rpt_x"))
+            .header("authorization", first)
+            .header("authorization", second)
+            .send()
+            .await
+            .expect("GET");
+        let got = support::split(r).await;
+        assert_problem(&got, 400, "invalid_request");
+        assert!(
+            got.2["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("Authorization")),
+            "{}",
+            got.2
+        );
+    }
     server.stop().await;
 }
