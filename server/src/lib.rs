@@ -36,6 +36,7 @@ pub mod keys;
 pub mod limits;
 pub mod linger;
 pub mod openapi;
+pub mod parse_errors;
 pub mod pdf;
 pub mod policy;
 pub mod portal;

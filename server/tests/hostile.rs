@@ -237,3 +237,79 @@ async fn two_authorization_headers_are_a_problem() {
     }
     server.stop().await;
 }
+
+/// Sends `raw` on a new connection and reads the answer until the server closes it.
+async fn raw_exchange(server: &Server, raw: &[u8]) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = server.base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(raw).await.expect("write");
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        stream.read_to_end(&mut answer),
+    )
+    .await;
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unparsable_requests_get_a_problem_too() {
+    let db = Db::sqlite();
+    let server = Server::start(&db).await;
+    let mut huge = b"GET / HTTP/1.1\r\nhost: x\r\n".to_vec();
+    for i in 0..2000 {
+        huge.extend_from_slice(format!("x-filler-{i}: {}\r\n", "a".repeat(40)).as_bytes());
+    }
+    huge.extend_from_slice(b"\r\n");
+    // A good request first on a kept-alive connection, then a bad one.
+    let mut after_good = b"GET /v1/openapi.json HTTP/1.1\r\nhost: x\r\n\r\n".to_vec();
+    after_good.extend_from_slice(b"GET /\xff HTTP/1.1\r\nhost: x\r\n\r\n");
+    let cases: [(&[u8], &str, &str); 6] = [
+        (
+            b"GET /v1/scores/\xff\xfe HTTP/1.1\r\nhost: x\r\n\r\n",
+            "400",
+            "invalid_request",
+        ),
+        (
+            b"G\xc3T / HTTP/1.1\r\nhost: x\r\n\r\n",
+            "400",
+            "invalid_request",
+        ),
+        (
+            b"GET / HTTP/1.1\r\nhost: x\r\nx-bad\x01: y\r\n\r\n",
+            "400",
+            "invalid_request",
+        ),
+        (
+            b"POST /v1/consents HTTP/1.1\r\nhost: x\r\ncontent-length: 1x\r\n\r\n",
+            "400",
+            "invalid_request",
+        ),
+        (&huge, "431", "request_head_too_large"),
+        (&after_good, "400", "invalid_request"),
+    ];
+    for (raw, status, code) in cases {
+        let mut answer = raw_exchange(&server, raw).await;
+        if answer.starts_with("HTTP/1.1 200 ") {
+            let at = answer.find("HTTP/1.1 400 ").expect("a second answer");
+            answer = answer.split_off(at);
+        }
+        let (head, body) = answer.split_once("\r\n\r\n").expect("a response");
+        assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: application/problem+json"),
+            "{head}"
+        );
+        let problem: serde_json::Value = serde_json::from_str(body).expect("problem JSON");
+        assert_eq!(problem["code"], code, "{problem}");
+        assert_eq!(problem["status"].to_string(), status);
+        assert!(
+            problem["requestId"]
+                .as_str()
+                .is_some_and(|id| head.contains(id))
+        );
+    }
+    server.stop().await;
+}
