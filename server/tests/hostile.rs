@@ -313,3 +313,50 @@ async fn unparsable_requests_get_a_problem_too() {
     }
     server.stop().await;
 }
+
+/// PostgreSQL (when `ALAMA_TEST_POSTGRES_URL` is set): an erasure starts a `VACUUM` of the
+/// reports table, so the erased row versions are pruned instead of waiting for autovacuum.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_an_erasure_vacuums_the_reports_table() {
+    let Some(db) = Db::postgres() else {
+        eprintln!("skipped: ALAMA_TEST_POSTGRES_URL is not set (server/ci-postgres.sh starts one)");
+        return;
+    };
+    let server = Server::start(&db).await;
+    let vacuums = || async {
+        let n: i64 = sqlx::query_scalar(
+            "SELECT vacuum_count FROM pg_stat_user_tables WHERE relname = 'reports'",
+        )
+        .fetch_one(server.storage.pool())
+        .await
+        .expect("statistics");
+        n
+    };
+    let key = server.key(&partner("erase-pg"), Live).await;
+    let consent = server.granted_consent(&key).await;
+    let got = server
+        .analyse(&key, vector_statement(), None, Some(&consent), None)
+        .await;
+    assert_eq!(got.0, 201, "{}", got.2);
+    let id = got.2["reportId"].as_str().expect("id").to_owned();
+    let before = vacuums().await;
+    let r = server
+        .client
+        .delete(server.url(&format!("/v1/scores/{id}")))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .expect("DELETE");
+    assert_eq!(r.status().as_u16(), 204);
+    let mut after = before;
+    for _ in 0..100 {
+        // The statistics collector reports with a delay.
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        after = vacuums().await;
+        if after > before {
+            break;
+        }
+    }
+    assert!(after > before, "no VACUUM of reports ({before} → {after})");
+    server.stop().await;
+}
