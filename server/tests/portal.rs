@@ -880,6 +880,35 @@ async fn failed_sign_ins_are_slowed_down_not_locked() {
     assert_eq!(retry_after(&held), Some(1));
     let mut d = Browser::from_address(&server, [127, 0, 0, 4]);
     assert_eq!(sign_in(&mut d, &other, PASSWORD).await.status, 303);
+
+    // A burst of parallel guesses does not slip past the delays while the first are hashed.
+    let (_, third) = signed_in(&server, &db, &name).await;
+    let mut ready = Vec::new();
+    for _ in 0..12 {
+        let mut b = Browser::from_address(&server, [127, 0, 0, 5]);
+        let csrf = b.get("/portal/signin").await.csrf();
+        ready.push((b, csrf));
+    }
+    let mut burst = tokio::task::JoinSet::new();
+    for (mut b, csrf) in ready {
+        let email = third.clone();
+        burst.spawn(async move {
+            let fields = [
+                ("csrf", csrf.as_str()),
+                ("email", email.as_str()),
+                ("password", "wrong password!!"),
+            ];
+            b.post("/portal/signin", &fields).await.status
+        });
+    }
+    let statuses = burst.join_all().await;
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    eprintln!("burst of 12 parallel guesses: {checked} checked, the rest 429");
+    assert_eq!(checked + statuses.iter().filter(|s| **s == 429).count(), 12);
+    assert!(
+        checked <= usize::try_from(FREE_PER_PAIR).unwrap_or(0) + 1,
+        "{statuses:?}"
+    );
     server.stop().await;
 }
 

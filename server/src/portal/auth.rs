@@ -239,7 +239,7 @@ pub async fn signin(
     let email = form.email.trim().to_lowercase();
     let subjects = throttle::subjects(&email, &addr);
     let now = now_ms();
-    throttle::check(storage, &subjects, now).await?;
+    throttle::attempt(storage, &subjects, now).await?;
     let user = store::user_by_email(storage, &email).await?;
     let password = form.password.chars().take(MAX_PASSWORD).collect::<String>();
     let ok = verify_blocking(
@@ -249,12 +249,10 @@ pub async fn signin(
     .await;
     match user {
         Some(user) if ok => {
-            // The account from this address starts afresh; what other addresses did stays.
-            store::clear_failures(storage, &subjects[0].0).await?;
+            throttle::succeeded(storage, &subjects, now).await?;
             start_session(storage, &user, &headers, "/portal/overview").await
         }
         _ => {
-            throttle::failed(storage, &subjects, now).await?;
             let page = SigninPage {
                 c: Chrome::anonymous("Sign in"),
                 csrf: form.csrf,
@@ -411,7 +409,7 @@ pub async fn change_password(
     let user = session.record.user.clone();
     let subjects = throttle::subjects(&user.email, &addr);
     let now = now_ms();
-    throttle::check(storage, &subjects, now).await?;
+    throttle::attempt(storage, &subjects, now).await?;
     let refuse = |message: String| {
         let page = AccountPage {
             c: Chrome::signed("Account", &session, "account"),
@@ -422,9 +420,9 @@ pub async fn change_password(
     };
     let current = form.current.chars().take(MAX_PASSWORD).collect::<String>();
     if !verify_blocking(current, user.password_hash.clone()).await {
-        throttle::failed(storage, &subjects, now).await?;
         return Ok(refuse("The current password is wrong.".to_owned()));
     }
+    throttle::succeeded(storage, &subjects, now).await?;
     if let Some(problem) = password_problem(&form.password, &form.confirm) {
         return Ok(refuse(problem));
     }

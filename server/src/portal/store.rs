@@ -399,6 +399,19 @@ pub async fn failure_stats(
     Ok((row.try_get(0)?, row.try_get(1)?))
 }
 
+/// Forgets the failed sign-in of `subject` recorded at `at` (an attempt that turned out right).
+///
+/// # Errors
+/// Database errors.
+pub async fn forget_failure(storage: &Storage, subject: &str, at: i64) -> Result<()> {
+    sqlx::query("DELETE FROM portal_signin_failures WHERE subject = $1 AND created_at = $2")
+        .bind(subject)
+        .bind(at)
+        .execute(storage.pool())
+        .await?;
+    Ok(())
+}
+
 /// Forgets the failed sign-ins of `subject` (after a successful one).
 ///
 /// # Errors

@@ -17,7 +17,12 @@
 //!
 //! Past a subject's allowance, the next attempt must wait `1 s × 2^(failures − allowance)`
 //! after the last failure, at most [`MAX_DELAY_MS`]; an attempt too early is answered `429`
-//! with `Retry-After` before the password is checked (so it adds no failure). Addresses are
+//! with `Retry-After` before the password is checked (so it adds no failure). An attempt let
+//! through is recorded as a failure *before* its password is checked ([`attempt`]; the check and
+//! the record under one lock per process) and forgiven when the password is right
+//! ([`succeeded`]), so that a burst of parallel attempts cannot all slip through while the
+//! first ones are still being hashed (across PostgreSQL replicas, at most one per replica can
+//! slip through at a time). Addresses are
 //! [`crate::client_ip`]'s (the real client behind trusted proxies).
 
 use super::PortalError;
@@ -36,6 +41,9 @@ pub const FREE_PER_ACCOUNT: i64 = 100;
 pub const FIRST_DELAY_MS: i64 = 1000;
 /// The longest delay: the window.
 pub const MAX_DELAY_MS: i64 = WINDOW_MS;
+
+/// Held while an attempt is checked and recorded: parallel attempts see each other's records.
+static BOOKKEEPING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The wait after the last of `failures` failures with `free` of them allowed without delay.
 pub fn delay_ms(failures: i64, free: i64) -> i64 {
@@ -79,17 +87,40 @@ pub async fn check(
     Ok(())
 }
 
-/// Records a failure at `now` against every one of `subjects`.
+/// Lets an attempt at `now` through unless one of `subjects` is in its delay, recording it as
+/// a failure of each until [`succeeded`] says otherwise.
 ///
 /// # Errors
-/// Database errors.
-pub async fn failed(
+/// [`PortalError::Throttled`] with the seconds to wait; database errors.
+pub async fn attempt(
     storage: &Storage,
     subjects: &[(String, i64)],
     now: i64,
 ) -> Result<(), PortalError> {
+    let _one_at_a_time = BOOKKEEPING.lock().await;
+    check(storage, subjects, now).await?;
     for (subject, _) in subjects {
         store::record_failure(storage, subject, now, now - WINDOW_MS).await?;
+    }
+    Ok(())
+}
+
+/// The attempt at `now` had the right password: its failure records go, and the account from
+/// this address (the first subject) starts afresh; what other addresses did stays.
+///
+/// # Errors
+/// Database errors.
+pub async fn succeeded(
+    storage: &Storage,
+    subjects: &[(String, i64)],
+    now: i64,
+) -> Result<(), PortalError> {
+    for (i, (subject, _)) in subjects.iter().enumerate() {
+        if i == 0 {
+            store::clear_failures(storage, subject).await?;
+        } else {
+            store::forget_failure(storage, subject, now).await?;
+        }
     }
     Ok(())
 }
