@@ -616,4 +616,37 @@ mod tests {
         assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
         assert_eq!(redact("alama.db"), "alama.db");
     }
+
+    #[derive(Debug, clap::Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    #[test]
+    fn trusted_proxies_are_listed_repeated_or_comma_separated() {
+        use clap::Parser;
+        let parsed = Serve::try_parse_from([
+            "serve",
+            "--trusted-proxy",
+            "10.0.0.0/8,192.0.2.1",
+            "--trusted-proxy",
+            "::1",
+        ])
+        .map(|s| s.args.limits().trusted_proxies);
+        let proxies = parsed.unwrap_or_default();
+        assert_eq!(proxies.len(), 3, "{proxies:?}");
+        assert!(
+            proxies[1].contains(
+                &"192.0.2.1"
+                    .parse::<std::net::IpAddr>()
+                    .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]))
+            )
+        );
+        let e = Serve::try_parse_from(["serve", "--trusted-proxy", "proxy.local"])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("not an IP address or CIDR block"), "{e}");
+    }
 }
