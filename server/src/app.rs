@@ -1,6 +1,7 @@
 //! The router, its shared state, and the middleware every request passes through: a request id
-//! (`req_…`, header `X-Request-Id`), problem bodies completed with `requestId` and `instance`,
-//! and one durable usage record per authenticated request.
+//! (`req_…`, header `X-Request-Id`), the client address ([`crate::client_ip::ClientIp`]),
+//! problem bodies completed with `requestId` and `instance`, and one durable usage record per
+//! authenticated request.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -156,6 +157,17 @@ async fn request_context(
         .get::<MatchedPath>()
         .map_or_else(|| "(unmatched)".to_owned(), |p| p.as_str().to_owned());
     request.extensions_mut().insert(slot.clone());
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(peer) = peer {
+        let client =
+            crate::client_ip::client_ip(peer, request.headers(), &state.limits.trusted_proxies);
+        request
+            .extensions_mut()
+            .insert(crate::client_ip::ClientIp(client));
+    }
 
     let mut response = next.run(request).await;
     // The API answers problems; the portal answers its own HTML pages (a 422 form, a 403

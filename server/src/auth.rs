@@ -1,20 +1,26 @@
 //! Bearer-key authentication: every `/v1` endpoint but the OpenAPI document takes
 //! `Authorization: Bearer alama_sk_<environment>_…`.
 //!
-//! Order of checks: header present (`missing_api_key`), key well-formed with a valid checksum
+//! Order of checks: one `Authorization` header (two or more: `400 invalid_request`, never
+//! "the first wins"), present (`missing_api_key`), key well-formed with a valid checksum
 //! (`invalid_api_key`, no database lookup), key known (`invalid_api_key`), not revoked
-//! (`revoked_api_key`), then the key's rate limit (`rate_limited`). Before all of them, an
-//! address with too many failed attempts this minute is refused (`auth_throttled`, see
-//! [`crate::auth_throttle`]).
+//! (`revoked_api_key`), then the key's rate limit (`rate_limited`).
+//!
+//! Failures are throttled per client address ([`crate::auth_throttle`], the address from
+//! [`crate::client_ip`]): past the limit, a failing request from that address is answered
+//! `429 auth_throttled` instead of its `401`, and a request with a valid key still passes (one
+//! address is often many partners: a proxy, a NAT). Only well-formed keys (valid checksum) are
+//! looked up in the database, throttled or not; guessing a key is not what the throttle stops
+//! (190 random bits, see [`crate::keys`]): it bounds the noise and work of failing clients.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 
-use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
 use crate::app::AppState;
+use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::keys::{self, Environment};
 use crate::policy::IntegrityPolicy;
@@ -84,23 +90,22 @@ impl FromRequestParts<AppState> for Caller {
         if let Some(caller) = parts.extensions.get::<Caller>() {
             return Ok(caller.clone());
         }
-        let peer = parts
+        let client = parts
             .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        if let Some(ip) = peer {
-            state.auth_failures.check(ip)?;
-        }
+            .get::<ClientIp>()
+            .map(|c| crate::client_ip::throttle_key(c.0));
         let record = match authenticate(parts, state).await {
             Ok(record) => record,
-            Err(e) => {
-                if let Some(ip) = peer
-                    && e.status() == axum::http::StatusCode::UNAUTHORIZED
-                {
-                    state.auth_failures.failed(ip);
-                }
+            Err(e) if e.status() == axum::http::StatusCode::UNAUTHORIZED => {
+                let Some(ip) = client else {
+                    return Err(e);
+                };
+                // Over the limit: this failure is refused as throttled (and counts no more).
+                state.auth_failures.check(ip)?;
+                state.auth_failures.failed(ip);
                 return Err(e);
             }
+            Err(e) => return Err(e),
         };
         let caller = Caller {
             key_id: record.key.id,
@@ -138,6 +143,12 @@ async fn authenticate(parts: &Parts, state: &AppState) -> Result<RequestKey, Api
 }
 
 fn bearer_token(parts: &Parts) -> Result<&str, ApiError> {
+    let count = parts.headers.get_all(AUTHORIZATION).iter().count();
+    if count > 1 {
+        return Err(ApiError::invalid(format!(
+            "send one Authorization header; this request has {count}"
+        )));
+    }
     let value = parts.headers.get(AUTHORIZATION).ok_or_else(|| {
         ApiError::new(
             "missing_api_key",

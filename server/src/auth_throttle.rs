@@ -1,7 +1,8 @@
-//! Throttling failed authentication per source address: after `limit` failed attempts (no,
-//! malformed, unknown or revoked key) from one IP address within a minute, further requests
-//! from it are refused `429 auth_throttled` with `Retry-After` until the minute is over,
-//! before any key is looked up in the database. Successful requests do not count.
+//! Throttling failed authentication per client address ([`crate::client_ip`]): after `limit`
+//! failed attempts (no, malformed, unknown or revoked key) from one address within a minute,
+//! its further failures are answered `429 auth_throttled` with `Retry-After` until the minute
+//! is over, instead of `401`. Requests with a valid key are never refused by it (see
+//! [`crate::auth`]), and successful requests do not count.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -31,7 +32,7 @@ impl AuthThrottle {
         }
     }
 
-    /// Refuses `ip` while it is over its failures.
+    /// Refuses a failure from `ip` while `ip` is over its failures.
     ///
     /// # Errors
     /// `auth_throttled` (429) with `Retry-After`.

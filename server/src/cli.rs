@@ -50,10 +50,21 @@ pub struct ServeArgs {
     /// Requests a key may make at once before the per-minute rate applies.
     #[arg(long, default_value_t = 60, value_name = "N")]
     pub rate_limit_burst: u32,
-    /// Failed authentications a minute per source address before it is refused for the rest
-    /// of the minute (0: no limit).
+    /// Failed authentications a minute per client address before its further failures get
+    /// `429` for the rest of the minute (requests with a valid key still pass; 0: no limit).
     #[arg(long, default_value_t = 30, value_name = "N")]
     pub auth_failures_per_minute: u32,
+    /// A reverse proxy in front of the service (an address or CIDR block; repeat the flag or
+    /// separate with commas): only from these peers are `Forwarded` / `X-Forwarded-For`
+    /// believed, so that the throttles count the real client instead of the proxy.
+    #[arg(
+        long = "trusted-proxy",
+        env = "ALAMA_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        value_parser = crate::client_ip::parse_proxy,
+        value_name = "ADDR[/BITS]"
+    )]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// Days reports, consents and request logs are kept (0: keep them); a background job
     /// erases and deletes older ones hourly, keeping usage counts.
     #[arg(long, default_value_t = 90, value_name = "DAYS")]
@@ -106,6 +117,7 @@ impl ServeArgs {
             rate_per_minute: self.rate_limit_per_minute,
             rate_burst: self.rate_limit_burst,
             auth_failures_per_minute: self.auth_failures_per_minute,
+            trusted_proxies: self.trusted_proxies.clone(),
             retention: (self.retention_days > 0)
                 .then(|| std::time::Duration::from_hours(24 * self.retention_days)),
             analysis_timeout: std::time::Duration::from_secs(self.analysis_timeout_secs.max(1)),
@@ -603,5 +615,38 @@ mod tests {
         );
         assert_eq!(redact("postgres://u@h/db"), "postgres://u@h/db");
         assert_eq!(redact("alama.db"), "alama.db");
+    }
+
+    #[derive(Debug, clap::Parser)]
+    struct Serve {
+        #[command(flatten)]
+        args: ServeArgs,
+    }
+
+    #[test]
+    fn trusted_proxies_are_listed_repeated_or_comma_separated() {
+        use clap::Parser;
+        let parsed = Serve::try_parse_from([
+            "serve",
+            "--trusted-proxy",
+            "10.0.0.0/8,192.0.2.1",
+            "--trusted-proxy",
+            "::1",
+        ])
+        .map(|s| s.args.limits().trusted_proxies);
+        let proxies = parsed.unwrap_or_default();
+        assert_eq!(proxies.len(), 3, "{proxies:?}");
+        assert!(
+            proxies[1].contains(
+                &"192.0.2.1"
+                    .parse::<std::net::IpAddr>()
+                    .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]))
+            )
+        );
+        let e = Serve::try_parse_from(["serve", "--trusted-proxy", "proxy.local"])
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("not an IP address or CIDR block"), "{e}");
     }
 }

@@ -11,7 +11,9 @@
 //!   connections finish their current request, and whatever is still open at the deadline is
 //!   dropped;
 //! - a lingering close ([`crate::linger`]): a connection ended before its request body was read
-//!   drains what the client still sends, briefly, so that the client reads the answer.
+//!   drains what the client still sends, briefly, so that the client reads the answer;
+//! - problems for what hyper cannot parse ([`crate::parse_errors`]): hyper's own empty `400`,
+//!   `414` and `431` answers are replaced by `application/problem+json` ones.
 //!
 //! Each request carries the peer address as [`axum::extract::ConnectInfo`].
 
@@ -34,6 +36,7 @@ use tower::ServiceExt;
 use crate::body_timeout::IdleTimeoutBody;
 use crate::limits::Limits;
 use crate::linger::Lingering;
+use crate::parse_errors::ProblemAnswers;
 
 /// The answer to a connection over `max_connections` (no request was read, so no request id).
 const OVER_CAPACITY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\n\
@@ -97,7 +100,8 @@ pub async fn serve(
                 router.oneshot(request).await
             }
         });
-        let connection = builder.serve_connection(TokioIo::new(Lingering::new(stream)), service);
+        let io = TokioIo::new(Lingering::new(ProblemAnswers::new(stream)));
+        let connection = builder.serve_connection(io, service);
         let watched = graceful.watch(connection);
         tasks.spawn(async move {
             let _open = permit;

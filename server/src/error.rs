@@ -115,6 +115,12 @@ pub const CODES: &[CodeInfo] = &[
     // Requests.
     row("invalid_request", 400, "The request is not valid"),
     row("request_timeout", 408, "The request body stopped arriving"),
+    row("uri_too_long", 414, "The request URL is too long"),
+    row(
+        "request_head_too_large",
+        431,
+        "The request line and headers are too large",
+    ),
     row(
         "unsupported_media_type",
         415,

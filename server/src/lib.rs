@@ -16,7 +16,7 @@
 //!
 //! Modules, one per concept: [`keys`] (key format), [`auth`] (bearer keys), [`consents`],
 //! [`scores`] (analyse, fetch), [`pdf`] (the shareable PDF), [`usage`], [`analysis`] (running the engine safely), [`limits`],
-//! [`error`] (the one code → HTTP table), [`problem`] (RFC 9457 bodies), [`storage`],
+//! [`error`] (the one code → HTTP table), [`client_ip`] (the client address behind trusted proxies), [`problem`] (RFC 9457 bodies), [`storage`],
 //! [`openapi`], [`webhooks`] (`score.completed` events), [`scorecards`] (a partner's own
 //! scorecards, `alama scorecards`), [`cli`] (`alama serve`, `alama keys`,
 //! `alama webhooks`), [`portal`] (the developer portal under `/portal/`, `alama users`).
@@ -27,6 +27,7 @@ pub mod auth;
 pub mod auth_throttle;
 pub mod body_timeout;
 pub mod cli;
+pub mod client_ip;
 pub mod connections;
 pub mod consents;
 pub mod error;
@@ -35,6 +36,7 @@ pub mod keys;
 pub mod limits;
 pub mod linger;
 pub mod openapi;
+pub mod parse_errors;
 pub mod pdf;
 pub mod policy;
 pub mod portal;

@@ -84,9 +84,13 @@ pub struct Limits {
     pub retention: Option<Duration>,
     /// How often the retention job runs. Default hourly.
     pub retention_every: Duration,
-    /// Failed authentications a minute allowed per source address before it is refused
-    /// `429 auth_throttled` for the rest of the minute (0: no limit). Default 30.
+    /// Failed authentications a minute allowed per client address before its further
+    /// failures are answered `429 auth_throttled` for the rest of the minute (requests with a
+    /// valid key still pass; 0: no limit). Default 30.
     pub auth_failures_per_minute: u32,
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` is believed (addresses and CIDR
+    /// blocks; see [`crate::client_ip`]). Default none: the throttles count the TCP peer.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
     /// The engine's limits for untrusted input (pages, rows, decompressed stream bytes).
     pub engine: alama_core::Limits,
 }
@@ -110,6 +114,7 @@ impl Default for Limits {
             auth_failures_per_minute: 30,
             retention: Some(Duration::from_hours(24 * 90)),
             retention_every: Duration::from_hours(1),
+            trusted_proxies: Vec::new(),
             engine: alama_core::Limits {
                 max_bytes: max_statement_bytes as u64,
                 max_pages: 1_000,

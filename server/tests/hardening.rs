@@ -537,12 +537,38 @@ async fn failed_authentication_is_throttled_per_address() {
         .and_then(|v| v.parse().ok())
         .expect("Retry-After");
     assert!((1..=60).contains(&retry), "{retry}");
-    // The address is refused before any key is looked at, good keys included.
+    // Only failures are refused: a good key from the same address still passes, every time
+    // (issue 41; before it, all 5 were refused 429).
+    for _ in 0..5 {
+        assert_problem(
+            &server.get("/v1/scores/rpt_x", &good).await,
+            404,
+            "report_not_found",
+        );
+        assert_problem(
+            &server.get("/v1/scores/rpt_x", &unknown).await,
+            429,
+            "auth_throttled",
+        );
+    }
+    // A malformed key is a failure too; a forged X-Forwarded-For (no trusted proxy) changes
+    // nothing.
     assert_problem(
-        &server.get("/v1/scores/rpt_x", &good).await,
+        &server
+            .get("/v1/scores/rpt_x", "alama_sk_sandbox_nope")
+            .await,
         429,
         "auth_throttled",
     );
+    let r = server
+        .client
+        .get(server.url("/v1/scores/rpt_x"))
+        .bearer_auth(&unknown)
+        .header("x-forwarded-for", "203.0.113.50")
+        .send()
+        .await
+        .expect("GET");
+    assert_problem(&support::split(r).await, 429, "auth_throttled");
     server.stop().await;
 
     // Successful requests never count.

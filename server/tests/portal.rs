@@ -78,10 +78,16 @@ fn encode(fields: &[(&str, &str)]) -> String {
 
 impl Browser {
     fn new(server: &Server) -> Self {
+        Self::from_address(server, [127, 0, 0, 1])
+    }
+
+    /// A browser connecting from loopback address `local` (another client address).
+    fn from_address(server: &Server, local: [u8; 4]) -> Self {
         Self {
             base: server.base.clone(),
             client: reqwest::Client::builder()
                 .redirect(reqwest::redirect::Policy::none())
+                .local_address(std::net::IpAddr::from(local))
                 .build()
                 .expect("client"),
             cookies: BTreeMap::new(),
@@ -816,36 +822,101 @@ async fn partners_never_reach_each_other(db: Db) {
 }
 
 /// SQLite only: failures are counted per client address, and every test connects from
-/// 127.0.0.1, so on the shared PostgreSQL database this test would lock out the others.
+/// 127.0.0.1, so on the shared PostgreSQL database this test would slow the others down.
+/// Issue 41: growing delays per account and address instead of a lock that kept the owner out
+/// from everywhere (before: after 5 failures from one address, the right password from another
+/// address got 429, with no `Retry-After`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn failed_sign_ins_are_throttled() {
+async fn failed_sign_ins_are_slowed_down_not_locked() {
+    use alama_server::portal::throttle::FREE_PER_PAIR;
     let db = Db::sqlite();
     let server = start(&db).await;
     let name = partner("portal-throttle");
     let (_, email) = signed_in(&server, &db, &name).await;
-    let mut b = Browser::new(&server);
-    for _ in 0..5 {
+    let mut attacker = Browser::new(&server);
+    for _ in 0..FREE_PER_PAIR {
         assert_eq!(
-            sign_in(&mut b, &email, "wrong password!!").await.status,
+            sign_in(&mut attacker, &email, "wrong password!!")
+                .await
+                .status,
             401
         );
     }
-    // Locked for the window: even the right password is refused, before it is checked.
-    let locked = sign_in(&mut b, &email, PASSWORD).await;
-    assert_eq!(locked.status, 429);
-    assert!(locked.body.contains("too many failed sign-ins"));
+    // From this address, the account now waits a second, then two, then four...; even the
+    // right password is refused before it is checked.
+    let held = sign_in(&mut attacker, &email, PASSWORD).await;
+    assert_eq!(held.status, 429, "{}", held.body);
+    assert_eq!(retry_after(&held), Some(1));
+    assert!(held.body.contains("too many failed sign-ins"));
+    // The owner, from another address, is not held at all.
+    let mut owner = Browser::from_address(&server, [127, 0, 0, 2]);
+    let signed = sign_in(&mut owner, &email, PASSWORD).await;
+    assert_eq!(signed.status, 303, "{}", signed.body);
+    // The delay grows with each further failure.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    assert_eq!(
+        sign_in(&mut attacker, &email, "wrong password!!")
+            .await
+            .status,
+        401
+    );
+    let held = sign_in(&mut attacker, &email, "wrong password!!").await;
+    assert_eq!(held.status, 429);
+    assert_eq!(retry_after(&held), Some(2));
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    assert_eq!(sign_in(&mut attacker, &email, PASSWORD).await.status, 303);
 
-    // Per address: 20 failures over many accounts lock the address.
+    // Per address: 20 failures over many accounts delay that address, not the accounts.
     let (_, other) = signed_in(&server, &db, &name).await;
-    let mut c = Browser::new(&server);
-    for i in 0..15 {
+    let mut c = Browser::from_address(&server, [127, 0, 0, 3]);
+    for i in 0..20 {
         let status = sign_in(&mut c, &format!("nobody{i}@x.example"), "whatever")
             .await
             .status;
         assert_eq!(status, 401);
     }
-    assert_eq!(sign_in(&mut c, &other, PASSWORD).await.status, 429);
+    let held = sign_in(&mut c, &other, PASSWORD).await;
+    assert_eq!(held.status, 429);
+    assert_eq!(retry_after(&held), Some(1));
+    let mut d = Browser::from_address(&server, [127, 0, 0, 4]);
+    assert_eq!(sign_in(&mut d, &other, PASSWORD).await.status, 303);
+
+    // A burst of parallel guesses does not slip past the delays while the first are hashed.
+    let (_, third) = signed_in(&server, &db, &name).await;
+    let mut ready = Vec::new();
+    for _ in 0..12 {
+        let mut b = Browser::from_address(&server, [127, 0, 0, 5]);
+        let csrf = b.get("/portal/signin").await.csrf();
+        ready.push((b, csrf));
+    }
+    let mut burst = tokio::task::JoinSet::new();
+    for (mut b, csrf) in ready {
+        let email = third.clone();
+        burst.spawn(async move {
+            let fields = [
+                ("csrf", csrf.as_str()),
+                ("email", email.as_str()),
+                ("password", "wrong password!!"),
+            ];
+            b.post("/portal/signin", &fields).await.status
+        });
+    }
+    let statuses = burst.join_all().await;
+    let checked = statuses.iter().filter(|s| **s == 401).count();
+    eprintln!("burst of 12 parallel guesses: {checked} checked, the rest 429");
+    assert_eq!(checked + statuses.iter().filter(|s| **s == 429).count(), 12);
+    assert!(
+        checked <= usize::try_from(FREE_PER_PAIR).unwrap_or(0) + 1,
+        "{statuses:?}"
+    );
     server.stop().await;
+}
+
+fn retry_after(page: &Page) -> Option<u64> {
+    page.headers
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
 }
 
 async fn sessions_expire(db: Db) {

@@ -6,9 +6,9 @@
 //!   timing does not tell which emails exist.
 //! - One-time links (`alama users create`): 32 random characters, stored as SHA-256, valid for
 //!   [`LINK_TTL_MS`], used at most once (the set-password form consumes it).
-//! - Throttling: failed sign-ins are recorded in the database per account (`email:…`) and per
-//!   client address (`addr:…`); with [`MAX_PER_ACCOUNT`] / [`MAX_PER_ADDRESS`] failures in
-//!   the last [`WINDOW_MS`], sign-in is refused (429) before the password is even checked.
+//! - Throttling: failed sign-ins (and wrong current passwords) delay the next attempt of the
+//!   account from that address, of that address, and (past a high allowance) of the account,
+//!   with delays that grow with each failure: see [`super::throttle`].
 //! - Sign-in and password changes start a new session (a fresh token: no session fixation);
 //!   setting or changing a password ends every other session of the user.
 
@@ -25,6 +25,7 @@ use serde::Deserialize;
 
 use super::session::{self, CSRF_COOKIE, SESSION_COOKIE, Session};
 use super::store::{self, User};
+use super::throttle;
 use super::views::{AccountPage, ActivatePage, Chrome, SigninPage};
 use super::{PortalError, render};
 use crate::app::AppState;
@@ -38,12 +39,6 @@ pub const MIN_PASSWORD: usize = 12;
 pub const MAX_PASSWORD: usize = 1024;
 /// A sign-in link works for 24 hours.
 pub const LINK_TTL_MS: i64 = 24 * 60 * 60 * 1000;
-/// Failed sign-ins are counted over the last 15 minutes.
-pub const WINDOW_MS: i64 = 15 * 60 * 1000;
-/// Failed sign-ins of one account in the window before it is locked for the window.
-pub const MAX_PER_ACCOUNT: i64 = 5;
-/// Failed sign-ins from one address in the window before it is refused for the window.
-pub const MAX_PER_ADDRESS: i64 = 20;
 
 /// The client address subject (`addr:IP`) of a request.
 #[derive(Debug, Clone)]
@@ -242,13 +237,9 @@ pub async fn signin(
     check_anonymous_csrf(&headers, &form.csrf)?;
     let storage = &state.storage;
     let email = form.email.trim().to_lowercase();
-    let account = format!("email:{email}");
+    let subjects = throttle::subjects(&email, &addr);
     let now = now_ms();
-    if store::failures_since(storage, &account, now - WINDOW_MS).await? >= MAX_PER_ACCOUNT
-        || store::failures_since(storage, &addr, now - WINDOW_MS).await? >= MAX_PER_ADDRESS
-    {
-        return Err(PortalError::Throttled);
-    }
+    throttle::attempt(storage, &subjects, now).await?;
     let user = store::user_by_email(storage, &email).await?;
     let password = form.password.chars().take(MAX_PASSWORD).collect::<String>();
     let ok = verify_blocking(
@@ -258,12 +249,10 @@ pub async fn signin(
     .await;
     match user {
         Some(user) if ok => {
-            store::clear_failures(storage, &account).await?;
+            throttle::succeeded(storage, &subjects, now).await?;
             start_session(storage, &user, &headers, "/portal/overview").await
         }
         _ => {
-            store::record_failure(storage, &account, now, now - WINDOW_MS).await?;
-            store::record_failure(storage, &addr, now, now - WINDOW_MS).await?;
             let page = SigninPage {
                 c: Chrome::anonymous("Sign in"),
                 csrf: form.csrf,
@@ -411,17 +400,16 @@ pub async fn account_page(session: Session, Query(q): Query<AccountQuery>) -> Re
 pub async fn change_password(
     State(state): State<AppState>,
     session: Session,
+    ClientAddr(addr): ClientAddr,
     headers: HeaderMap,
     Form(form): Form<PasswordForm>,
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
     let storage = &state.storage;
     let user = session.record.user.clone();
-    let account = format!("email:{}", user.email);
+    let subjects = throttle::subjects(&user.email, &addr);
     let now = now_ms();
-    if store::failures_since(storage, &account, now - WINDOW_MS).await? >= MAX_PER_ACCOUNT {
-        return Err(PortalError::Throttled);
-    }
+    throttle::attempt(storage, &subjects, now).await?;
     let refuse = |message: String| {
         let page = AccountPage {
             c: Chrome::signed("Account", &session, "account"),
@@ -432,9 +420,9 @@ pub async fn change_password(
     };
     let current = form.current.chars().take(MAX_PASSWORD).collect::<String>();
     if !verify_blocking(current, user.password_hash.clone()).await {
-        store::record_failure(storage, &account, now, now - WINDOW_MS).await?;
         return Ok(refuse("The current password is wrong.".to_owned()));
     }
+    throttle::succeeded(storage, &subjects, now).await?;
     if let Some(problem) = password_problem(&form.password, &form.confirm) {
         return Ok(refuse(problem));
     }

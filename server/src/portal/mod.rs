@@ -8,7 +8,7 @@
 //! a content-hashed name). Every page works without JavaScript.
 //!
 //! Security model: see [`session`] (cookies, expiry, CSRF, headers) and [`auth`] (passwords,
-//! links, throttling). Every query of a partner's data goes through [`store`] with the
+//! links) and [`throttle`] (failed sign-ins). Every query of a partner's data goes through [`store`] with the
 //! session's [`crate::storage::Owner`], so a user of one partner cannot see or change another
 //! partner's keys, endpoints, events, reports or usage, whatever the URL says: another
 //! partner's id answers 404, as an unknown id does.
@@ -22,6 +22,7 @@ pub mod overview;
 pub mod reports;
 pub mod session;
 pub mod store;
+pub mod throttle;
 pub mod try_it;
 pub mod views;
 pub mod webhooks;
@@ -51,9 +52,10 @@ pub enum PortalError {
     /// Something only Live has (403).
     #[error("{0}")]
     Forbidden(String),
-    /// Too many failed sign-ins (429).
-    #[error("too many failed sign-ins; try again in 15 minutes")]
-    Throttled,
+    /// Too many failed sign-ins: wait this many seconds (429 with `Retry-After`, see
+    /// [`throttle`]).
+    #[error("too many failed sign-ins; try again in {0} seconds")]
+    Throttled(u64),
     /// A database error (500, logged).
     #[error(transparent)]
     Storage(#[from] StorageError),
@@ -68,7 +70,7 @@ impl IntoResponse for PortalError {
             Self::SignIn => return session::see_other("/portal/signin"),
             Self::Csrf | Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
-            Self::Throttled => StatusCode::TOO_MANY_REQUESTS,
+            Self::Throttled(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::Storage(_) | Self::Internal(_) => {
                 tracing::error!(error = %self, "portal request failed");
                 StatusCode::INTERNAL_SERVER_ERROR
@@ -83,7 +85,13 @@ impl IntoResponse for PortalError {
             status: status.as_u16(),
             message,
         };
-        (status, render(&page)).into_response()
+        let mut response = (status, render(&page)).into_response();
+        if let Self::Throttled(seconds) = self {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

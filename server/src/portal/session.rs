@@ -9,7 +9,7 @@
 //!   sign-in and set-password forms) a double-submit token in the `alama_portal_csrf` cookie.
 //!   A `POST` whose `Origin` names another host is refused as well.
 
-use axum::extract::{ConnectInfo, FromRequestParts, Request};
+use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::middleware::Next;
@@ -98,13 +98,14 @@ pub fn set_cookie(
     HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static(""))
 }
 
-/// The client's address (`addr:IP`), for throttling sign-ins per address.
+/// The client's address (`addr:IP`, an IPv6 client by its /64: see
+/// [`crate::client_ip::throttle_key`]), for throttling sign-ins per address.
 pub fn client_subject(parts_extensions: &axum::http::Extensions) -> String {
     parts_extensions
-        .get::<ConnectInfo<std::net::SocketAddr>>()
+        .get::<crate::client_ip::ClientIp>()
         .map_or_else(
             || "addr:unknown".to_owned(),
-            |c| format!("addr:{}", c.0.ip()),
+            |c| format!("addr:{}", crate::client_ip::throttle_key(c.0)),
         )
 }
 

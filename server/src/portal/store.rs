@@ -355,7 +355,7 @@ pub async fn delete_session(storage: &Storage, id_hash: &str) -> Result<()> {
     Ok(())
 }
 
-/// Records a failed sign-in against `subject` (`email:…` or `addr:…`), first forgetting
+/// Records a failed sign-in against `subject` (`pair:…`, `email:…` or `addr:…`), first forgetting
 /// failures from before `forget_before` (the table holds only the current window).
 ///
 /// # Errors
@@ -378,19 +378,38 @@ pub async fn record_failure(
     Ok(())
 }
 
-/// Failed sign-ins against `subject` since `since`.
+/// Failed sign-ins against `subject` since `since`: how many, and the time of the last one
+/// (ms since the epoch).
 ///
 /// # Errors
 /// Database errors.
-pub async fn failures_since(storage: &Storage, subject: &str, since: i64) -> Result<i64> {
+pub async fn failure_stats(
+    storage: &Storage,
+    subject: &str,
+    since: i64,
+) -> Result<(i64, Option<i64>)> {
     let row = sqlx::query(
-        "SELECT COUNT(*) FROM portal_signin_failures WHERE subject = $1 AND created_at >= $2",
+        "SELECT COUNT(*), MAX(created_at) FROM portal_signin_failures \
+         WHERE subject = $1 AND created_at >= $2",
     )
     .bind(subject)
     .bind(since)
     .fetch_one(storage.pool())
     .await?;
-    Ok(row.try_get(0)?)
+    Ok((row.try_get(0)?, row.try_get(1)?))
+}
+
+/// Forgets the failed sign-in of `subject` recorded at `at` (an attempt that turned out right).
+///
+/// # Errors
+/// Database errors.
+pub async fn forget_failure(storage: &Storage, subject: &str, at: i64) -> Result<()> {
+    sqlx::query("DELETE FROM portal_signin_failures WHERE subject = $1 AND created_at = $2")
+        .bind(subject)
+        .bind(at)
+        .execute(storage.pool())
+        .await?;
+    Ok(())
 }
 
 /// Forgets the failed sign-ins of `subject` (after a successful one).

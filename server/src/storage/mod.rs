@@ -209,11 +209,14 @@ pub struct Storage {
     pool: AnyPool,
     backend: Backend,
     instance: std::sync::Arc<str>,
+    /// PostgreSQL's vacuums after erasures, one at a time (see [`Storage::scrub_erased`]).
+    vacuum: std::sync::Arc<privacy::VacuumQueue>,
 }
 
 impl Storage {
     /// Connects to `database` (see [`normalise_url`]), creating an SQLite file if needed,
-    /// switching SQLite to WAL (with `synchronous = NORMAL` on every connection), and applying
+    /// switching SQLite to WAL (with `synchronous = NORMAL` and `secure_delete = ON` on every
+    /// connection), and applying
     /// pending migrations.
     ///
     /// # Errors
@@ -245,9 +248,14 @@ impl Storage {
             // sqlx's ping before every acquire (a round trip to the connection's worker thread:
             // 2.5 % of the server's CPU profile under `server/bench.sh`) checks nothing here.
             pool = pool.test_before_acquire(false);
+            // `secure_delete`: deleted content (an erased report, a deleted consent) is
+            // overwritten with zeros in the page, and freed pages are zeroed, instead of lying in
+            // free space until reused (sqlite.org/pragma.html#pragma_secure_delete); see
+            // [`Storage::scrub_erased`] for the write-ahead log.
             pool = pool.after_connect(|conn, _| {
                 Box::pin(async move {
                     conn.execute("PRAGMA synchronous = NORMAL").await?;
+                    conn.execute("PRAGMA secure_delete = ON").await?;
                     Ok(())
                 })
             });
@@ -257,6 +265,7 @@ impl Storage {
             pool,
             backend,
             instance: crate::ids::new_id("srv").into(),
+            vacuum: std::sync::Arc::default(),
         })
     }
 

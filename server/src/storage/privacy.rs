@@ -4,12 +4,31 @@
 //! personal data, so usage and billing counts survive. Request logs past retention are counted
 //! into `api_request_rollup` and deleted in the same transaction; consents ended before the
 //! retention cut-off are deleted.
+//!
+//! Erased content must not stay readable in the database files either
+//! ([`Storage::scrub_erased`], run after every erasure): SQLite connections run with
+//! `secure_delete = ON` (deleted content and freed pages are zeroed) and the write-ahead log,
+//! which still holds the pages as they were before the erasure, is checkpointed and truncated;
+//! PostgreSQL's `VACUUM` of the table is started in the background (it frees the dead row
+//! versions for reuse, without a guarantee that their bytes are overwritten: see the README's
+//! "Erasure on disk" for what remains, e.g. backups, replicas and WAL archives).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use sqlx::Row;
+use sqlx::{Executor, Row};
 
-use super::{Owner, Result, Storage};
+use super::{Backend, Owner, Result, Storage};
+
+/// PostgreSQL's vacuums after erasures: one runs at a time, and erasures while one waits add no
+/// other (it will see their dead rows too).
+#[derive(Debug, Default)]
+pub(super) struct VacuumQueue {
+    /// A vacuum is queued and has not started yet.
+    queued: AtomicBool,
+    /// Held while a vacuum runs.
+    running: tokio::sync::Mutex<()>,
+}
 
 /// Columns cleared when a report is erased (`$1` is the erasure time).
 const ERASE_SET: &str = "report_json = NULL, score = NULL, band = NULL, error_detail = NULL, \
@@ -45,6 +64,7 @@ impl Storage {
             .execute(self.pool())
             .await?;
         if done.rows_affected() == 1 {
+            self.scrub_erased(&["reports"]).await;
             return Ok(Some(true));
         }
         let exists: Option<i64> = sqlx::query_scalar(
@@ -81,7 +101,55 @@ impl Storage {
             .bind(owner.environment.as_str())
             .execute(self.pool())
             .await?;
+        if done.rows_affected() > 0 {
+            self.scrub_erased(&["reports"]).await;
+        }
         Ok(done.rows_affected())
+    }
+
+    /// Removes what erasures left in the database files, after rows of `tables` were erased or
+    /// deleted. SQLite: the write-ahead log still holds the pages as they were before (the
+    /// erased JSON included), so it is checkpointed into the database file (where
+    /// `secure_delete` has zeroed the erased content) and truncated to zero bytes
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`, which waits up to the busy time-out for readers of
+    /// older snapshots; if they do not finish, a warning is logged and the next erasure's
+    /// checkpoint truncates it). PostgreSQL: `VACUUM` of `tables` in the background (one at a
+    /// time), so that the dead row versions (and their TOAST chunks) are pruned and their space
+    /// reused; VACUUM does not zero that space, and the WAL, archives, replicas and backups keep
+    /// their copies (README, "Erasure on disk").
+    ///
+    /// Errors are logged, not returned: the erasure itself is committed, and the next one's
+    /// checkpoint or vacuum covers this one's.
+    pub async fn scrub_erased(&self, tables: &[&'static str]) {
+        match self.backend {
+            Backend::Sqlite => {
+                let busy = sqlx::query_scalar::<_, i64>("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .fetch_one(self.pool())
+                    .await;
+                match busy {
+                    Ok(0) => {}
+                    Ok(_) => tracing::warn!(
+                        "the write-ahead log could not be truncated after an erasure (readers \
+                         busy); the next erasure's checkpoint will"
+                    ),
+                    Err(e) => tracing::warn!(error = %e, "checkpoint after an erasure failed"),
+                }
+            }
+            Backend::Postgres => {
+                if tables.is_empty() || self.vacuum.queued.swap(true, Ordering::SeqCst) {
+                    return;
+                }
+                let this = self.clone();
+                let sql = format!("VACUUM {}", tables.join(", "));
+                tokio::spawn(async move {
+                    let _running = this.vacuum.running.lock().await;
+                    this.vacuum.queued.store(false, Ordering::SeqCst);
+                    if let Err(e) = this.pool().execute(sqlx::AssertSqlSafe(sql)).await {
+                        tracing::warn!(error = %e, "vacuum after an erasure failed");
+                    }
+                });
+            }
+        }
     }
 
     /// One retention pass at `now`: erases finished reports created before `cutoff`, deletes
@@ -122,6 +190,9 @@ impl Storage {
         tx.commit().await?;
 
         let requests = self.roll_up_requests(cutoff).await?;
+        if reports > 0 || consents > 0 {
+            self.scrub_erased(&["reports", "consents"]).await;
+        }
         Ok(RetentionOutcome {
             reports,
             consents,
