@@ -48,6 +48,11 @@ pub struct AppState {
     /// The HMAC key of request fingerprints: configured, or read (generated on first start)
     /// from the database on first use.
     pub fingerprint_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
+    /// The Prometheus metrics ([`crate::metrics`]); recorded always, exposed only on
+    /// `--metrics-bind`.
+    pub metrics: Arc<crate::metrics::Metrics>,
+    /// The background workers started by [`serve`], watched by `/readyz`.
+    pub workers: Arc<crate::health::Workers>,
 }
 
 impl AppState {
@@ -64,6 +69,8 @@ impl AppState {
             limits: Arc::new(limits),
             webhooks: Arc::new(WebhookConfig::default()),
             fingerprint_key: Arc::new(tokio::sync::OnceCell::new()),
+            metrics: Arc::new(crate::metrics::Metrics::new()),
+            workers: Arc::new(crate::health::Workers::default()),
         }
     }
 
@@ -101,6 +108,8 @@ pub fn router(state: AppState) -> Router {
     // bounds how much of a refused upload is drained.
     let upload_limit = DefaultBodyLimit::max(DRAIN_LIMIT.max(state.limits.max_request_bytes()));
     Router::new()
+        .route("/livez", get(crate::health::livez))
+        .route("/readyz", get(crate::health::readyz))
         .route("/v1/openapi.json", get(openapi::document))
         .route("/v1/consents", post(consents::create))
         .route("/v1/consents/{consentId}", get(consents::get))
@@ -169,7 +178,18 @@ async fn request_context(
             .insert(crate::client_ip::ClientIp(client));
     }
 
-    let mut response = next.run(request).await;
+    // Every log line of this request carries its id (`--log-format json`: in `span`).
+    let span = tracing::info_span!("request", request_id = %request_id);
+    let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+    // (Before the problem is completed, which takes the error out of the extensions.)
+    if route == "/v1/scores/analyse"
+        && response
+            .extensions()
+            .get::<ApiError>()
+            .is_some_and(|e| e.code() == "service_unavailable")
+    {
+        state.metrics.admission_rejected();
+    }
     // The API answers problems; the portal answers its own HTML pages (a 422 form, a 403
     // CSRF page), which stay as they are.
     if !path.starts_with("/portal") && problem::is_plain_error(&response) {
@@ -180,14 +200,19 @@ async fn request_context(
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
-    tracing::info!(
-        request_id,
-        method,
-        path,
-        status = response.status().as_u16(),
-        ms = started.elapsed().as_millis(),
-        "request"
-    );
+    let took = started.elapsed();
+    state
+        .metrics
+        .http_request(&method, &route, response.status().as_u16(), took);
+    span.in_scope(|| {
+        tracing::info!(
+            method,
+            path,
+            status = response.status().as_u16(),
+            ms = took.as_millis(),
+            "request"
+        );
+    });
     if let Some(caller) = slot.get() {
         let record = RequestRecord {
             request_id,
@@ -200,7 +225,7 @@ async fn request_context(
             created_at,
         };
         if let Err(e) = state.storage.record_request(&record).await {
-            tracing::error!(error = %e, "could not record the request for usage");
+            span.in_scope(|| tracing::error!(error = %e, "could not record the request for usage"));
         }
     }
     response
@@ -227,19 +252,36 @@ pub async fn serve(
         shutdown.await;
         let _ = stop_worker.send(true);
     };
-    let worker = state
-        .webhooks
-        .enabled
-        .then(|| worker::spawn(state.storage.clone(), state.webhooks.clone(), worker_stop));
+    let worker = state.webhooks.enabled.then(|| {
+        worker::spawn(
+            state.storage.clone(),
+            state.webhooks.clone(),
+            state.metrics.clone(),
+            worker_stop,
+        )
+    });
     let limits = state.limits.clone();
     let retention = limits.retention.map(|keep| {
-        crate::privacy::spawn_retention(state.storage.clone(), keep, limits.retention_every)
+        crate::privacy::spawn_retention(
+            state.storage.clone(),
+            state.metrics.clone(),
+            keep,
+            limits.retention_every,
+        )
     });
+    let workers = &state.workers;
+    if let Some(task) = &worker {
+        workers.register("webhooks", task.abort_handle());
+    }
+    if let Some(task) = &retention {
+        workers.register("retention", task.abort_handle());
+    }
     // Alive before the first request, so other replicas never take our analyses for dead.
     if let Err(e) = state.storage.heartbeat(now_ms()).await {
         tracing::warn!(error = %e, "could not record the heartbeat");
     }
     let sweeper = spawn_sweeper(state.storage.clone(), limits.clone());
+    state.workers.register("sweeper", sweeper.abort_handle());
     let served = crate::connections::serve(listener, router(state), &limits, shutdown).await;
     sweeper.abort();
     let _ = sweeper.await;

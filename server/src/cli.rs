@@ -108,6 +108,14 @@ pub struct ServeArgs {
     /// development only).
     #[arg(long)]
     pub allow_private_webhook_urls: bool,
+    /// Serve Prometheus metrics at `http://ADDR/metrics` on a listener of their own (no key:
+    /// bind it where only the scraper reaches). Off by default.
+    #[arg(long, env = "ALAMA_METRICS_BIND", value_name = "HOST:PORT")]
+    pub metrics_bind: Option<String>,
+    /// Log lines as `text` or `json` (one object a line, the request id in every line of a
+    /// request).
+    #[arg(long, value_enum, default_value_t = crate::logging::LogFormat::Text, env = "ALAMA_LOG_FORMAT")]
+    pub log_format: crate::logging::LogFormat,
 }
 
 impl ServeArgs {
@@ -392,11 +400,12 @@ pub fn redact(url: &str) -> String {
 pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
     let filter = tracing_subscriber::EnvFilter::try_from_env("ALAMA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .try_init();
+    crate::logging::init(
+        args.log_format,
+        filter,
+        std::io::stderr,
+        std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    );
     // Panics become one log line with their location instead of Rust's default message and
     // backtrace note. (Those of `pdf-extract` that the PDF parser contains and answers
     // `malformed_statement` do not reach this hook: the engine keeps them quiet.)
@@ -442,9 +451,23 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
             }
             state = state.with_fingerprint_key(secret.as_bytes().to_vec());
         }
-        serve(listener, state, shutdown_signal())
-            .await
-            .map_err(|e| format!("error[io_error]: {e}"))?;
+        let metrics = match &args.metrics_bind {
+            Some(bind) => {
+                let listener = tokio::net::TcpListener::bind(bind)
+                    .await
+                    .map_err(|e| format!("error[io_error]: cannot listen on {bind}: {e}"))?;
+                if let Ok(addr) = listener.local_addr() {
+                    tracing::info!("alama serve: metrics on http://{addr}/metrics");
+                }
+                Some(crate::metrics::serve(listener, state.clone()))
+            }
+            None => None,
+        };
+        let served = serve(listener, state, shutdown_signal()).await;
+        if let Some(metrics) = metrics {
+            metrics.abort();
+        }
+        served.map_err(|e| format!("error[io_error]: {e}"))?;
         storage.close().await;
         Ok(())
     });

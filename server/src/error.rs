@@ -170,6 +170,11 @@ pub const CODES: &[CodeInfo] = &[
         503,
         "The service is temporarily unavailable",
     ),
+    row(
+        "not_ready",
+        503,
+        "The server is not ready to serve (see /readyz's checks)",
+    ),
     row("internal_error", 500, "Internal error"),
 ];
 

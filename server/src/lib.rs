@@ -17,7 +17,7 @@
 //! Modules, one per concept: [`keys`] (key format), [`auth`] (bearer keys), [`consents`],
 //! [`scores`] (analyse, fetch), [`pdf`] (the shareable PDF), [`usage`], [`analysis`] (running the engine safely), [`limits`],
 //! [`error`] (the one code → HTTP table), [`client_ip`] (the client address behind trusted proxies), [`problem`] (RFC 9457 bodies), [`storage`],
-//! [`openapi`], [`webhooks`] (`score.completed` events), [`scorecards`] (a partner's own
+//! [`openapi`], [`webhooks`] (`score.completed` events), [`health`] (`/livez`, `/readyz`), [`metrics`] (Prometheus, `--metrics-bind`), [`logging`] (`--log-format`), [`scorecards`] (a partner's own
 //! scorecards, `alama scorecards`), [`cli`] (`alama serve`, `alama keys`,
 //! `alama webhooks`), [`portal`] (the developer portal under `/portal/`, `alama users`).
 
@@ -31,10 +31,13 @@ pub mod client_ip;
 pub mod connections;
 pub mod consents;
 pub mod error;
+pub mod health;
 pub mod ids;
 pub mod keys;
 pub mod limits;
 pub mod linger;
+pub mod logging;
+pub mod metrics;
 pub mod openapi;
 pub mod parse_errors;
 pub mod pdf;

@@ -37,7 +37,12 @@ pub fn mask_report(report: &mut alama_core::Report) {
 
 /// Runs a retention pass now and then every `every`, erasing and deleting what is older than
 /// `retention`. Errors are logged and the next pass tries again.
-pub fn spawn_retention(storage: Storage, retention: Duration, every: Duration) -> JoinHandle<()> {
+pub fn spawn_retention(
+    storage: Storage,
+    metrics: std::sync::Arc<crate::metrics::Metrics>,
+    retention: Duration,
+    every: Duration,
+) -> JoinHandle<()> {
     tokio::spawn(async move {
         let retention_ms = i64::try_from(retention.as_millis()).unwrap_or(i64::MAX);
         loop {
@@ -46,12 +51,17 @@ pub fn spawn_retention(storage: Storage, retention: Duration, every: Duration) -
                 .apply_retention(now.saturating_sub(retention_ms), now)
                 .await
             {
-                Ok(done) => tracing::info!(
-                    reports = done.reports,
-                    consents = done.consents,
-                    requests = done.requests,
-                    "retention pass"
-                ),
+                Ok(done) => {
+                    metrics.retention_deleted("reports", done.reports);
+                    metrics.retention_deleted("consents", done.consents);
+                    metrics.retention_deleted("requests", done.requests);
+                    tracing::info!(
+                        reports = done.reports,
+                        consents = done.consents,
+                        requests = done.requests,
+                        "retention pass"
+                    );
+                }
                 Err(e) => tracing::warn!(error = %e, "retention pass failed"),
             }
             tokio::time::sleep(every.max(Duration::from_secs(1))).await;

@@ -471,6 +471,7 @@ pub async fn analyse(
     let size_hint = content_length(request.headers())
         .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
         .min(state.limits.max_statement_bytes);
+    let read_started = std::time::Instant::now();
     let multipart = Multipart::from_request(request, &state)
         .await
         .map_err(|e| {
@@ -483,6 +484,7 @@ pub async fn analyse(
             )
         })?;
     let form = read_form(multipart, state.limits.max_statement_bytes, size_hint).await?;
+    state.metrics.stage("read_upload", read_started.elapsed());
     // Only a request that can be retried under its key needs telling apart from another: one
     // without a key stores no fingerprint (nothing derived from the statement that is not
     // needed; and the SHA-256 of the upload was ~5 % of the service's CPU time per request).
@@ -530,17 +532,45 @@ pub async fn analyse(
             .retry_after(1)),
         };
     }
-    match analysis::run(
-        &state,
+    run_and_store(&state, &caller, new, form, scorecard).await
+}
+
+/// Runs the engine on the claimed report `new` and stores its outcome, recording the
+/// analysis and the duration of both stages in the metrics.
+async fn run_and_store(
+    state: &AppState,
+    caller: &Caller,
+    new: NewReport,
+    form: Form,
+    scorecard: Option<std::sync::Arc<alama_core::Scorecard>>,
+) -> Result<Response, ApiError> {
+    let report_id = new.id.clone();
+    let engine_started = std::time::Instant::now();
+    let analysed = analysis::run(
+        state,
         form.statement,
         form.password,
         scorecard,
         report_id.clone(),
     )
-    .await
-    {
-        Ok(report) => finish(&state, &caller, new, report).await,
+    .await;
+    let metrics = state.metrics.clone();
+    metrics.stage("engine", engine_started.elapsed());
+    let format = new.statement_format.clone();
+    let store_started = std::time::Instant::now();
+    let answer = match analysed {
+        Ok(report) => {
+            let wallet = report.statement.provider.clone();
+            let answer = finish(state, caller, new, report).await;
+            metrics.analysis(
+                answer.as_ref().err().map(ApiError::code),
+                Some(&wallet),
+                &format,
+            );
+            answer
+        }
         Err(error) => {
+            metrics.analysis(Some(error.code()), None, &format);
             let release = TRANSIENT.contains(&error.code());
             state
                 .storage
@@ -548,7 +578,9 @@ pub async fn analyse(
                 .await?;
             Err(error.with("reportId", report_id))
         }
-    }
+    };
+    metrics.stage("store", store_started.elapsed());
+    answer
 }
 
 /// Stores the engine's `report` (scored under the claimed report's id, see [`analysis::run`])

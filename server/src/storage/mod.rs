@@ -7,6 +7,7 @@
 //! starting together migrate once).
 
 mod consents;
+mod health;
 mod keys;
 mod liveness;
 mod privacy;

@@ -16,6 +16,7 @@ use tokio::task::JoinHandle;
 use super::{WebhookConfig, signing, ssrf};
 use crate::ids::now_ms;
 use crate::keys::Environment;
+use crate::metrics::Metrics;
 use crate::storage::{DueEvent, Outcome, Storage};
 
 /// Starts the worker on the current runtime. Once `stop` holds `true` it claims nothing more and
@@ -25,9 +26,10 @@ use crate::storage::{DueEvent, Outcome, Storage};
 pub fn spawn(
     storage: Storage,
     config: Arc<WebhookConfig>,
+    metrics: Arc<Metrics>,
     stop: watch::Receiver<bool>,
 ) -> JoinHandle<()> {
-    tokio::spawn(run(storage, config, stop))
+    tokio::spawn(run(storage, config, metrics, stop))
 }
 
 /// Time allowed, beyond one attempt's time-out, for the last deliveries to record their outcome
@@ -38,7 +40,12 @@ fn millis(d: Duration) -> i64 {
     i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
 }
 
-async fn run(storage: Storage, config: Arc<WebhookConfig>, mut stop: watch::Receiver<bool>) {
+async fn run(
+    storage: Storage,
+    config: Arc<WebhookConfig>,
+    metrics: Arc<Metrics>,
+    mut stop: watch::Receiver<bool>,
+) {
     // (Capped so that the drain below can ask for every permit at once.)
     let permits: u32 = u32::try_from(config.concurrency.clamp(1, 1 << 16)).unwrap_or(1);
     let slots = Arc::new(Semaphore::new(permits as usize));
@@ -56,8 +63,9 @@ async fn run(storage: Storage, config: Arc<WebhookConfig>, mut stop: watch::Rece
                         };
                         let storage = storage.clone();
                         let config = config.clone();
+                        let metrics = metrics.clone();
                         tokio::spawn(async move {
-                            deliver(&storage, &config, event).await;
+                            deliver(&storage, &config, &metrics, event).await;
                             drop(permit);
                         });
                     }
@@ -146,7 +154,7 @@ async fn attempt(config: &WebhookConfig, event: &DueEvent) -> (Option<u16>, Opti
     }
 }
 
-async fn deliver(storage: &Storage, config: &WebhookConfig, event: DueEvent) {
+async fn deliver(storage: &Storage, config: &WebhookConfig, metrics: &Metrics, event: DueEvent) {
     let (status, error) = tokio::time::timeout(config.timeout, attempt(config, &event))
         .await
         .unwrap_or_else(|_| (None, Some("timed out".into())));
@@ -157,6 +165,11 @@ async fn deliver(storage: &Storage, config: &WebhookConfig, event: DueEvent) {
         next_attempt(config, event.environment, event.attempts, now)
             .map_or(Outcome::Failed, Outcome::Retry)
     };
+    metrics.webhook_delivery(match outcome {
+        Outcome::Delivered => "delivered",
+        Outcome::Retry(_) => "retry",
+        Outcome::Failed => "failed",
+    });
     tracing::info!(event = %event.id, attempt = event.attempts, ?status, ?error, ?outcome, "webhook attempt");
     if let Err(e) = storage
         .finish_attempt(&event.id, &outcome, status, error.as_deref(), now)

@@ -1,0 +1,342 @@
+//! Prometheus metrics of the service, served on their own listener (`alama serve
+//! --metrics-bind ADDR`, off by default) at `GET /metrics` in the `OpenMetrics` text format
+//! (`prometheus-client`, the Prometheus project's Rust client).
+//!
+//! Label values are bounded sets only (route templates, status classes, outcomes, error codes,
+//! wallets, formats, stages): never partner, key, report or request ids (cardinality and
+//! privacy; the partner dimension is `/v1/usage` and the portal's). Durations are seconds.
+//! Gauges that describe the database (webhook lag, pool) and the admission slots are read at
+//! scrape time, so they cost nothing between scrapes.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+use crate::app::AppState;
+
+/// Label pairs of a sample (names are static, values from bounded sets).
+pub type Labels = Vec<(&'static str, String)>;
+
+type HistogramFamily = Family<Labels, Histogram, fn() -> Histogram>;
+
+/// The exposition's content type (`OpenMetrics` 1.0 text).
+pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// Latency buckets: 1 ms to about 33 s, doubling.
+fn latency_histogram() -> Histogram {
+    Histogram::new(exponential_buckets(0.001, 2.0, 16))
+}
+
+/// Every metric of one server. Cheap to share (`Arc`); recording is lock-free except for the
+/// first sample of a new label set.
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    http_requests: Family<Labels, Counter>,
+    http_duration: HistogramFamily,
+    analyses: Family<Labels, Counter>,
+    stage_duration: HistogramFamily,
+    admission_rejections: Family<Labels, Counter>,
+    webhook_deliveries: Family<Labels, Counter>,
+    webhook_lag: Gauge<f64, AtomicU64>,
+    webhook_pending: Gauge,
+    retention_deleted: Family<Labels, Counter>,
+    uploads_in_flight: Gauge,
+    analyses_running: Gauge,
+    pool_connections: Family<Labels, Gauge>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    /// A fresh registry with every metric of the service, and `alama_build_info` (version and
+    /// the built-in scorecard versions).
+    #[allow(clippy::too_many_lines)] // one registration per metric, in exposition order
+    pub fn new() -> Self {
+        let mut registry = Registry::with_prefix("alama");
+        let http_requests = Family::<Labels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by method, route template and status class (2xx, 4xx, 5xx)",
+            http_requests.clone(),
+        );
+        let http_duration: HistogramFamily = Family::new_with_constructor(latency_histogram);
+        registry.register(
+            "http_request_duration_seconds",
+            "Time from a request's head to its response, by method and route template",
+            http_duration.clone(),
+        );
+        let analyses = Family::<Labels, Counter>::default();
+        registry.register(
+            "analyses",
+            "Statement analyses by outcome (completed, failed), error code (none when completed), \
+             wallet (the engine's provider, unknown when it did not parse) and input format",
+            analyses.clone(),
+        );
+        let stage_duration: HistogramFamily = Family::new_with_constructor(latency_histogram);
+        registry.register(
+            "analysis_stage_duration_seconds",
+            "Duration of each stage of an analysis: read_upload (the multipart body), engine \
+             (parse and score, with the wait for an analysis slot), store (the report written)",
+            stage_duration.clone(),
+        );
+        let admission_rejections = Family::<Labels, Counter>::default();
+        registry.register(
+            "admission_rejections",
+            "Analyse requests refused with 503 because every upload or analysis slot stayed busy",
+            admission_rejections.clone(),
+        );
+        let webhook_deliveries = Family::<Labels, Counter>::default();
+        registry.register(
+            "webhook_deliveries",
+            "Webhook delivery attempts by outcome (delivered, retry, failed: the last attempt)",
+            webhook_deliveries.clone(),
+        );
+        let webhook_lag = Gauge::<f64, AtomicU64>::default();
+        registry.register(
+            "webhook_oldest_pending_age_seconds",
+            "Age of the oldest undelivered (pending) webhook event, 0 when none (read at scrape)",
+            webhook_lag.clone(),
+        );
+        let webhook_pending = Gauge::default();
+        registry.register(
+            "webhook_pending_events",
+            "Webhook events not yet delivered nor failed (read at scrape)",
+            webhook_pending.clone(),
+        );
+        let retention_deleted = Family::<Labels, Counter>::default();
+        registry.register(
+            "retention_deleted",
+            "Rows erased or deleted by the retention job, by kind (reports, consents, requests)",
+            retention_deleted.clone(),
+        );
+        let uploads_in_flight = Gauge::default();
+        registry.register(
+            "uploads_in_flight",
+            "Analyse requests holding an upload slot (the admission queue's depth; read at scrape)",
+            uploads_in_flight.clone(),
+        );
+        let analyses_running = Gauge::default();
+        registry.register(
+            "analyses_running",
+            "Analyses holding an analysis slot (read at scrape)",
+            analyses_running.clone(),
+        );
+        let pool_connections = Family::<Labels, Gauge>::default();
+        registry.register(
+            "db_pool_connections",
+            "Database pool connections by state (in_use, idle; read at scrape)",
+            pool_connections.clone(),
+        );
+        let build = Family::<Labels, Gauge>::default();
+        let scorecards = alama_core::scorecard::builtins()
+            .map(|c| c.version.clone())
+            .collect::<Vec<_>>()
+            .join(",");
+        build
+            .get_or_create(&vec![
+                ("version", env!("CARGO_PKG_VERSION").to_owned()),
+                ("scorecards", scorecards),
+            ])
+            .set(1);
+        registry.register(
+            "build_info",
+            "Always 1: the service's version and its built-in scorecard versions as labels",
+            build,
+        );
+        Self {
+            registry,
+            http_requests,
+            http_duration,
+            analyses,
+            stage_duration,
+            admission_rejections,
+            webhook_deliveries,
+            webhook_lag,
+            webhook_pending,
+            retention_deleted,
+            uploads_in_flight,
+            analyses_running,
+            pool_connections,
+        }
+    }
+
+    /// One HTTP request on `route` (the matched template, `(unmatched)` otherwise).
+    pub fn http_request(&self, method: &str, route: &str, status: u16, took: Duration) {
+        let class = format!("{}xx", status / 100);
+        self.http_requests
+            .get_or_create(&vec![
+                ("method", method.to_owned()),
+                ("route", route.to_owned()),
+                ("status_class", class),
+            ])
+            .inc();
+        self.http_duration
+            .get_or_create(&vec![
+                ("method", method.to_owned()),
+                ("route", route.to_owned()),
+            ])
+            .observe(took.as_secs_f64());
+    }
+
+    /// One analysis ended: `code` is `None` when completed; `wallet` the engine's provider.
+    pub fn analysis(&self, code: Option<&str>, wallet: Option<&str>, format: &str) {
+        let outcome = if code.is_some() {
+            "failed"
+        } else {
+            "completed"
+        };
+        self.analyses
+            .get_or_create(&vec![
+                ("outcome", outcome.to_owned()),
+                ("code", code.unwrap_or("none").to_owned()),
+                ("wallet", wallet.unwrap_or("unknown").to_owned()),
+                ("format", format.to_owned()),
+            ])
+            .inc();
+    }
+
+    /// A stage of an analysis (`read_upload`, `engine`, `store`) took `took`.
+    pub fn stage(&self, stage: &'static str, took: Duration) {
+        self.stage_duration
+            .get_or_create(&vec![("stage", stage.to_owned())])
+            .observe(took.as_secs_f64());
+    }
+
+    /// An analyse request refused at admission (`503`).
+    pub fn admission_rejected(&self) {
+        self.admission_rejections.get_or_create(&Vec::new()).inc();
+    }
+
+    /// A webhook attempt ended with `outcome` (`delivered`, `retry`, `failed`).
+    pub fn webhook_delivery(&self, outcome: &'static str) {
+        self.webhook_deliveries
+            .get_or_create(&vec![("outcome", outcome.to_owned())])
+            .inc();
+    }
+
+    /// A retention pass removed `n` rows of `kind`.
+    pub fn retention_deleted(&self, kind: &'static str, n: u64) {
+        self.retention_deleted
+            .get_or_create(&vec![("kind", kind.to_owned())])
+            .inc_by(n);
+    }
+
+    /// The exposition, after reading the scrape-time gauges from `state`.
+    ///
+    /// # Errors
+    /// Formatting errors of the encoder (none in practice).
+    pub async fn render(&self, state: &AppState) -> Result<String, std::fmt::Error> {
+        let held = |max: usize, free: usize| i64::try_from(max.saturating_sub(free)).unwrap_or(0);
+        self.uploads_in_flight.set(held(
+            state.limits.max_uploads_in_flight.max(1),
+            state.uploads.available_permits(),
+        ));
+        self.analyses_running.set(held(
+            state.limits.max_concurrent_analyses.max(1),
+            state.analyses.available_permits(),
+        ));
+        let pool = state.storage.pool();
+        let idle = i64::try_from(pool.num_idle()).unwrap_or(0);
+        let size = i64::from(pool.size());
+        self.pool_connections
+            .get_or_create(&vec![("state", "in_use".to_owned())])
+            .set(size - idle);
+        self.pool_connections
+            .get_or_create(&vec![("state", "idle".to_owned())])
+            .set(idle);
+        let now = crate::ids::now_ms();
+        match state.storage.webhook_backlog().await {
+            Ok((pending, oldest)) => {
+                self.webhook_pending.set(pending);
+                let age = oldest.map_or(0, |t| now.saturating_sub(t).max(0));
+                self.webhook_lag.set(age as f64 / 1000.0);
+            }
+            Err(e) => tracing::warn!(error = %e, "metrics: cannot read the webhook backlog"),
+        }
+        let mut out = String::new();
+        encode(&mut out, &self.registry)?;
+        Ok(out)
+    }
+}
+
+/// The Prometheus text format's content type (version 0.0.4), for scrapers that do not ask
+/// for `OpenMetrics` (`curl`, `promtool check metrics`).
+pub const TEXT_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// `GET /metrics`: `OpenMetrics` when the `Accept` header names it (as Prometheus does), else the
+/// Prometheus text format.
+async fn scrape(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+    let openmetrics = headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("application/openmetrics-text"));
+    match state.metrics.render(&state).await {
+        Ok(body) if openmetrics => ([(header::CONTENT_TYPE, CONTENT_TYPE)], body).into_response(),
+        Ok(body) => (
+            [(header::CONTENT_TYPE, TEXT_CONTENT_TYPE)],
+            to_prometheus_text(&body),
+        )
+            .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// `OpenMetrics` text (as `prometheus-client` writes it) → the Prometheus text format 0.0.4: a
+/// counter family is named with its `_total` suffix in `# HELP`/`# TYPE` (its samples already
+/// are), and the `# UNIT` and `# EOF` lines go. Gauges and histograms read the same in both.
+pub fn to_prometheus_text(openmetrics: &str) -> String {
+    let counters: Vec<&str> = openmetrics
+        .lines()
+        .filter_map(|l| l.strip_prefix("# TYPE "))
+        .filter_map(|l| l.strip_suffix(" counter"))
+        .collect();
+    let mut out = String::with_capacity(openmetrics.len());
+    for line in openmetrics.lines() {
+        if line == "# EOF" || line.starts_with("# UNIT ") {
+            continue;
+        }
+        let renamed = ["# HELP ", "# TYPE "].iter().find_map(|prefix| {
+            let rest = line.strip_prefix(prefix)?;
+            let (name, tail) = rest.split_once(' ')?;
+            counters
+                .contains(&name)
+                .then(|| format!("{prefix}{name}_total {tail}"))
+        });
+        out.push_str(renamed.as_deref().unwrap_or(line));
+        out.push('\n');
+    }
+    out
+}
+
+/// Serves `GET /metrics` of `state` on `listener` (no key: bind it to an address only the
+/// scraper reaches) until the runtime stops or the handle is aborted.
+pub fn serve(listener: TcpListener, state: AppState) -> JoinHandle<()> {
+    let app = axum::Router::new()
+        .route("/metrics", axum::routing::get(scrape))
+        .with_state(state);
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!(error = %e, "metrics listener failed");
+        }
+    })
+}
+
+/// Shared metrics of a state.
+pub type SharedMetrics = Arc<Metrics>;
