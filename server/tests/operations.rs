@@ -308,6 +308,8 @@ async fn metrics_count_analyses_failures_admission_and_webhooks() {
     assert_eq!(sample(&after, "alama_webhook_pending_events", &[]), 3.0);
     let lag = sample(&after, "alama_webhook_oldest_pending_age_seconds", &[]);
     assert!(lag >= 1.0, "lag {lag}");
+    let due = sample(&after, "alama_webhook_oldest_due_age_seconds", &[]);
+    assert!(due >= 1.0, "due lag {due}");
     // No ids of partners, keys, reports or requests in label values.
     for id in ["ptn_", "key_", "rpt_", "req_", "msg_", "whe_"] {
         assert!(!after.contains(id), "{id} in the exposition");
@@ -341,10 +343,10 @@ async fn metrics_count_analyses_failures_admission_and_webhooks() {
             &[("outcome", "delivered")],
         );
         if delivered >= 3.0 && sample(&now, "alama_webhook_pending_events", &[]) == 0.0 {
-            assert_eq!(
-                sample(&now, "alama_webhook_oldest_pending_age_seconds", &[]),
-                0.0
-            );
+            for lag in ["pending", "due"] {
+                let name = format!("alama_webhook_oldest_{lag}_age_seconds");
+                assert_eq!(sample(&now, &name, &[]), 0.0, "{name}");
+            }
             break;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -389,4 +391,31 @@ fn promtool_check(exposition: &str) {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// `deploy/prometheus.yml` (with its alert rules) passes `promtool check config`, and the
+/// webhook-lag alert its unit test (`promtool test rules deploy/alerts.test.yml`), when
+/// promtool is installed.
+#[test]
+fn deploy_configuration_passes_promtool() {
+    let deploy = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy");
+    for args in [
+        ["check", "config", "prometheus.yml"],
+        ["test", "rules", "alerts.test.yml"],
+    ] {
+        let Ok(out) = std::process::Command::new("promtool")
+            .args(args)
+            .current_dir(&deploy)
+            .output()
+        else {
+            eprintln!("skipped promtool {args:?}: promtool is not installed");
+            return;
+        };
+        assert!(
+            out.status.success(),
+            "promtool {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
 }

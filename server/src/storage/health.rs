@@ -18,17 +18,21 @@ impl Storage {
         Ok((applied, known))
     }
 
-    /// Webhook events still `pending` (of every partner) and the `created_at` (Unix ms) of the
-    /// oldest one.
+    /// Webhook events still `pending` (of every partner) at `now` (Unix ms): their count, the
+    /// `created_at` of the oldest, and the oldest `next_attempt_at` of those due and not leased
+    /// by a worker (a delivery waiting for the worker, not for its retry time).
     ///
     /// # Errors
     /// Database errors.
-    pub async fn webhook_backlog(&self) -> Result<(i64, Option<i64>)> {
-        let (count, oldest): (i64, Option<i64>) = sqlx::query_as(
-            "SELECT COUNT(*), MIN(created_at) FROM webhook_events WHERE status = 'pending'",
+    pub async fn webhook_backlog(&self, now: i64) -> Result<(i64, Option<i64>, Option<i64>)> {
+        let row: (i64, Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(*), MIN(created_at), MIN(CASE WHEN next_attempt_at <= $1 \
+             AND (locked_until IS NULL OR locked_until <= $1) THEN next_attempt_at END) \
+             FROM webhook_events WHERE status = 'pending'",
         )
+        .bind(now)
         .fetch_one(self.pool())
         .await?;
-        Ok((count, oldest))
+        Ok(row)
     }
 }
