@@ -39,6 +39,11 @@ fn latency_histogram() -> Histogram {
     Histogram::new(exponential_buckets(0.001, 2.0, 16))
 }
 
+/// Attempt-count buckets: 1 to 8 (the Live schedule has 7 attempts).
+fn attempts_histogram() -> Histogram {
+    Histogram::new((1..=8).map(f64::from))
+}
+
 /// Every metric of one server. Cheap to share (`Arc`); recording is lock-free except for the
 /// first sample of a new label set.
 #[derive(Debug)]
@@ -50,6 +55,7 @@ pub struct Metrics {
     stage_duration: HistogramFamily,
     admission_rejections: Family<Labels, Counter>,
     webhook_deliveries: Family<Labels, Counter>,
+    webhook_attempts: HistogramFamily,
     webhook_lag: Gauge<f64, AtomicU64>,
     webhook_due_lag: Gauge<f64, AtomicU64>,
     webhook_pending: Gauge,
@@ -108,6 +114,12 @@ impl Metrics {
             "webhook_deliveries",
             "Webhook delivery attempts by outcome (delivered, retry, failed: the last attempt)",
             webhook_deliveries.clone(),
+        );
+        let webhook_attempts: HistogramFamily = Family::new_with_constructor(attempts_histogram);
+        registry.register(
+            "webhook_delivery_attempts",
+            "Attempts an event took by its end: delivered, or failed after the last retry",
+            webhook_attempts.clone(),
         );
         let webhook_lag = Gauge::<f64, AtomicU64>::default();
         registry.register(
@@ -177,6 +189,7 @@ impl Metrics {
             stage_duration,
             admission_rejections,
             webhook_deliveries,
+            webhook_attempts,
             webhook_lag,
             webhook_due_lag,
             webhook_pending,
@@ -234,11 +247,17 @@ impl Metrics {
         self.admission_rejections.get_or_create(&Vec::new()).inc();
     }
 
-    /// A webhook attempt ended with `outcome` (`delivered`, `retry`, `failed`).
-    pub fn webhook_delivery(&self, outcome: &'static str) {
+    /// Attempt number `attempt` (1 for the first) of a webhook event ended with `outcome`
+    /// (`delivered`, `retry`, `failed`); a final one is counted in the attempts histogram.
+    pub fn webhook_delivery(&self, outcome: &'static str, attempt: i64) {
         self.webhook_deliveries
             .get_or_create(&vec![("outcome", outcome.to_owned())])
             .inc();
+        if outcome != "retry" {
+            self.webhook_attempts
+                .get_or_create(&vec![("outcome", outcome.to_owned())])
+                .observe(attempt as f64);
+        }
     }
 
     /// A retention pass removed `n` rows of `kind`.

@@ -330,6 +330,7 @@ async fn metrics_count_analyses_failures_admission_and_webhooks() {
     assert!(!text.contains("# EOF"));
     assert_eq!(sample(&text, "alama_analyses_total", &[]), 4.0);
     promtool_check(&text);
+    prometheus_scrape(&server.metrics, 4.0).await;
     server.stop().await;
 
     // The worker runs: the events are delivered and the lag falls back to 0.
@@ -352,6 +353,13 @@ async fn metrics_count_analyses_failures_admission_and_webhooks() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert_eq!(delivered, 3.0);
+    let now = server.scrape().await;
+    let first = [("outcome", "delivered"), ("le", "1.0")];
+    assert_eq!(
+        sample(&now, "alama_webhook_delivery_attempts_bucket", &first),
+        3.0,
+        "{now}"
+    );
     server.stop().await;
 }
 
@@ -418,4 +426,75 @@ fn deploy_configuration_passes_promtool() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// Debian's Prometheus server (when installed) scrapes `metrics` every second; its query API
+/// must then see the target up and `sum(alama_analyses_total)` equal to `analyses`.
+async fn prometheus_scrape(metrics: &str, analyses: f64) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let target = metrics
+        .trim_start_matches("http://")
+        .trim_end_matches("/metrics");
+    let config = dir.path().join("prometheus.yml");
+    std::fs::write(
+        &config,
+        format!(
+            "global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: alama\n    \
+             static_configs:\n      - targets: [\"{target}\"]\n"
+        ),
+    )
+    .expect("config");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
+    let child = std::process::Command::new("prometheus")
+        .arg(format!("--config.file={}", config.display()))
+        .arg(format!(
+            "--storage.tsdb.path={}",
+            dir.path().join("data").display()
+        ))
+        .arg(format!("--web.listen-address=127.0.0.1:{port}"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let Ok(mut child) = child else {
+        eprintln!("skipped the Prometheus scrape: prometheus is not installed");
+        return;
+    };
+    let query = |q: &'static str| {
+        let encoded: String = q
+            .bytes()
+            .map(|b| {
+                if b.is_ascii_alphanumeric() || b == b'_' {
+                    char::from(b).to_string()
+                } else {
+                    format!("%{b:02X}")
+                }
+            })
+            .collect();
+        let url = format!("http://127.0.0.1:{port}/api/v1/query?query={encoded}");
+        async move {
+            let r = reqwest::get(url).await.ok()?;
+            let body: Value = r.json().await.ok()?;
+            body["data"]["result"][0]["value"][1]
+                .as_str()?
+                .parse::<f64>()
+                .ok()
+        }
+    };
+    let mut seen = (None, None);
+    for _ in 0..150 {
+        seen = (
+            query("up{job=\"alama\"}").await,
+            query("sum(alama_analyses_total)").await,
+        );
+        if seen.1.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(seen, (Some(1.0), Some(analyses)), "Prometheus's view");
 }

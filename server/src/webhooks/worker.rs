@@ -165,11 +165,12 @@ async fn deliver(storage: &Storage, config: &WebhookConfig, metrics: &Metrics, e
         next_attempt(config, event.environment, event.attempts, now)
             .map_or(Outcome::Failed, Outcome::Retry)
     };
-    metrics.webhook_delivery(match outcome {
+    let ended = match outcome {
         Outcome::Delivered => "delivered",
         Outcome::Retry(_) => "retry",
         Outcome::Failed => "failed",
-    });
+    };
+    metrics.webhook_delivery(ended, event.attempts);
     tracing::info!(event = %event.id, attempt = event.attempts, ?status, ?error, ?outcome, "webhook attempt");
     if let Err(e) = storage
         .finish_attempt(&event.id, &outcome, status, error.as_deref(), now)
