@@ -647,6 +647,30 @@ mod tests {
     }
 
     #[test]
+    fn metrics_are_off_and_logs_text_unless_asked() {
+        use clap::Parser;
+        let plain = Serve::try_parse_from(["serve"]).map(|s| s.args);
+        assert!(plain.as_ref().is_ok_and(
+            |a| a.metrics_bind.is_none() && a.log_format == crate::logging::LogFormat::Text
+        ));
+        let asked = Serve::try_parse_from([
+            "serve",
+            "--metrics-bind",
+            "127.0.0.1:9464",
+            "--log-format",
+            "json",
+        ])
+        .map(|s| s.args);
+        assert!(
+            asked
+                .as_ref()
+                .is_ok_and(|a| a.metrics_bind.as_deref() == Some("127.0.0.1:9464")
+                    && a.log_format == crate::logging::LogFormat::Json)
+        );
+        assert!(Serve::try_parse_from(["serve", "--log-format", "xml"]).is_err());
+    }
+
+    #[test]
     fn trusted_proxies_are_listed_repeated_or_comma_separated() {
         use clap::Parser;
         let parsed = Serve::try_parse_from([
