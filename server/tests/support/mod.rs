@@ -39,6 +39,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+pub mod ops;
 mod statement;
 pub use statement::statement_csv;
 
