@@ -179,7 +179,14 @@ async fn request_context(
     }
 
     // Every log line of this request carries its id (`--log-format json`: in `span`).
-    let span = tracing::info_span!("request", request_id = %request_id);
+    let span = tracing::info_span!(
+        "request",
+        request_id = %request_id,
+        trace_id = tracing::field::Empty
+    );
+    if let Some(trace) = crate::logging::trace_id(request.headers()) {
+        span.record("trace_id", trace.as_str());
+    }
     let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
     // (Before the problem is completed, which takes the error out of the extensions.)
     if route == "/v1/scores/analyse"

@@ -90,6 +90,9 @@ async fn json_logs_carry_request_ids_and_no_personal_data() {
                 .to_owned(),
         );
     }
+    // A caller's W3C trace context: its trace id is in that request's lines.
+    let trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+    let traced_id = analyse_traced(&server, &key, statement, trace).await;
     // A failure too: a statement with no rows.
     let (status, _, _) = server
         .analyse(&key, support::statement_csv(0), Some(PASSWORD), None, None)
@@ -144,4 +147,50 @@ async fn json_logs_carry_request_ids_and_no_personal_data() {
         );
     }
     assert!(of_requests >= 6, "{of_requests} lines inside requests");
+    assert_traced(&lines, &traced_id, trace);
+}
+
+/// An analyse request carrying a W3C `traceparent` of trace `trace`: its request id.
+async fn analyse_traced(server: &Server, key: &str, statement: Vec<u8>, trace: &str) -> String {
+    let traced = server
+        .client
+        .post(server.url("/v1/scores/analyse"))
+        .bearer_auth(key)
+        .header("traceparent", format!("00-{trace}-00f067aa0ba902b7-01"))
+        .multipart(reqwest::multipart::Form::new().part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement).file_name("statement.csv"),
+        ))
+        .send()
+        .await
+        .expect("POST");
+    assert_eq!(traced.status(), 201);
+    traced
+        .headers()
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .expect("request id")
+        .to_owned()
+}
+
+/// Every line of request `request_id` carries trace id `trace`, and no other line does.
+fn assert_traced(lines: &[&str], request_id: &str, trace: &str) {
+    let traced_lines: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains(request_id))
+        .collect();
+    assert!(!traced_lines.is_empty());
+    assert!(
+        traced_lines
+            .iter()
+            .all(|l| l.contains(&format!("\"trace_id\":\"{trace}\""))),
+        "every line of the traced request carries its trace id"
+    );
+    let with_trace = lines.iter().filter(|l| l.contains(trace)).count();
+    assert_eq!(
+        with_trace,
+        traced_lines.len(),
+        "the trace id only in its request's lines"
+    );
 }
