@@ -722,7 +722,7 @@ mod tests {
                     paid_in: Decimal::new(amount, 2),
                     withdrawn: Decimal::ZERO,
                     balance: None,
-                    category: crate::categorise::Category::default(),
+                    category: crate::categorise::Category::default(), ..crate::statement::Transaction::empty()
                 })
                 .collect();
             let mut expected: Vec<usize> = (0..rows.len()).collect();

@@ -1204,7 +1204,7 @@ mod tests {
                         paid_in: paid,
                         withdrawn,
                         balance: None,
-                        category: Category::Uncategorised,
+                        category: Category::Uncategorised, ..crate::statement::Transaction::empty()
                     }
                 })
                 .collect();
@@ -1228,6 +1228,7 @@ mod tests {
             withdrawn: rust_decimal::Decimal::ONE,
             balance: None,
             category,
+            ..crate::statement::Transaction::empty()
         };
         let mut rows = vec![
             t("Airtime Purchase", Category::Uncategorised),

@@ -170,6 +170,9 @@ fn finish(
         document: None,
         unparsed: Vec::new(),
         source: None,
+        country: None,
+        time_zone: None,
+        balances: None,
     }
 }
 
@@ -241,6 +244,7 @@ impl Builder {
             },
             balance: Some(crate::money::cents(self.balance)),
             category: crate::Category::Uncategorised,
+            ..crate::statement::Transaction::empty()
         });
     }
 
@@ -575,6 +579,7 @@ pub fn thin_statement(rows: u32, days: u32) -> Statement {
                 withdrawn: crate::money::cents(Decimal::ZERO),
                 balance: Some(crate::money::cents(balance)),
                 category: crate::Category::Uncategorised,
+                ..crate::statement::Transaction::empty()
             }
         })
         .collect();

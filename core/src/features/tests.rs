@@ -24,6 +24,7 @@ fn row(
         withdrawn,
         balance,
         category: Category::Uncategorised,
+        ..crate::statement::Transaction::empty()
     }
 }
 
