@@ -3,10 +3,15 @@
 //! Every parser returns a [`Statement`] whose transactions are categorised; lines that look like
 //! transactions but cannot be read are kept in [`Statement::unparsed`], never dropped.
 
+pub mod airtel_pdf;
 pub mod csv;
 pub mod json;
 pub mod mpesa_pdf;
+pub mod mtn_csv;
+mod pdf_text;
 mod time;
+pub mod vodacom_pdf;
+pub mod wallet;
 
 use serde::{Deserialize, Serialize};
 
@@ -114,7 +119,10 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
     }
     Err(Error::new(
         ErrorKind::UnsupportedFormat,
-        "not a statement: expected an M-Pesa PDF, a CSV export or the canonical JSON",
+        format!(
+            "not a statement: expected a PDF, a CSV or the canonical JSON; {}",
+            wallet::SUPPORTED
+        ),
     ))
 }
 
@@ -159,8 +167,8 @@ pub(crate) fn parse_as(bytes: &[u8], options: &ParseOptions, mark: Mark) -> Resu
         None => detect(bytes)?,
     };
     let mut statement = match format {
-        Format::MpesaPdf => mpesa_pdf::parse(bytes, options)?,
-        Format::Csv => csv::parse(bytes, options)?,
+        Format::MpesaPdf => wallet::parse_pdf(bytes, options)?,
+        Format::Csv => wallet::parse_csv(bytes, options)?,
         Format::Json => json::parse(bytes)?,
     };
     if statement.transactions.len() as u64 > u64::from(options.limits.max_rows) {

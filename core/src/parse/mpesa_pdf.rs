@@ -54,7 +54,7 @@ mod tests;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-pub(in crate::parse) use glyphs::{Glyph, Line, Page};
+pub(in crate::parse) use glyphs::{Line, Page};
 
 use crate::error::{Error, Result};
 use crate::parse::ParseOptions;
