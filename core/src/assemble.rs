@@ -42,7 +42,7 @@ pub(crate) fn report(statement: &Statement, card: &scorecard::Scorecard) -> Resu
     let order = reading_order(rows);
     let copy_prepared = |indexes: &[usize]| {
         let mut part: Vec<Transaction> = indexes.iter().map(|i| rows[*i].clone()).collect();
-        crate::parse::prepare_rows(&mut part);
+        crate::parse::prepare_rows(&mut part, statement.provider);
         part
     };
     let copied = if crate::parallel::worth_halving(order.len()) {

@@ -30,6 +30,13 @@
 //!
 //! Measured coverage (share of rows that end up [`Category::Other`]): see `docs/scorecard.md`.
 
+pub mod airtel_ug;
+pub mod mtn_gh;
+pub mod vodacom_ls;
+pub mod wallets;
+
+pub use wallets::categorise_all_for;
+
 use serde::{Deserialize, Serialize};
 
 use crate::statement::Transaction;

@@ -33,6 +33,16 @@ fn describe(name: &str, s: &Statement) {
     for u in &s.unparsed {
         eprintln!("  unparsed page {} line {}: {}", u.page, u.line, u.reason);
     }
+    let mut by_category = std::collections::BTreeMap::new();
+    for t in &s.transactions {
+        *by_category.entry(format!("{:?}", t.category)).or_insert(0) += 1;
+    }
+    eprintln!("{name}: categories {by_category:?}");
+    assert!(
+        other * 100 <= s.transactions.len(),
+        "{name}: {other} of {} rows are `other` (at most 1 %)",
+        s.transactions.len()
+    );
 }
 
 #[test]

@@ -206,12 +206,13 @@ fn prepare_as(statement: &mut Statement, mark: Mark) {
     use crate::report_id::{fingerprint_of_rows, quick_key, rows_fingerprint};
     normalise_summary(statement);
     let remember = mark == Mark::Prepared;
+    let provider = statement.provider;
     let rows = &mut statement.transactions;
     let rows_sum = if crate::parallel::worth_halving(rows.len()) {
         let half = rows.len() / 2;
         let (first, second) = rows.split_at_mut(half);
         let prepare_half = |half: &mut [crate::statement::Transaction]| {
-            prepare_rows(half);
+            prepare_rows(half, provider);
             remember.then(|| rows_fingerprint(half))
         };
         match crate::parallel::join(|| prepare_half(first), || prepare_half(second)) {
@@ -220,7 +221,7 @@ fn prepare_as(statement: &mut Statement, mark: Mark) {
         }
     } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
-        prepare_rows(rows);
+        prepare_rows(rows, provider);
         remember.then(|| rows_fingerprint(rows))
     };
     if let Some(rows_sum) = rows_sum {
@@ -229,15 +230,19 @@ fn prepare_as(statement: &mut Statement, mark: Mark) {
     }
 }
 
-/// [`prepare`] of rows: amounts to at least two decimal places, then categories.
-pub(crate) fn prepare_rows(rows: &mut [crate::statement::Transaction]) {
+/// [`prepare`] of rows: amounts to at least two decimal places, then categories by the
+/// `provider`'s rule table ([`crate::categorise::wallets`]).
+pub(crate) fn prepare_rows(
+    rows: &mut [crate::statement::Transaction],
+    provider: crate::statement::Provider,
+) {
     use crate::money::normalise;
     for t in rows.iter_mut() {
         t.paid_in = normalise(t.paid_in);
         t.withdrawn = normalise(t.withdrawn);
         t.balance = t.balance.map(normalise);
     }
-    crate::categorise::categorise_all(rows);
+    crate::categorise::categorise_all_for(provider, rows);
 }
 
 /// Gives every amount of the SUMMARY at least two decimal places (see
