@@ -38,6 +38,22 @@ fn describe(name: &str, s: &Statement) {
         *by_category.entry(format!("{:?}", t.category)).or_insert(0) += 1;
     }
     eprintln!("{name}: categories {by_category:?}");
+    let integrity = alama_core::check::check(s);
+    eprintln!(
+        "{name}: integrity {} ({:?}), findings {:?}",
+        integrity.status,
+        integrity.evidence_level,
+        integrity
+            .findings
+            .iter()
+            .map(|f| (f.severity, f.message.as_str()))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        matches!(integrity.status.as_str(), "verified" | "consistent"),
+        "{name}: no false alarm, got {}",
+        integrity.status
+    );
     assert!(
         other * 100 <= s.transactions.len(),
         "{name}: {other} of {} rows are `other` (at most 1 %)",
@@ -101,4 +117,26 @@ fn mtn_momo_ghana_reads_every_row() {
     // 105 records after the header (the samples' README counts 104: `wc -l` of a file whose
     // last line has no newline, less the header).
     assert_eq!(s.transactions.len(), 105);
+    assert!(
+        s.transactions.iter().all(|t| t.balance.is_some()
+            && t.balance_before.is_some()
+            && t.transaction_type.is_some()),
+        "every MTN row keeps its printed balances and type"
+    );
+    // The rows whose own balances move by their amount (fees and levy included) — all but the
+    // 5 XtraBalance rows whose balances are another account's and the 1 levied row.
+    let own = s
+        .transactions
+        .iter()
+        .filter(|t| {
+            t.balance
+                .zip(t.balance_before)
+                .is_some_and(|(a, b)| a - b == t.net())
+        })
+        .count();
+    assert_eq!(
+        own,
+        105 - 6,
+        "rows whose printed balances move by their amount"
+    );
 }
