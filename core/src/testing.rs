@@ -18,6 +18,8 @@ use crate::statement::{
 pub mod edits;
 mod personas;
 pub mod population;
+pub mod wallet_pdf;
+pub mod wallets;
 pub use personas::{PersonaKind, persona_statement, persona_statement_until};
 pub use population::{Member, population};
 

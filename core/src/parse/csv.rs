@@ -204,7 +204,9 @@ impl Record for PlainRecord<'_, '_> {
 fn parse_row(record: &impl Record, c: &Columns) -> std::result::Result<Transaction, String> {
     let cell = |i: usize| trim_cell(record.cell(i));
     let receipt_no = cell(c.receipt).to_owned();
-    if receipt_no.is_empty() {
+    // Another wallet's canonical CSV (it has the Wallet column) may have rows without a
+    // receipt: Vodacom Lesotho prints none.
+    if receipt_no.is_empty() && c.statement_fields[1].is_none() {
         return Err("empty receipt number".to_owned());
     }
     let completed_at = parse_time(cell(c.time))

@@ -155,10 +155,10 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
                     cells,
                 });
             } else if let Some(row) = raw.last_mut() {
-                for (cell, more) in row.cells.iter_mut().zip(cells) {
+                for (column, (cell, more)) in row.cells.iter_mut().zip(cells).enumerate() {
                     // The date's second half joins without a space (`2024-12-` + `31T10:26:23`).
                     if !more.is_empty() {
-                        if !cell.is_empty() && !cell.ends_with('-') {
+                        if !cell.is_empty() && column != DATE {
                             cell.push(' ');
                         }
                         cell.push_str(&more);

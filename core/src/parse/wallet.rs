@@ -23,18 +23,38 @@ pub const SUPPORTED: &str = "supported: Safaricom M-Pesa Kenya (full statement P
 /// Those of [`mpesa_pdf::parse`]; `UnsupportedWallet` (naming [`SUPPORTED`]) for a readable
 /// PDF of no known layout.
 pub fn parse_pdf(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+    // A file that names another wallet's writer is read for those layouts first (one reading
+    // instead of two); the content decides either way.
+    let other_writer = OTHER_WRITERS
+        .iter()
+        .any(|w| memchr::memmem::find(bytes, w).is_some());
+    if other_writer && let Some(statement) = parse_other_pdf(bytes, options)? {
+        return Ok(statement);
+    }
     match mpesa_pdf::parse(bytes, options) {
         Err(e) if e.kind() == &ErrorKind::UnsupportedWallet => {}
         other => return other,
     }
-    let (document, pages) = mpesa_pdf::read_pages(bytes, options)?;
-    if airtel_pdf::is_airtel(&pages) {
-        return airtel_pdf::read(document, &pages);
-    }
-    if vodacom_pdf::is_vodacom(&pages) {
-        return vodacom_pdf::read(document, &pages);
+    if !other_writer && let Some(statement) = parse_other_pdf(bytes, options)? {
+        return Ok(statement);
     }
     Err(unsupported("a PDF of an unknown layout"))
+}
+
+/// The `/Producer` and `/Creator` words of the other wallets' PDF writers, as their files
+/// carry them (uncompressed): `wkhtmltopdf` (Airtel Uganda), `iText 2.1.7` (Vodacom Lesotho).
+const OTHER_WRITERS: [&[u8]; 2] = [b"wkhtmltopdf", b"iText 2.1.7"];
+
+/// The statement of an Airtel or Vodacom layout, `None` for a PDF of neither.
+fn parse_other_pdf(bytes: &[u8], options: &ParseOptions) -> Result<Option<Statement>> {
+    let (document, pages) = mpesa_pdf::read_pages(bytes, options)?;
+    if airtel_pdf::is_airtel(&pages) {
+        return airtel_pdf::read(document, &pages).map(Some);
+    }
+    if vodacom_pdf::is_vodacom(&pages) {
+        return vodacom_pdf::read(document, &pages).map(Some);
+    }
+    Ok(None)
 }
 
 /// Reads a CSV statement of any supported wallet.
