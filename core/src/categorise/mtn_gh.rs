@@ -4,8 +4,8 @@
 //! at MTN's own transaction type (`transfer |`, `cash_out |`, …), the counterparty account
 //! (`one4all.sp`, `hubtelpos.sp`, `cis`) and the reference.
 //!
-//! Source: the shapes of a real MTN MoMo Ghana statement (types TRANSFER, DEBIT, PAYMENT_SEND,
-//! PAYMENT, CASH_OUT, CASH_IN, ADJUSTMENT, CUSTOM_PAYMENT; system accounts `one4all.sp` (an
+//! Source: the shapes of a real MTN MoMo Ghana statement (types `TRANSFER`, `DEBIT`,
+//! `PAYMENT_SEND`, `PAYMENT`, `CASH_OUT`, `CASH_IN`, `ADJUSTMENT`, `CUSTOM_PAYMENT`; system accounts `one4all.sp` (an
 //! airtime and data vendor), `cis`/`cisnew` (MTN's own bundle purchases, `your Requested`),
 //! `HubtelPOS.sp` / `Bills.INV` / `POS.Inv` (Hubtel merchant payments), `gcbpupull.sp` / `GIPS`
 //! (bank transfers), `momointerest.sp` (interest MTN pays on the wallet)), studied with names and

@@ -163,6 +163,14 @@ fn chain(statement: &Statement, findings: &mut Vec<Finding>) {
         ));
     }
     let exact = statement.provider != Provider::VodacomMpesaLs;
+    report([foreign, levy, zero, idle, breaks], exact, findings);
+}
+
+/// One finding per kind of row that did not chain: `tallies` are, in order, the rows printing
+/// another account's balances, the levies after the balance, the amount-0 rows, the rows not
+/// moving the balance and the other breaks; `exact` makes a break a warning.
+fn report(tallies: [Tally; 5], exact: bool, findings: &mut Vec<Finding>) {
+    let [foreign, levy, zero, idle, breaks] = tallies;
     let reports = [
         (
             "balance_of_another_account",

@@ -30,7 +30,6 @@ use rust_decimal::Decimal;
 
 use super::mpesa_pdf::{Line, Page};
 use super::pdf_text::{Piece, pieces};
-use crate::error::Result;
 use crate::money::parse_amount;
 use crate::statement::{
     AccountHolder, Balances, DocumentInfo, Period, Provider, Statement, Summary, SummaryRow,
@@ -149,11 +148,8 @@ fn strip_currency(value: &str) -> &str {
 }
 
 /// Reads the statement from its pages (see the module documentation). Rows and continuation
-/// lines that cannot be read are kept as [`UnparsedLine`]s.
-///
-/// # Errors
-/// None today: the `Result` is the parsers' common shape.
-pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<Statement> {
+/// lines that cannot be read are kept as [`UnparsedLine`]s: nothing here fails.
+pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Statement {
     let mut front = Front::default();
     let mut transactions: Vec<Transaction> = Vec::new();
     let mut unparsed = Vec::new();
@@ -227,7 +223,7 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
         (Some(opening), Some(closing)) => Some(Balances { opening, closing }),
         _ => None,
     };
-    Ok(Statement {
+    Statement {
         provider: Provider::AirtelMoneyUg,
         holder: front.holder,
         currency: "UGX".to_owned(),
@@ -241,7 +237,7 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
         document: Some(document),
         unparsed,
         source: None,
-    })
+    }
 }
 
 fn unparsed_line(page: u32, line: u32, text: &str, reason: String) -> UnparsedLine {

@@ -140,7 +140,7 @@ pub fn parse(bytes: &[u8]) -> Result<Statement> {
     let mut records = Vec::new();
     for record in reader.records() {
         let record = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
+            let line = e.position().map_or(0, csv::Position::line);
             Error::malformed(
                 0,
                 u32::try_from(line).unwrap_or(u32::MAX),

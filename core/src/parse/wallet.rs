@@ -49,7 +49,7 @@ const OTHER_WRITERS: [&[u8]; 2] = [b"wkhtmltopdf", b"iText 2.1.7"];
 fn parse_other_pdf(bytes: &[u8], options: &ParseOptions) -> Result<Option<Statement>> {
     let (document, pages) = mpesa_pdf::read_pages(bytes, options)?;
     if airtel_pdf::is_airtel(&pages) {
-        return airtel_pdf::read(document, &pages).map(Some);
+        return Ok(Some(airtel_pdf::read(document, &pages)));
     }
     if vodacom_pdf::is_vodacom(&pages) {
         return vodacom_pdf::read(document, &pages).map(Some);
