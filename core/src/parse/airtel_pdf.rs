@@ -173,10 +173,9 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Statemen
                         front.read(text);
                     }
                 }
-                Region::Table if is_footer(text) => {
-                    region = Region::Footer;
-                    open = false;
-                }
+                // A Description may go on at the top of the next page's table: the row stays
+                // open across the footer.
+                Region::Table if is_footer(text) => region = Region::Footer,
                 Region::Table if is_header_part(text) || text.trim().is_empty() => {}
                 Region::Table => {
                     let cells = pieces(line, CELL_GAP);
