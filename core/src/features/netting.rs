@@ -175,6 +175,7 @@ mod tests {
             withdrawn,
             balance: None,
             category: Category::Uncategorised,
+            ..crate::statement::Transaction::empty()
         }
     }
 
