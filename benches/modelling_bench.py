@@ -14,12 +14,21 @@ core/src/testing/population.rs). For each model, stratified K-fold cross-validat
 fold `fit_scorecard` and `fit_regression` are fitted on the other folds, and the AUC of the
 card's score (evaluated by the engine), of the regression's probability and of the generating
 probability itself are measured on the fold. Printed as a Markdown table of the means (and the
-standard deviation over the folds) for docs/modelling.md; nothing is asserted.
+standard error of the card's gap over the folds) for docs/modelling.md; nothing is asserted.
+The last row is not statements but the frame of the CI test
+(`test_correlated_measures_do_not_crowd_out_the_rest`): nine copies of one income and three
+independent behaviours.
+
+`--fit-from FILE` takes `fit_scorecard` from another copy of modelling.py, for a before/after:
+
+    git show ae49397:python/alama/modelling.py > /tmp/modelling_before.py
+    target/python-ci-venv/bin/python benches/modelling_bench.py --fit-from /tmp/modelling_before.py
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import sys
@@ -109,7 +118,9 @@ def draw(eta: Any, rate: float, rng: np.random.Generator) -> tuple[Any, Any]:
     return (rng.random(len(p)) < p).astype(int), p
 
 
-def cross_validate(x: pd.DataFrame, y: Any, p: Any, folds: int, seed: int) -> dict[str, list[float]]:
+def cross_validate(
+    x: pd.DataFrame, y: Any, p: Any, folds: int, seed: int, fit: Callable[..., Any]
+) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"card": [], "regression": [], "truth": [], "features": []}
     for k, (tr, te) in enumerate(
         StratifiedKFold(folds, shuffle=True, random_state=seed).split(x, y)
@@ -117,7 +128,7 @@ def cross_validate(x: pd.DataFrame, y: Any, p: Any, folds: int, seed: int) -> di
         xtr, xte = x.iloc[tr].reset_index(drop=True), x.iloc[te].reset_index(drop=True)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            card = modelling.fit_scorecard(xtr, y[tr], version=f"bench-{k}")
+            card = fit(xtr, y[tr], version=f"bench-{k}")
             reg = modelling.fit_regression(xtr, y[tr])
         scores = modelling.score_frame(card, xte).to_numpy()
         out["card"].append(float(roc_auc_score(y[te], -scores)))
@@ -135,7 +146,16 @@ def main() -> int:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=44)
     ap.add_argument("--only", help="run only the models whose name contains this")
+    ap.add_argument("--fit-from", type=Path, help="a modelling.py whose fit_scorecard to measure")
     args = ap.parse_args()
+    fit = modelling.fit_scorecard
+    if args.fit_from:
+        spec = importlib.util.spec_from_file_location("modelling_under_test", args.fit_from)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["modelling_under_test"] = module
+        spec.loader.exec_module(module)
+        fit = module.fit_scorecard
     start = time.time()
     pop = alama.testing.population(args.count, seed=args.seed)
     cache = Path(__file__).resolve().parents[1] / "target" / f"modelling-bench-{args.count}-{args.seed}.pkl"
@@ -153,13 +173,19 @@ def main() -> int:
     for name, (rate, eta) in MODELS.items():
         y, p = draw(np.asarray(eta(x), dtype=float), rate, rng)
         runs.append((name, y, p))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python" / "tests"))
+    from test_modelling import crowded_population
+
+    crowded, y_crowded, p_crowded = crowded_population(args.count, args.seed)
     print(f"| generating model | default rate | fitted card | regression | generating model | card − regression | features in card |")
     print("|---|---:|---:|---:|---:|---:|---:|")
-    for name, y, p in runs:
+    for name, frame, y, p in [(n, x, y, p) for n, y, p in runs] + [
+        ("CI test frame: nine copies of income, three behaviours", crowded, y_crowded, p_crowded)
+    ]:
         if args.only and args.only not in name:
             continue
         t = time.time()
-        r = cross_validate(x, y, p, args.folds, args.seed)
+        r = cross_validate(frame, y, p, args.folds, args.seed, fit)
         m = {k: float(np.mean(v)) for k, v in r.items()}
         sd = float(np.std(np.array(r["card"]) - np.array(r["regression"])))
         print(

@@ -148,8 +148,8 @@ MONEY = [
 ]
 
 
-def crowded_population(n: int, seed: int) -> tuple[Any, Any]:
-    """Features and outcomes where the income measures have the highest IVs but three
+def crowded_population(n: int, seed: int) -> tuple[Any, Any, Any]:
+    """Features, outcomes and true default probabilities where the income measures have the highest IVs but three
     independent behaviours (betting, Fuliza months, bill months) carry as much again: a
     selection by IV alone fills its places with copies of income (issue 44)."""
     import pandas as pd
@@ -163,13 +163,13 @@ def crowded_population(n: int, seed: int) -> tuple[Any, Any]:
     x = pd.DataFrame(cols)
     z = {c: (x[c] - x[c].mean()) / x[c].std() for c in cols}
     eta = -1.2 - income + 0.8 * (z["betting_share"] + z["fuliza_month_share"] - z["bill_month_share"])
-    y = (rng.random(n) < 1 / (1 + np.exp(-eta))).astype(int)
-    return x, y
+    p = 1 / (1 + np.exp(-eta))
+    return x, (rng.random(n) < p).astype(int), p.to_numpy()
 
 
 @pytest.mark.parametrize("seed", [1, 3])
 def test_correlated_measures_do_not_crowd_out_the_rest(seed: int) -> None:
-    x, y = crowded_population(2000, seed)
+    x, y, _ = crowded_population(2000, seed)
     train = np.arange(len(y)) % 3 != 0
     card = modelling.fit_scorecard(x[train], y[train], version="crowded-2027.01")
     test_x = x[~train].reset_index(drop=True)
