@@ -22,6 +22,7 @@ extra is not installed raises ``ImportError`` naming it on that first access.
 """
 
 import importlib
+import importlib.util
 from typing import TYPE_CHECKING, Any
 
 from alama._alama import (
@@ -61,8 +62,13 @@ from alama._features import features_frame
 if TYPE_CHECKING:  # pragma: no cover - for type checkers; at run time __getattr__ loads them
     from alama import modelling, spark, testing
 
-#: The submodules loaded on first attribute access (``__getattr__``), not by ``import alama``.
-_LAZY_SUBMODULES = frozenset({"modelling", "spark", "testing"})
+#: The submodules loaded on first attribute access (``__getattr__``), not by ``import alama``,
+#: with the distributions each needs (its extra: pyproject.toml).
+_LAZY_SUBMODULES: dict[str, tuple[str, ...]] = {
+    "modelling": ("optbinning", "sklearn"),
+    "spark": ("pyspark",),
+    "testing": (),
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -75,9 +81,16 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    """The public names and the lazily loaded submodules, for ``dir(alama)`` and completion
-    (the submodules are not in ``__all__``: ``from alama import *`` loads none of them)."""
-    return sorted(set(__all__) | _LAZY_SUBMODULES)
+    """The public names and the lazily loaded submodules whose extra is installed, for
+    ``dir(alama)`` and completion: tools that ``getattr`` every name ``dir`` lists (``inspect``,
+    ``pydoc``) must not meet an ``ImportError``. The submodules are not in ``__all__``:
+    ``from alama import *`` loads none of them."""
+    usable = {
+        name
+        for name, needs in _LAZY_SUBMODULES.items()
+        if all(importlib.util.find_spec(n) is not None for n in needs)
+    }
+    return sorted(set(__all__) | usable)
 
 __all__ = [
     "SCORECARD_VERSION",
