@@ -8,6 +8,9 @@
 //! - [`reconcile`]: the SUMMARY TOTAL against every listed row (Safaricom's rule).
 //! - [`balance`]: the running-balance chain per completion time, with breaks classified.
 //! - [`forensics`]: the PDF file itself (writer, incremental updates, fonts, pages).
+//! - [`duplicates`]: rows printed twice.
+//! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
+//!   request, balances below its floor, impossible row rates).
 //! - here: unread lines and rows outside the statement period.
 //!
 //! The verdict ([`Integrity::status`]) is a ladder: `failed` (a critical finding), `warnings`
@@ -16,7 +19,9 @@
 //! CSV or JSON, whose authenticity cannot be established). See docs/integrity.md.
 
 pub mod balance;
+pub mod duplicates;
 pub mod forensics;
+pub mod plausible;
 pub mod reconcile;
 
 use rust_decimal::Decimal;
@@ -46,7 +51,22 @@ pub(crate) fn check_in(
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
-    balance::check(statement, difference, arithmetic, by_time, &mut findings);
+    let ordered;
+    let by_time = if let Some(by_time) = by_time {
+        by_time
+    } else {
+        ordered = crate::report_id::time_ordered(&statement.transactions);
+        &ordered
+    };
+    balance::check(
+        statement,
+        difference,
+        arithmetic,
+        Some(by_time),
+        &mut findings,
+    );
+    duplicates::check(by_time, &mut findings);
+    plausible::check(statement, by_time, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {
         (Some(doc), _) => forensics::check(doc, &mut findings),
         (None, Some(Format::Csv)) => EvidenceLevel::Csv,
