@@ -78,6 +78,15 @@ proptest! {
             prop_assert_eq!(alama_core::features::compute(&gamed), alama_core::features::compute(&s));
             prop_assert_eq!(r.score, once.score);
         }
+        // A wallet without receipt numbers: the same time, Details, amounts and balance.
+        let mut bare = s.clone();
+        for t in &mut bare.transactions {
+            t.receipt_no.clear();
+        }
+        prop_assert!(!codes(&report(&bare)).contains(&"duplicate_rows"));
+        let r = report(&via_json(&doubled(&bare)));
+        prop_assert!(codes(&r).contains(&"duplicate_rows"), "{:?}", codes(&r));
+        prop_assert_eq!(alama_core::features::compute(&doubled(&bare)), alama_core::features::compute(&bare));
     }
 
     /// Item 4: no persona shows a plausibility finding; each impossible edit is `failed` with
