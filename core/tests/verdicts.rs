@@ -260,7 +260,7 @@ fn a_single_row_is_too_thin_to_score() {
     }
 }
 
-/// The before/after figures of issue 40 (`cargo test --test verdicts figures -- --ignored
+/// The before/after figures of issue 40 on standard error (`cargo test --test verdicts figures -- --ignored
 /// --nocapture`): scores, activity and verdicts of each gamed form of a few personas.
 #[test]
 #[ignore = "prints figures for the issue notes"]
@@ -274,12 +274,12 @@ fn figures() {
         let mut s = persona_statement(kind, 1, 12);
         if quietly {
             s = quiet(&s);
-            print!("quiet ");
+            eprint!("quiet ");
         }
         let base = report(&s);
         let f = alama_core::features::compute(&s);
         let d = report(&via_json(&doubled(&s)));
-        println!(
+        eprintln!(
             "{}: score {} {}; doubled {} {} {:?}",
             kind.name(),
             base.score,
@@ -291,7 +291,7 @@ fn figures() {
         for style in 0..4u8 {
             let g = edits::insert_rows(&s, &free_rows(style, 100));
             let gf = alama_core::features::compute(&g);
-            println!(
+            eprintln!(
                 "  free style {style}: score {} -> {}, activity/month {} -> {}",
                 base.score,
                 report(&g).score,
@@ -333,12 +333,12 @@ fn figures() {
             ("one second", crowded),
         ] {
             let r = report(&via_json(&x));
-            println!("  {name}: {} {:?}", r.integrity.status, codes(&r));
+            eprintln!("  {name}: {} {:?}", r.integrity.status, codes(&r));
         }
     }
     let one = alama_core::testing::thin_statement(1, 1);
     let r = report(&via_json(&one));
-    println!(
+    eprintln!(
         "one KES 500 row: {} {} {:?}",
         r.score,
         r.band.as_str(),
