@@ -112,7 +112,8 @@ pub struct Insight {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasonCode {
-    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"` for the knock-out.
+    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, `"K01"` for the knock-out, or
+    /// `"K02"` for a thin file (capped at 579, listed first: see [`crate::scorecard::thin`]).
     pub code: String,
     /// Code of the factor (characteristic) it comes from, e.g. `"credit_repayment"`.
     pub factor: String,

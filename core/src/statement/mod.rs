@@ -295,6 +295,26 @@ pub(crate) fn completed_row(paid_in: Decimal, withdrawn: Decimal, balance: Decim
 }
 
 impl Transaction {
+    /// Whether `other` is this row printed again: equal in every field a statement prints
+    /// (receipt, completion time, Details, status, Paid In, Withdrawn, Balance, and another
+    /// wallet's printed type, fee, tax and balance before). The category is derived from these,
+    /// so it is not compared. Amounts compare by value (`100` equals `100.00`). Exact copies are
+    /// evidence of a fabricated or concatenated statement (`check::duplicates`), and the
+    /// features count each row once.
+    pub fn same_printed_row(&self, other: &Transaction) -> bool {
+        self.completed_at == other.completed_at
+            && self.paid_in == other.paid_in
+            && self.withdrawn == other.withdrawn
+            && self.balance == other.balance
+            && self.status == other.status
+            && self.receipt_no == other.receipt_no
+            && self.details == other.details
+            && self.transaction_type == other.transaction_type
+            && self.fee == other.fee
+            && self.tax == other.tax
+            && self.balance_before == other.balance_before
+    }
+
     /// A row with nothing in it: empty receipt and Details, the Unix epoch, `Completed`, zero
     /// amounts, no balance, no wallet fields, [`Category::Uncategorised`]. For building rows
     /// with `..Transaction::empty()`.
