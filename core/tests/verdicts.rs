@@ -217,10 +217,10 @@ proptest! {
 proptest! {
     #![proptest_config(config())]
 
-    /// Item 3: below the minimum of evidence (10 rows of activity, 28 days) a statement is
+    /// Item 3: below the minimum of evidence (10 rows of activity, 14 days) a statement is
     /// capped in the lowest band with `K02` first; a persona's year is not thin.
     #[test]
-    fn thin_files_are_capped_with_a_reason(kind in persona(), seed in 0u64..1_000, days in 0i64..27, keep in 1usize..10) {
+    fn thin_files_are_capped_with_a_reason(kind in persona(), seed in 0u64..1_000, days in 0i64..13, keep in 1usize..10) {
         let s = persona_statement(kind, seed, 12);
         let full = report(&s);
         prop_assert!(full.reason_codes.iter().all(|r| r.code != "K02"));

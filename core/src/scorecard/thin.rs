@@ -12,8 +12,9 @@
 //! The minimum (docs/scorecard.md, "Thin files"): at least [`MIN_EVIDENCE_ROWS`] rows of
 //! activity (completed rows of at least KES 50 that are not betting, round trips or rows undone
 //! at once: [`Features::transactions_per_month`]'s rows) and at least [`MIN_EVIDENCE_DAYS`]
-//! days covered ([`Features::statement_days`]): four weeks, the shortest cycle in which a
-//! month's income and bills can show (a monthly statement covers 28–31 days).
+//! days covered ([`Features::statement_days`]): two weeks, half of the monthly cycle in which
+//! income and bills show. Shorter genuine statements are scored (a 25-day real sample with 201
+//! rows is), and lose Account history points for their length as before.
 
 use crate::features::Features;
 use crate::report::ReasonCode;
@@ -22,7 +23,7 @@ use crate::report::ReasonCode;
 pub const MIN_EVIDENCE_ROWS: u32 = 10;
 
 /// The fewest days a statement must cover to be scored.
-pub const MIN_EVIDENCE_DAYS: u32 = 28;
+pub const MIN_EVIDENCE_DAYS: u32 = 14;
 
 /// The highest score of a thin file: the top of the lowest band (Poor, 300–579).
 pub const THIN_FILE_CAP: u16 = 579;
