@@ -15,6 +15,7 @@
 //! Money is [`rust_decimal::Decimal`] in major units of the statement currency (KES), never a
 //! float. The same statement always yields the same report, byte for byte ([`Report::to_json`]).
 
+pub mod batch;
 pub mod categorise;
 pub mod check;
 pub mod error;

@@ -22,7 +22,7 @@ pub enum ReportStatus {
 
 impl ReportStatus {
     /// The wire word (`"completed"`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::Processing => "processing",
             Self::Completed => "completed",
@@ -68,7 +68,7 @@ impl Band {
     }
 
     /// The display name (`"Very Good"`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::Poor => "Poor",
             Self::Fair => "Fair",
@@ -169,7 +169,7 @@ pub enum EvidenceLevel {
 
 impl EvidenceLevel {
     /// The wire word (`"pdf_original"`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::PdfOriginal => "pdf_original",
             Self::PdfResaved => "pdf_resaved",

@@ -37,14 +37,15 @@ from alama._selection import Binned, regress, select
 
 __all__ = ["Validation", "fit_regression", "fit_scorecard", "psi", "score_frame", "validate"]
 
-#: Alama's score bands (inclusive ranges), as in every report.
-BANDS: list[tuple[str, int, int]] = [
-    ("Poor", 300, 579),
-    ("Fair", 580, 669),
-    ("Good", 670, 739),
-    ("Very Good", 740, 799),
-    ("Excellent", 800, 850),
-]
+#: Alama's score bands (inclusive ranges), as in every report: the engine's own.
+BANDS: list[tuple[str, int, int]] = [tuple(band) for band in _alama.BANDS]
+
+#: The card's form, the engine's own: ``score = BASE_SCORE + Σ points``, the maxima adding up
+#: to ``MAX_POINTS``, so scores run from ``SCORE_MIN`` to ``SCORE_MAX``.
+BASE_SCORE: int = _alama.BASE_SCORE
+MAX_POINTS: int = _alama.MAX_POINTS
+SCORE_MIN: int = _alama.SCORE_MIN
+SCORE_MAX: int = _alama.SCORE_MAX
 
 
 def _catalogue() -> dict[str, dict[str, str]]:
@@ -184,12 +185,12 @@ def fit_scorecard(
     total = sum(spans)
     if total <= 0:
         raise ValueError("the fitted model does not separate the outcomes")
-    scale = 550.0 / total
+    scale = MAX_POINTS / total
     # Integer maxima adding up to 550 exactly (largest remainder), then every bin rounded and
     # capped at its characteristic's maximum (rounding and capping keep the points monotone).
     exact = [s * scale for s in spans]
     maxima = [math.floor(e) for e in exact]
-    for i in sorted(range(len(exact)), key=lambda i: maxima[i] - exact[i])[: 550 - sum(maxima)]:
+    for i in sorted(range(len(exact)), key=lambda i: maxima[i] - exact[i])[: MAX_POINTS - sum(maxima)]:
         maxima[i] += 1
 
     n_rows, n_bad = len(y), int(y.sum())
@@ -218,7 +219,7 @@ def fit_scorecard(
                     f"IV {b.iv:.3f}, coefficient {coefs[k]:.3f} on WoE; catalogue trend "
                     f"{d['direction']}. Points: PDO {pdo:g} at {base_score:g} for odds "
                     f"{base_odds:g}:1 (offset {offset:.1f}), shifted to a minimum of 0 and "
-                    f"scaled ×{scale:.4f} so the maxima add up to 550: effective PDO "
+                    f"scaled ×{scale:.4f} so the maxima add up to {MAX_POINTS}: effective PDO "
                     f"{pdo * scale:.1f}."
                 ),
                 "attributes": [
@@ -240,8 +241,8 @@ def fit_scorecard(
     card = {
         "version": version,
         "currency": "KES",
-        "baseScore": 300,
-        "maxPoints": 550,
+        "baseScore": BASE_SCORE,
+        "maxPoints": MAX_POINTS,
         "characteristics": characteristics,
     }
     return Scorecard.from_json(json.dumps(card))
@@ -405,7 +406,7 @@ class Validation:
         ax1.set_xlabel("repayers flagged (false positive rate)")
         ax1.set_ylabel("defaulters flagged (true positive rate)")
         ax1.legend(loc="lower right")
-        bins = list(range(300, 851, 25))
+        bins = list(range(SCORE_MIN, SCORE_MAX + 1, 25))
         good = self.scores[self.outcome == 0]
         bad = self.scores[self.outcome == 1]
         ax2.hist(good, bins=bins, alpha=0.6, color="#1f6f50", label="repaid", density=True)
