@@ -150,6 +150,15 @@ pub enum ScorecardsCommand {
     },
 }
 
+/// What `add --default` tells on standard error: the card is now the partner's default for
+/// statements in the card's currency (defaults are kept per currency).
+fn default_note(card: &alama_core::Scorecard, environment: Environment, partner: &str) -> String {
+    format!(
+        "{} is now the default {environment} scorecard of partner {partner:?} for {} statements",
+        card.version, card.currency
+    )
+}
+
 /// Runs `alama scorecards …`, writing results to standard output and notes to standard error.
 ///
 /// # Errors
@@ -225,13 +234,8 @@ pub async fn scorecards_command(
             };
             writeln!(out, "{what} {} {}", card.version, card.sha256()).map_err(write_error)?;
             if *default {
-                writeln!(
-                    err,
-                    "{} is now the default {environment} scorecard of partner {name:?} for {} \
-                     statements",
-                    card.version, card.currency
-                )
-                .map_err(write_error)?;
+                writeln!(err, "{}", default_note(&card, *environment, name))
+                    .map_err(write_error)?;
             }
         }
         ScorecardsCommand::List { partner, db } => {

@@ -1,5 +1,5 @@
 //! A partner's own scorecards (issue 14): `alama scorecards add|list`, immutable versions, one
-//! default per partner, environment and currency (more in currency_defaults.rs), the analyse
+//! default per partner, environment and currency (more in `currency_defaults.rs`), the analyse
 //! endpoint's `scorecard` field (a named card gives exactly `alama_core::score_with`'s report),
 //! `unknown_scorecard`, partner isolation, and the golden vectors of every card in
 //! tests/scorecard-vectors/ replayed over HTTP.
