@@ -25,7 +25,7 @@ use crate::scorecards::CardChoice;
 /// Parses `statement` with `password`, chooses its card from `cards` by the statement's
 /// currency (see [`crate::scorecards::resolve`]) and scores it into report `report_id` (the
 /// service's own id: the engine's content address is not computed, see
-/// `alama_core::score_parsed`).
+/// `alama_core::score_bytes_choosing`).
 ///
 /// A time-out answers at once; the blocking thread cannot be cancelled and finishes (bounded by
 /// the engine's limits) while still holding its analysis slot, so runaway files cannot pile up.
@@ -55,13 +55,14 @@ pub async fn run(
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
         alama_core::on_calling_thread(|| {
-            // Parsed first: the card is chosen by the statement's currency. The statement is
-            // moved into the engine, not copied, and the upload freed once parsed.
-            let parsed = alama_core::parse(&statement, &options)?;
-            drop(statement);
-            let card = cards.card_for(&parsed.currency)?;
-            alama_core::score_parsed(parsed, card.as_deref(), Some(report_id))
-                .map_err(ApiError::from)
+            // Parsed first: the card is chosen by the statement's currency; the parsed rows
+            // are scored in place, prepared once.
+            alama_core::score_bytes_choosing(
+                &statement,
+                &options,
+                |currency| cards.card_for(currency),
+                Some(report_id),
+            )
         })
     });
     match tokio::time::timeout(limit, task).await {

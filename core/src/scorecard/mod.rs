@@ -147,7 +147,7 @@ pub(crate) fn builtin_currencies_text() -> String {
 pub(crate) fn builtin_sha256_of(card: &Scorecard) -> Option<&'static str> {
     loaded()
         .iter()
-        .find(|b| std::ptr::eq(card, &b.card) || *card == b.card)
+        .find(|b| std::ptr::eq(card, std::ptr::from_ref(&b.card)) || *card == b.card)
         .map(|b| b.sha256.as_str())
 }
 
