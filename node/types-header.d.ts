@@ -50,6 +50,8 @@ export interface ScoreOptions extends ParseOptions {
  * - `too_large`: beyond a safety limit (32 MiB, 2,000 pages, 500,000 rows, 64 MiB per decompressed PDF stream).
  * - `io_error`: a path that cannot be read.
  * - `invalid_scorecard`: a scorecard (JSON) that does not validate ({@link Scorecard.fromJson}, {@link Scorecard.load}); the message names the problem.
+ * - `currency_mismatch`: the scorecard given is in another currency than the statement (a KES card on a UGX statement); amounts are never converted.
+ * - `unsupported_currency`: no scorecard given and no built-in card is in the statement's currency; the message names those that have one (KES, UGX, GHS, LSL).
  */
 export type ErrorCode =
   | 'password_required'
@@ -61,6 +63,8 @@ export type ErrorCode =
   | 'too_large'
   | 'io_error'
   | 'invalid_scorecard'
+  | 'currency_mismatch'
+  | 'unsupported_currency'
 
 /**
  * What `parse`, `score` and `scoreAsync` throw (or reject with): a plain `Error` whose `code` says

@@ -9,10 +9,7 @@
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::num::NonZeroUsize;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 use alama_core::ParseOptions;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -119,27 +116,16 @@ pub fn run(
     card: Option<&alama_core::Scorecard>,
 ) -> Result<usize, String> {
     let bar = progress_bar(jobs.len());
-    let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, Done)>();
+    let mut pending = BTreeMap::new();
+    let mut next_out = 0;
     let mut failed = 0;
-    let written = std::thread::scope(|scope| {
-        for _ in 0..workers.get().min(jobs.len().max(1)) {
-            let sender = sender.clone();
-            let next = &next;
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(job) = jobs.get(i) else { break };
-                    if sender.send((i, score_one(job, card))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(sender);
-        let mut pending = BTreeMap::new();
-        let mut next_out = 0;
-        for (i, done) in receiver {
+    // The engine's batch pool: a panic in a job comes back as that job's outcome.
+    let written = alama_core::batch::run(
+        jobs,
+        workers.get(),
+        |job| score_one(job, card),
+        |i, outcome| {
+            let done = outcome.unwrap_or_else(|_| failed_on(jobs.get(i)));
             pending.insert(i, done);
             bar.inc(1);
             let mut out = String::new();
@@ -151,12 +137,12 @@ pub fn run(
                 out.push('\n');
                 next_out += 1;
             }
-            if !out.is_empty() {
-                bar.suspend(|| crate::output::write_stdout(out.as_bytes()))?;
+            if out.is_empty() {
+                return Ok(());
             }
-        }
-        Ok::<(), String>(())
-    });
+            bar.suspend(|| crate::output::write_stdout(out.as_bytes()))
+        },
+    );
     bar.finish_and_clear();
     written.map(|()| failed)
 }
@@ -176,30 +162,33 @@ fn progress_bar(len: usize) -> ProgressBar {
 
 fn score_one(job: &Job, card: Option<&alama_core::Scorecard>) -> Done {
     let file = job.file.to_string_lossy();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        score_file(&job.file, &job.options, card)
-    }));
-    match outcome {
-        Ok(Ok(report)) => Done {
+    match score_file(&job.file, &job.options, card) {
+        Ok(report) => Done {
             line: report_line(&file, &report.to_json()),
             scored: true,
         },
-        Ok(Err(error)) => Done {
+        Err(error) => Done {
             line: error_line(&file, error.code(), error.message()),
-            scored: false,
-        },
-        Err(_) => Done {
-            line: error_line(
-                &file,
-                "internal_error",
-                "the engine failed on this file (a bug; please report it)",
-            ),
             scored: false,
         },
     }
 }
 
-/// The canonical report JSON with `"file"` as its first member.
+/// The line of a job the engine panicked on (a bug).
+fn failed_on(job: Option<&Job>) -> Done {
+    let file = job
+        .map(|job| job.file.to_string_lossy())
+        .unwrap_or_default();
+    Done {
+        line: error_line(
+            &file,
+            "internal_error",
+            "the engine failed on this file (a bug; please report it)",
+        ),
+        scored: false,
+    }
+}
+
 fn report_line(file: &str, report_json: &str) -> String {
     let file = serde_json::Value::from(file).to_string();
     match report_json.strip_prefix('{') {

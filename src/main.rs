@@ -45,7 +45,7 @@ enum Command {
     Score(score_cmd::ScoreArgs),
     /// Parse a statement and print it in canonical form.
     Parse(parse_cmd::ParseArgs),
-    /// Validate, describe or export a scorecard (JSON).
+    /// List the built-in scorecards (one per currency); validate, describe or export one (JSON).
     Scorecard {
         #[command(subcommand)]
         command: scorecard_cmd::ScorecardCommand,
@@ -63,7 +63,7 @@ enum Command {
         command: alama_server::cli::WebhooksCommand,
     },
     /// Manage a partner's own scorecards for the service: add (per environment, optionally the
-    /// default), list.
+    /// default for the card's currency), list.
     Scorecards {
         #[command(subcommand)]
         command: alama_server::cli::ScorecardsCommand,

@@ -3,6 +3,7 @@
 //! A scorecard is a JSON document (`docs/scorecard.schema.json`); `alama score --scorecard FILE`
 //! scores with one. Errors are `error[invalid_scorecard]: …` (or `io_error`), exit code 1.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use alama_core::Scorecard;
@@ -72,16 +73,18 @@ pub fn run(command: &ScorecardCommand) -> Result<(), String> {
             let mut out =
                 String::from("currency  version            sha256            month with income\n");
             for card in alama_core::scorecard::builtins() {
-                out.push_str(&format!(
-                    "{:<9} {:<18} {:.16}  {}\n",
+                let income = alama_core::money::display(
+                    &card.currency,
+                    card.thresholds().material_monthly_income,
+                );
+                writeln!(
+                    out,
+                    "{:<9} {:<18} {:.16}  {income}",
                     card.currency,
                     card.version,
-                    card.sha256(),
-                    alama_core::money::display(
-                        &card.currency,
-                        card.thresholds().material_monthly_income
-                    )
-                ));
+                    card.sha256()
+                )
+                .map_err(|e| format!("error[io_error]: {e}"))?;
             }
             out
         }

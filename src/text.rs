@@ -17,6 +17,14 @@ pub fn render(report: &Report) -> String {
         "Statement: {} ({} to {}), {} transactions, currency {}",
         report.statement_period, s.period_start, s.period_end, s.transaction_count, s.currency
     );
+    // Another wallet than Safaricom M-Pesa is named (a Kenyan report's text is unchanged).
+    if s.provider != "mpesa" {
+        let name = serde_json::from_value::<alama_core::statement::Provider>(
+            serde_json::Value::String(s.provider.clone()),
+        )
+        .map_or_else(|_| s.provider.clone(), |p| p.name().to_owned());
+        let _ = writeln!(out, "Wallet: {name}");
+    }
     let _ = writeln!(out);
     let _ = writeln!(
         out,

@@ -452,3 +452,40 @@ fn a_scorecard_of_ones_own_scores_and_an_invalid_one_is_named() {
     assert!(String::from_utf8_lossy(&described.stdout).contains("### 2. Capacity"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Another wallet's statement, detected from its content, is scored and its text report names
+/// the wallet and its currency (a synthetic Airtel Money Uganda PDF and MTN MoMo Ghana CSV).
+#[test]
+fn the_text_report_names_another_wallet_and_its_currency() {
+    let dir = std::env::temp_dir().join(format!("alama-wallets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases = [
+        (
+            "airtel.pdf",
+            alama_core::testing::wallets::airtel_statement(3, 40).bytes,
+            "Wallet: Airtel Money Uganda",
+            "currency UGX",
+        ),
+        (
+            "mtn.csv",
+            alama_core::testing::wallets::mtn_statement(3, 40).bytes,
+            "Wallet: MTN MoMo Ghana",
+            "currency GHS",
+        ),
+    ];
+    for (name, bytes, wallet, currency) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).expect("writes");
+        let o = alama(&[
+            "score",
+            path.to_str().expect("UTF-8 path"),
+            "--format",
+            "text",
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        assert!(out.contains(wallet), "{name}: {out}");
+        assert!(out.contains(currency), "{name}: {out}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

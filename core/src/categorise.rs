@@ -30,6 +30,13 @@
 //!
 //! Measured coverage (share of rows that end up [`Category::Other`]): see `docs/scorecard.md`.
 
+pub mod airtel_ug;
+pub mod mtn_gh;
+pub mod vodacom_ls;
+pub mod wallets;
+
+pub use wallets::categorise_all_for;
+
 use crate::statement::Transaction;
 
 pub use crate::statement::Category;
@@ -1107,7 +1114,7 @@ mod tests {
                         paid_in: paid,
                         withdrawn,
                         balance: None,
-                        category: Category::Uncategorised,
+                        category: Category::Uncategorised, ..crate::statement::Transaction::empty()
                     }
                 })
                 .collect();
@@ -1131,6 +1138,7 @@ mod tests {
             withdrawn: rust_decimal::Decimal::ONE,
             balance: None,
             category,
+            ..crate::statement::Transaction::empty()
         };
         let mut rows = vec![
             t("Airtime Purchase", Category::Uncategorised),

@@ -19,7 +19,8 @@ pub enum ErrorKind {
     /// The bytes are not a statement format the engine reads (not a PDF, CSV or canonical JSON).
     UnsupportedFormat,
     /// A readable file from a wallet or layout the engine does not know (e.g. a CSV whose
-    /// header names no receipt/time/amount columns, or a PDF that is not an M-Pesa statement).
+    /// header names no receipt/time/amount columns, or a PDF of none of the supported wallets'
+    /// layouts); the message names the supported ones (`parse::wallet::SUPPORTED`).
     UnsupportedWallet,
     /// The file claims a known format but is broken (corrupt PDF, bad CSV row, invalid JSON).
     Malformed {

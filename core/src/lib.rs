@@ -15,6 +15,7 @@
 //! Money is [`rust_decimal::Decimal`] in major units of the statement currency (KES), never a
 //! float. The same statement always yields the same report, byte for byte ([`Report::to_json`]).
 
+pub mod batch;
 pub mod categorise;
 pub mod check;
 pub mod error;
@@ -165,6 +166,33 @@ pub fn score_bytes_with_id(
     report_id: String,
 ) -> Result<Report> {
     score_prepared(parse::parse(bytes, options)?, scorecard, Some(report_id))
+}
+
+/// Parses `bytes`, asks `choose` for the card of the statement's currency (ISO 4217, as
+/// printed or handed in; `Ok(None)`: the built-in card of that currency), then scores the
+/// parsed rows in place: the path of a caller whose card depends on the currency, such as a
+/// service with a partner's default card per currency. `report_id`, when given, is the
+/// report's id in place of its content address.
+///
+/// # Errors
+/// Those of [`parse`] and [`score_bytes_with`], and whatever `choose` returns.
+pub fn score_bytes_choosing<C, E>(
+    bytes: &[u8],
+    options: &ParseOptions,
+    choose: impl FnOnce(&str) -> std::result::Result<Option<C>, E>,
+    report_id: Option<String>,
+) -> std::result::Result<Report, E>
+where
+    C: AsRef<Scorecard>,
+    E: From<Error>,
+{
+    let statement = parse::parse(bytes, options)?;
+    let card = choose(&statement.currency)?;
+    Ok(score_prepared(
+        statement,
+        card.as_ref().map(AsRef::as_ref),
+        report_id,
+    )?)
 }
 
 impl Statement {

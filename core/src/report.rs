@@ -22,7 +22,7 @@ pub enum ReportStatus {
 
 impl ReportStatus {
     /// The wire word (`"completed"`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::Processing => "processing",
             Self::Completed => "completed",
@@ -68,7 +68,7 @@ impl Band {
     }
 
     /// The display name (`"Very Good"`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::Poor => "Poor",
             Self::Fair => "Fair",
@@ -112,7 +112,8 @@ pub struct Insight {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasonCode {
-    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"` for the knock-out.
+    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, `"K01"` for the knock-out, or
+    /// `"K02"` for a thin file (capped at 579, listed first: see [`crate::scorecard::thin`]).
     pub code: String,
     /// Code of the factor (characteristic) it comes from, e.g. `"credit_repayment"`.
     pub factor: String,
@@ -168,7 +169,7 @@ pub enum EvidenceLevel {
 
 impl EvidenceLevel {
     /// The wire word (`"pdf_original"`).
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Self::PdfOriginal => "pdf_original",
             Self::PdfResaved => "pdf_resaved",

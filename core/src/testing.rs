@@ -18,6 +18,8 @@ use crate::statement::{
 pub mod edits;
 mod personas;
 pub mod population;
+pub mod wallet_pdf;
+pub mod wallets;
 pub use personas::{PersonaKind, persona_statement, persona_statement_until};
 pub use population::{Member, population};
 
@@ -170,6 +172,9 @@ fn finish(
         document: None,
         unparsed: Vec::new(),
         source: None,
+        country: None,
+        time_zone: None,
+        balances: None,
     }
 }
 
@@ -241,6 +246,7 @@ impl Builder {
             },
             balance: Some(crate::money::cents(self.balance)),
             category: crate::Category::Uncategorised,
+            ..crate::statement::Transaction::empty()
         });
     }
 
@@ -575,6 +581,7 @@ pub fn thin_statement(rows: u32, days: u32) -> Statement {
                 withdrawn: crate::money::cents(Decimal::ZERO),
                 balance: Some(crate::money::cents(balance)),
                 category: crate::Category::Uncategorised,
+                ..crate::statement::Transaction::empty()
             }
         })
         .collect();

@@ -39,7 +39,7 @@ fn money(v: Decimal, factor: Decimal) -> Decimal {
 /// `s` with every amount multiplied by `factor` (to the cent) and labelled `currency`.
 fn converted(s: &Statement, currency: &str, factor: Decimal) -> Statement {
     let mut out = s.clone();
-    out.currency = currency.to_owned();
+    currency.clone_into(&mut out.currency);
     for t in &mut out.transactions {
         t.paid_in = money(t.paid_in, factor);
         t.withdrawn = money(t.withdrawn, factor);
@@ -61,7 +61,7 @@ fn converted(s: &Statement, currency: &str, factor: Decimal) -> Statement {
 /// The same rows and numbers, only labelled `currency`.
 fn relabelled(s: &Statement, currency: &str) -> Statement {
     let mut out = s.clone();
-    out.currency = currency.to_owned();
+    currency.clone_into(&mut out.currency);
     out
 }
 

@@ -49,12 +49,13 @@ fn two_significant(v: Decimal) -> Decimal {
     if v.is_zero() {
         return v;
     }
-    let digits = v.abs().trunc().to_string().trim_start_matches('0').len() as i64;
+    let digits =
+        i64::try_from(v.abs().trunc().to_string().trim_start_matches('0').len()).unwrap_or(0);
     let digits = if v.abs() < Decimal::ONE {
         // 0.0123 → position of the first significant digit after the point.
         let s = v.abs().normalize().to_string();
         let frac = s.split_once('.').map_or("", |(_, f)| f);
-        -(frac.chars().take_while(|c| *c == '0').count() as i64)
+        -i64::try_from(frac.chars().take_while(|c| *c == '0').count()).unwrap_or(0)
     } else {
         digits
     };
@@ -98,7 +99,9 @@ fn scaled_sentence(text: &str, currency: &str, factor: Decimal) -> String {
         }
         let v = scaled(&number.replace(',', ""), factor);
         let grouped = group(&v);
-        out.push_str(&format!("{currency} {grouped}"));
+        out.push_str(currency);
+        out.push(' ');
+        out.push_str(&grouped);
         rest = &after[number.len()..];
     }
     out.push_str(rest);

@@ -56,6 +56,8 @@ describe('exports', () => {
       'too_large',
       'io_error',
       'invalid_scorecard',
+      'currency_mismatch',
+      'unsupported_currency',
     ])
   })
 })

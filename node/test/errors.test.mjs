@@ -4,9 +4,10 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { after, describe, test } from 'node:test'
 
-import { errorCodes, parse, score, scoreAsync } from '../index.js'
+import { Scorecard, errorCodes, parse, score, scoreAsync } from '../index.js'
 import { LOCKED_PDF, REAL_PDFS, missing, realSample, syntheticCsv } from './helpers.mjs'
 
 const dir = mkdtempSync(join(tmpdir(), 'alama-node-errors-'))
@@ -15,6 +16,13 @@ after(() => rmSync(dir, { recursive: true, force: true }))
 const locked = realSample(LOCKED_PDF)
 const known = realSample(REAL_PDFS.encrypted2023.file)
 const good = parse(Buffer.from(syntheticCsv({ months: 2 })))
+
+/** The repository's example statement (canonical JSON, KES) labelled `currency`: the same numbers. */
+function statementIn(currency) {
+  const path = fileURLToPath(new URL('../../examples/statement.json', import.meta.url))
+  const value = JSON.parse(readFileSync(path, 'utf8'))
+  return Buffer.from(JSON.stringify({ ...value, currency }))
+}
 
 /** One case per failure: the arguments of score/scoreAsync and the expected code. */
 const CASES = [
@@ -104,6 +112,20 @@ const CASES = [
     check: (e) => assert.equal(e.limit, 32 * 1024 * 1024),
   },
   {
+    name: 'a KES scorecard on a UGX statement',
+    code: 'currency_mismatch',
+    args: () => [statementIn('UGX'), { scorecard: Scorecard.builtin() }],
+    check: (e) => assert.ok(e.message.includes('KES') && e.message.includes('UGX'), e.message),
+  },
+  {
+    name: 'a USD statement (no built-in card) without a scorecard',
+    code: 'unsupported_currency',
+    args: () => [statementIn('USD')],
+    check: (e) => {
+      for (const code of ['USD', 'KES', 'UGX', 'GHS', 'LSL']) assert.ok(e.message.includes(code), e.message)
+    },
+  },
+  {
     name: 'a path that does not exist',
     code: 'io_error',
     args: () => [join(dir, 'no-such-statement.pdf')],
@@ -134,6 +156,11 @@ describe('engine errors carry a stable code', () => {
     })
   }
 
+  test('a UGX statement without a scorecard scores with the built-in UGX card', () => {
+    assert.equal(score(statementIn('UGX')).scorecardVersion, 'alama-ugx-2027.01')
+    assert.equal(score(statementIn('KES'), { scorecard: Scorecard.builtin() }).statement.currency, 'KES')
+  })
+
   test('parse throws the parse errors, and parses an empty statement', () => {
     assert.throws(() => parse(join(dir, 'missing.csv')), { code: 'io_error' })
     assert.throws(() => parse(Buffer.from('{"transactions": 1}')), { code: 'malformed_statement' })
@@ -143,7 +170,7 @@ describe('engine errors carry a stable code', () => {
 
   test('the cases above cover every code the engine lists', (t) => {
     const covered = new Set(CASES.filter((c) => !c.skip).map((c) => c.code))
-    // invalid_scorecard is reserved: the Node API scores with the built-in scorecard today.
+    // invalid_scorecard is Scorecard.fromJson's and load's (test/scorecard.test.mjs).
     const all = errorCodes().filter((c) => c !== 'invalid_scorecard')
     const uncovered = all.filter((c) => !covered.has(c))
     if (!locked && !known) {

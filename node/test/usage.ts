@@ -76,6 +76,8 @@ function statusOf(code: ErrorCode): number {
     case 'io_error':
       return 500
     case 'invalid_scorecard':
+    case 'currency_mismatch':
+    case 'unsupported_currency':
       return 422
     default: {
       const never: never = code

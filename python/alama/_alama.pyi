@@ -48,10 +48,25 @@ __all__ = [
     "score_many",
     "__version__",
     "SCORECARD_VERSION",
+    "BANDS",
+    "BASE_SCORE",
+    "MAX_POINTS",
+    "SCORE_MIN",
+    "SCORE_MAX",
 ]
 
 __version__: Final[str]
 SCORECARD_VERSION: Final[str]
+#: The score bands, ``(name, lowest, highest)`` inclusive, as every report names them.
+BANDS: Final[list[tuple[str, int, int]]]
+#: The base score of every card (300): ``score = BASE_SCORE + Σ points``.
+BASE_SCORE: Final[int]
+#: What a card's characteristics' maxima add up to (550).
+MAX_POINTS: Final[int]
+#: The lowest score (300).
+SCORE_MIN: Final[int]
+#: The highest score (850).
+SCORE_MAX: Final[int]
 
 class AlamaError(Exception):
     """Base class of every error the Alama engine raises."""

@@ -2,10 +2,10 @@
 
 The standard route (Siddiqi; R ``scorecard``; optbinning's ``Scorecard``): optimal binning of
 each catalogue feature with the monotonic trend the catalogue declares (**optbinning**), weight
-of evidence (WoE) and information value (IV) per feature, selection by IV, a logistic
-regression on the WoE (**scikit-learn**), and points by *points to double the odds* (PDO)
-anchored at ``base_score`` for good:bad odds ``base_odds``. Those points are then mapped onto
-Alama's form, ``score = 300 + Σ points``: each characteristic's lowest bin scores 0 and the
+of evidence (WoE) and information value (IV) per feature, forward selection of a logistic
+regression on the WoE (**scikit-learn**; ``alama._selection``), and points by *points to
+double the odds* (PDO) anchored at ``base_score`` for good:bad odds ``base_odds``. Those points
+are then mapped onto Alama's form, ``score = 300 + Σ points``: each characteristic's lowest bin scores 0 and the
 maxima add up to 550, so the PDO is rescaled; the card's rationales give the effective PDO.
 
 The result is an ``alama.Scorecard``: the engine evaluates it, in Python, Node, Kotlin, the
@@ -13,6 +13,9 @@ CLI (``alama score --scorecard card.json``) and the service, byte for byte the s
 
 Needs the ``modelling`` extra: ``pip install 'alama[modelling]'`` (optbinning, scikit-learn,
 matplotlib). Outcome convention: ``1`` = defaulted (bad), ``0`` = repaid (good).
+
+Over 400 lines: fitting, the benchmark regression and validation are one public API whose
+parts share the catalogue and the card's form; the feature selection is in ``_selection``.
 """
 
 from __future__ import annotations
@@ -30,17 +33,19 @@ from typing import Any
 
 from alama import _alama
 from alama._alama import Scorecard
+from alama._selection import Binned, regress, select
 
-__all__ = ["Validation", "fit_scorecard", "psi", "score_frame", "validate"]
+__all__ = ["Validation", "fit_regression", "fit_scorecard", "psi", "score_frame", "validate"]
 
-#: Alama's score bands (inclusive ranges), as in every report.
-BANDS: list[tuple[str, int, int]] = [
-    ("Poor", 300, 579),
-    ("Fair", 580, 669),
-    ("Good", 670, 739),
-    ("Very Good", 740, 799),
-    ("Excellent", 800, 850),
-]
+#: Alama's score bands (inclusive ranges), as in every report: the engine's own.
+BANDS: list[tuple[str, int, int]] = [tuple(band) for band in _alama.BANDS]
+
+#: The card's form, the engine's own: ``score = BASE_SCORE + Σ points``, the maxima adding up
+#: to ``MAX_POINTS``, so scores run from ``SCORE_MIN`` to ``SCORE_MAX``.
+BASE_SCORE: int = _alama.BASE_SCORE
+MAX_POINTS: int = _alama.MAX_POINTS
+SCORE_MIN: int = _alama.SCORE_MIN
+SCORE_MAX: int = _alama.SCORE_MAX
 
 
 def _catalogue() -> dict[str, dict[str, str]]:
@@ -53,17 +58,7 @@ def _edge(x: float) -> str:
     return format(d.normalize(), "f") if d == d.to_integral_value() else str(d.normalize())
 
 
-@dataclass
-class _Binned:
-    feature: str
-    direction: str  # "higher_is_better" | "lower_is_better"
-    splits: list[str]
-    woe: list[float]  # per bin, then missing last
-    iv: float
-    binning: Any
-
-
-def _bin_feature(x: Any, y: Any, feature: str, trend: str, max_n_bins: int) -> _Binned | None:
+def _bin_feature(x: Any, y: Any, feature: str, trend: str, max_n_bins: int) -> Binned | None:
     from optbinning import OptimalBinning
 
     monotonic = {"ascending": "ascending", "descending": "descending"}.get(trend, "auto_asc_desc")
@@ -91,7 +86,7 @@ def _bin_feature(x: Any, y: Any, feature: str, trend: str, max_n_bins: int) -> _
     # rates instead, which are unambiguous.
     rates = [float(v) for v in table["Event rate"].iloc[:n]]
     direction = "higher_is_better" if rates[-1] <= rates[0] else "lower_is_better"
-    return _Binned(feature, direction, splits, bins_woe + [missing_woe], iv, ob)
+    return Binned(feature, direction, splits, bins_woe + [missing_woe], iv, ob)
 
 
 def _bins_json(splits: list[str], points: list[int]) -> list[dict[str, Any]]:
@@ -118,7 +113,8 @@ def fit_scorecard(
     base_score: float = 600.0,
     base_odds: float = 19.0,
     min_iv: float = 0.02,
-    max_features: int = 8,
+    max_features: int = 12,
+    max_correlation: float = 1.0,
     max_n_bins: int = 6,
 ) -> Scorecard:
     """Fits a scorecard on ``features`` (a ``pandas.DataFrame`` of catalogue features, e.g.
@@ -128,9 +124,11 @@ def fit_scorecard(
     Each feature is binned by optbinning's ``OptimalBinning`` with the catalogue's monotonic
     trend (``feature_catalogue()``, ``direction``; unconstrained features get a monotone trend
     in either direction), at most ``max_n_bins`` bins of at least 5 % of the rows each. Features
-    with IV below ``min_iv`` are dropped and the ``max_features`` strongest kept; a logistic
-    regression on the WoE of those gives the coefficients (a feature whose coefficient has the
-    wrong sign, a sign of collinearity, is dropped and the model refitted). Points per bin
+    with IV below ``min_iv`` are dropped (and, if ``max_correlation`` is below 1, those whose WoE
+    correlates above it with a stronger one's); the rest enter a logistic regression on the WoE
+    by forward selection: the feature that lowers the deviance most joins while it lowers it
+    by more than ln(rows) (BIC) and every coefficient keeps the sign WoE implies (so no
+    characteristic's points run against its catalogue trend), up to ``max_features``. Points per bin
     follow PDO scaling — ``base_score`` points at good:bad odds ``base_odds``, ``pdo`` more
     points per doubling — and are then shifted so each characteristic's lowest bin scores 0 and
     scaled so the maxima add up to 550, rounded to integers (the effective PDO is in each
@@ -143,7 +141,6 @@ def fit_scorecard(
     """
     import numpy as np
     import pandas as pd
-    from sklearn.linear_model import LogisticRegression
 
     y = pd.Series(outcome).astype(int).reset_index(drop=True)
     x = pd.DataFrame(features).reset_index(drop=True)
@@ -153,7 +150,7 @@ def fit_scorecard(
         raise ValueError("outcome must hold both 0 (repaid) and 1 (defaulted)")
     catalogue = _catalogue()
 
-    binned: list[_Binned] = []
+    binned: list[Binned] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name in x.columns:
@@ -165,31 +162,16 @@ def fit_scorecard(
             if b is not None and b.iv >= min_iv:
                 binned.append(b)
     binned.sort(key=lambda b: -b.iv)
-    binned = binned[:max_features]
     if not binned:
         raise ValueError(f"no feature has an information value of at least {min_iv}")
-
-    def woe_matrix(chosen: list[_Binned]) -> Any:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return np.column_stack(
-                [
-                    b.binning.transform(x[b.feature].astype(float).to_numpy(), metric="woe")
-                    for b in chosen
-                ]
-            )
-
-    while True:
-        model = LogisticRegression(C=1e6, max_iter=1000)
-        model.fit(woe_matrix(binned), y.to_numpy())
-        coefs = [float(c) for c in model.coef_[0]]
-        # WoE encodes the feature's own direction, so every coefficient shares one sign (the
-        # sign of optbinning's WoE convention); a feature that disagrees is collinear noise.
-        expected = math.copysign(1.0, sum(coefs))
-        wrong = [i for i, c in enumerate(coefs) if c * expected <= 0]
-        if not wrong or len(binned) == 1:
-            break
-        binned.pop(max(wrong, key=lambda i: abs(coefs[i])))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        woe = {
+            b.feature: b.binning.transform(x[b.feature].astype(float).to_numpy(), metric="woe")
+            for b in binned
+        }
+    binned = select(binned, woe, y.to_numpy(), max_features, max_correlation)
+    model, coefs = regress([woe[b.feature] for b in binned], y.to_numpy())
     intercept = float(model.intercept_[0])
 
     # Standard scaling: score = offset + factor × ln(good odds); ln(bad odds) = a + Σ βⱼ WoEⱼ.
@@ -203,12 +185,12 @@ def fit_scorecard(
     total = sum(spans)
     if total <= 0:
         raise ValueError("the fitted model does not separate the outcomes")
-    scale = 550.0 / total
+    scale = MAX_POINTS / total
     # Integer maxima adding up to 550 exactly (largest remainder), then every bin rounded and
     # capped at its characteristic's maximum (rounding and capping keep the points monotone).
     exact = [s * scale for s in spans]
     maxima = [math.floor(e) for e in exact]
-    for i in sorted(range(len(exact)), key=lambda i: maxima[i] - exact[i])[: 550 - sum(maxima)]:
+    for i in sorted(range(len(exact)), key=lambda i: maxima[i] - exact[i])[: MAX_POINTS - sum(maxima)]:
         maxima[i] += 1
 
     n_rows, n_bad = len(y), int(y.sum())
@@ -237,7 +219,7 @@ def fit_scorecard(
                     f"IV {b.iv:.3f}, coefficient {coefs[k]:.3f} on WoE; catalogue trend "
                     f"{d['direction']}. Points: PDO {pdo:g} at {base_score:g} for odds "
                     f"{base_odds:g}:1 (offset {offset:.1f}), shifted to a minimum of 0 and "
-                    f"scaled ×{scale:.4f} so the maxima add up to 550: effective PDO "
+                    f"scaled ×{scale:.4f} so the maxima add up to {MAX_POINTS}: effective PDO "
                     f"{pdo * scale:.1f}."
                 ),
                 "attributes": [
@@ -259,11 +241,81 @@ def fit_scorecard(
     card = {
         "version": version,
         "currency": "KES",
-        "baseScore": 300,
-        "maxPoints": 550,
+        "baseScore": BASE_SCORE,
+        "maxPoints": MAX_POINTS,
         "characteristics": characteristics,
     }
     return Scorecard.from_json(json.dumps(card))
+
+
+def fit_regression(features: Any, outcome: Any) -> Any:
+    """The benchmark a card is judged against: an unconstrained logistic regression on every
+    catalogue feature of ``features`` (no binning, no monotonic trend, no selection). Missing
+    values are imputed by the column's median with a missing-indicator column each, then every
+    column is standardised (scikit-learn ``SimpleImputer(add_indicator=True)``,
+    ``StandardScaler``, ``LogisticRegression`` with its default L2 penalty ``C = 1``).
+
+    Returns the fitted scikit-learn ``Pipeline``; its ``predict_proba(frame)[:, 1]`` is the
+    probability of default of each row of ``frame`` (same columns, as ``regression_columns``
+    of the pipeline lists them). Raises ``ValueError`` when the inputs do not line up or no
+    catalogue column is present."""
+    import pandas as pd
+    from sklearn.impute import SimpleImputer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    x = pd.DataFrame(features).reset_index(drop=True)
+    y = pd.Series(outcome).astype(int).reset_index(drop=True)
+    if len(x) != len(y):
+        raise ValueError(f"{len(x)} rows of features for {len(y)} outcomes")
+    catalogue = _catalogue()
+    columns = [c for c in x.columns if c in catalogue and x[c].notna().any()]
+    if not columns:
+        raise ValueError("no catalogue feature among the columns")
+    model = make_pipeline(
+        SimpleImputer(strategy="median", add_indicator=True),
+        StandardScaler(),
+        LogisticRegression(max_iter=5000),
+    )
+    model.fit(x[columns].astype(float).to_numpy(), y.to_numpy())
+    model.regression_columns = columns
+    return model
+
+
+def _regression_pd(model: Any, features: Any) -> Any:
+    import pandas as pd
+
+    x = pd.DataFrame(features).reset_index(drop=True)
+    cols = x.reindex(columns=model.regression_columns)
+    return model.predict_proba(cols.astype(float).to_numpy())[:, 1]
+
+
+def _regression_auc(
+    df: Any, y: Any, development: tuple[Any, Any] | None
+) -> tuple[float | None, str]:
+    """The AUC of ``fit_regression`` on ``df``/``y``: fitted on ``development`` when given, else
+    out of fold (five stratified folds of this sample), with a note saying which."""
+    import numpy as np
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import StratifiedKFold
+
+    if development is not None:
+        model = fit_regression(*development)
+        auc = float(roc_auc_score(y, _regression_pd(model, df)))
+        return auc, "regression: fitted on the development sample, measured on this one"
+    folds = min(5, int(y.sum()), int((1 - y).sum()))
+    if folds < 2:
+        return None, "regression: too few defaults or repayments to cross-validate"
+    pd_ = np.zeros(len(y))
+    for tr, te in StratifiedKFold(folds, shuffle=True, random_state=0).split(df, y):
+        model = fit_regression(df.iloc[tr], y.iloc[tr])
+        pd_[te] = _regression_pd(model, df.iloc[te])
+    return (
+        float(roc_auc_score(y, pd_)),
+        f"regression: out of fold ({folds} stratified folds of this sample; "
+        "pass development= to fit it on the card's own sample)",
+    )
 
 
 def score_frame(card: Scorecard, features: Any) -> Any:
@@ -314,7 +366,10 @@ class Validation:
     each characteristic's bins on this sample; ``bands`` and ``deciles`` DataFrames give
     ``count``, ``defaults`` and ``bad_rate`` per score band and per score decile (1 = lowest
     scores); ``psi`` is the stability index against ``reference`` scores when given;
-    ``scores`` and ``outcome`` are the Series measured.
+    ``scores`` and ``outcome`` are the Series measured. ``regression_auc`` is the AUC on the
+    same rows of the benchmark the card should come close to, an unconstrained logistic
+    regression on every catalogue feature (``fit_regression``); a card more than about 0.02
+    below it loses information in its binning or selection. ``notes`` say how it was fitted.
     """
 
     version: str
@@ -328,10 +383,14 @@ class Validation:
     outcome: Any
     psi: float | None = None
     notes: list[str] = field(default_factory=list)
+    regression_auc: float | None = None
 
     def summary(self) -> str:
-        """One line: AUC, Gini, KS (and PSI)."""
-        s = f"{self.version}: AUC {self.auc:.3f}, Gini {self.gini:.3f}, KS {self.ks:.3f}"
+        """One line: AUC (beside the plain regression's), Gini, KS (and PSI)."""
+        s = f"{self.version}: AUC {self.auc:.3f}"
+        if self.regression_auc is not None:
+            s += f" (plain regression {self.regression_auc:.3f})"
+        s += f", Gini {self.gini:.3f}, KS {self.ks:.3f}"
         return s + (f", PSI {self.psi:.3f}" if self.psi is not None else "")
 
     def _figure(self) -> Any:
@@ -347,7 +406,7 @@ class Validation:
         ax1.set_xlabel("repayers flagged (false positive rate)")
         ax1.set_ylabel("defaulters flagged (true positive rate)")
         ax1.legend(loc="lower right")
-        bins = list(range(300, 851, 25))
+        bins = list(range(SCORE_MIN, SCORE_MAX + 1, 25))
         good = self.scores[self.outcome == 0]
         bad = self.scores[self.outcome == 1]
         ax2.hist(good, bins=bins, alpha=0.6, color="#1f6f50", label="repaid", density=True)
@@ -395,7 +454,8 @@ class Validation:
             f"<h1>Scorecard validation: {html.escape(self.version)}</h1>"
             f"<p>{html.escape(self.summary())} on {len(self.scores)} statements "
             f"({int(self.outcome.sum())} defaults).</p>"
-            f"<img alt='ROC, score distributions, bad rate by band' "
+            + "".join(f"<p>{html.escape(n)}</p>" for n in self.notes)
+            + f"<img alt='ROC, score distributions, bad rate by band' "
             f"src='data:image/png;base64,{img}' style='max-width:100%'>"
             f"{tables}</body></html>"
         )
@@ -413,13 +473,21 @@ def _rates(groups: Any, outcome: Any, key: str) -> Any:
 
 
 def validate(
-    card: Scorecard, features: Any, outcome: Any, *, reference: Any | None = None
+    card: Scorecard,
+    features: Any,
+    outcome: Any,
+    *,
+    reference: Any | None = None,
+    development: tuple[Any, Any] | None = None,
 ) -> Validation:
     """Scores every row of ``features`` with ``card`` (``score_frame``) and measures how the
     scores rank ``outcome`` (1 = defaulted): AUC, Gini, KS, the IV of each characteristic's
     bins, bad rate per band and per score decile, and PSI against ``reference`` (scores of an
-    earlier sample, e.g. the development sample) when given. Raises ``ValueError`` when the
-    lengths differ or the outcome has only one class."""
+    earlier sample, e.g. the development sample) when given. Beside the card's AUC,
+    ``regression_auc``: an unconstrained logistic regression (``fit_regression``) on the same
+    rows, fitted on ``development`` (the ``(features, outcome)`` the card was fitted on) when
+    given, else out of fold on this sample. Raises ``ValueError`` when the lengths differ or the
+    outcome has only one class."""
     import numpy as np
     import pandas as pd
 
@@ -476,6 +544,8 @@ def validate(
     )
     if reference is not None:
         result.psi = psi(reference, scores)
+    result.regression_auc, note = _regression_auc(df, y, development)
+    result.notes.append(note)
     return result
 
 

@@ -153,9 +153,11 @@ def score_files(
 
     ``scorecard`` is an :class:`alama.Scorecard` (a lender's own card:
     ``alama.Scorecard.load("card.json")``, or one fitted with ``alama.modelling``), shipped to
-    the executors as its canonical JSON; ``None`` or the string ``alama.SCORECARD_VERSION``
-    means the built-in card. The reports are then byte for byte
-    ``alama score FILE --scorecard card.json --format json``.
+    the executors as its canonical JSON; ``None`` means the built-in card of each statement's
+    currency (KES, UGX, GHS, LSL; another currency fails its row with ``unsupported_currency``),
+    the string ``alama.SCORECARD_VERSION`` the built-in KES card. A card of another currency
+    than a statement's fails that row with ``currency_mismatch``; amounts are never converted.
+    The reports are byte for byte ``alama score FILE --scorecard card.json --format json``.
 
     Returns a lazy DataFrame with :data:`RESULT_SCHEMA`: one row per file, ``path`` first.
     Nothing runs until an action (``write``, ``count``, ``collect``). Raises
@@ -254,9 +256,14 @@ def _kept_fields(
 
 
 def _scorecard_json(scorecard: ScorecardArg) -> str | None:
-    """The canonical JSON to ship to the executors, or None for the built-in card."""
-    if scorecard is None or scorecard == _alama.SCORECARD_VERSION:
+    """The canonical JSON to ship to the executors, or None for the built-in card of each
+    statement's currency. The string ``SCORECARD_VERSION`` names the built-in KES card itself,
+    so a statement in another currency fails with ``currency_mismatch`` (as a card named on the
+    service does), never scored by another card."""
+    if scorecard is None:
         return None
+    if scorecard == _alama.SCORECARD_VERSION:
+        return _alama.Scorecard.builtin().to_json()
     if isinstance(scorecard, _alama.Scorecard):
         return scorecard.to_json()
     raise ValueError(

@@ -6,6 +6,8 @@ from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 from pathlib import Path
 
+import json
+
 import pytest
 
 import alama
@@ -21,7 +23,13 @@ CODES = {
     "empty_statement": alama.EmptyStatementError,
     "too_large": alama.TooLargeError,
     "io_error": alama.FileReadError,
+    "invalid_scorecard": alama.InvalidScorecardError,
+    "currency_mismatch": alama.CurrencyMismatchError,
+    "unsupported_currency": alama.UnsupportedCurrencyError,
 }
+
+#: The repository's example statement (a KES statement in canonical JSON).
+EXAMPLE_JSON = Path(__file__).resolve().parents[2] / "examples" / "statement.json"
 
 ENCRYPTED_UNKNOWN = "mpesa_2024-04_to_2024-10_encrypted_pw_unknown.pdf"
 
@@ -179,3 +187,32 @@ def test_errors_are_catchable_as_the_base_class() -> None:
     with pytest.raises(alama.AlamaError) as excinfo:
         alama.parse(b"\x00\x01")
     assert excinfo.value.code == "unsupported_format"
+
+
+def statement_in(currency: str) -> bytes:
+    """The example statement's JSON labelled ``currency`` (the same numbers)."""
+    value = json.loads(EXAMPLE_JSON.read_text(encoding="utf-8"))
+    value["currency"] = currency
+    return json.dumps(value).encode()
+
+
+def test_a_card_of_another_currency_is_currency_mismatch() -> None:
+    kes = alama.Scorecard.builtin()
+    with pytest.raises(alama.CurrencyMismatchError) as excinfo:
+        alama.score(statement_in("UGX"), scorecard=kes)
+    message = raised(excinfo, "currency_mismatch").message
+    assert "KES" in message and "UGX" in message
+    # The same card on the same numbers labelled KES scores: only the currency differs.
+    assert alama.score(statement_in("KES"), scorecard=kes).scorecard_version == kes.version
+    [slot] = alama.score_many([statement_in("UGX")], scorecard=kes)
+    assert isinstance(slot, alama.CurrencyMismatchError) and slot.code == "currency_mismatch"
+
+
+def test_a_currency_without_a_card_is_unsupported_currency() -> None:
+    with pytest.raises(alama.UnsupportedCurrencyError) as excinfo:
+        alama.score(statement_in("USD"))
+    message = raised(excinfo, "unsupported_currency").message
+    for code in ("USD", "KES", "UGX", "GHS", "LSL"):
+        assert code in message
+    # A UGX statement without a card scores with the built-in UGX card.
+    assert alama.score(statement_in("UGX")).scorecard_version == "alama-ugx-2027.01"

@@ -132,3 +132,64 @@ def test_fit_refuses_outcomes_that_do_not_line_up(fitted: dict[str, Any]) -> Non
         modelling.fit_scorecard(fitted["features"][:10], [0, 1], version="x")
     with pytest.raises(ValueError):
         modelling.fit_scorecard(fitted["features"][:10], [0] * 10, version="x")
+
+
+#: Nine money measures that all repeat one income (pairwise r about 0.92), as a statement's do.
+MONEY = [
+    "total_income",
+    "average_monthly_income",
+    "typical_monthly_income",
+    "income_floor",
+    "affordable_instalment",
+    "average_monthly_net_cash_flow",
+    "average_daily_balance",
+    "average_net_balance",
+    "balance_buffer_days",
+]
+
+
+def crowded_population(n: int, seed: int) -> tuple[Any, Any, Any]:
+    """Features, outcomes and true default probabilities where the income measures have the highest IVs but three
+    independent behaviours (betting, Fuliza months, bill months) carry as much again: a
+    selection by IV alone fills its places with copies of income (issue 44)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    income = rng.normal(0, 1, n)
+    cols = {m: np.exp(10 + 0.6 * (income + 0.25 * rng.normal(0, 1, n))) for m in MONEY}
+    cols["betting_share"] = rng.beta(0.8, 6, n)
+    cols["fuliza_month_share"] = rng.uniform(0, 1, n)
+    cols["bill_month_share"] = rng.uniform(0, 1, n)
+    x = pd.DataFrame(cols)
+    z = {c: (x[c] - x[c].mean()) / x[c].std() for c in cols}
+    eta = -1.2 - income + 0.8 * (z["betting_share"] + z["fuliza_month_share"] - z["bill_month_share"])
+    p = 1 / (1 + np.exp(-eta))
+    return x, (rng.random(n) < p).astype(int), p.to_numpy()
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_correlated_measures_do_not_crowd_out_the_rest(seed: int) -> None:
+    x, y, _ = crowded_population(2000, seed)
+    train = np.arange(len(y)) % 3 != 0
+    card = modelling.fit_scorecard(x[train], y[train], version="crowded-2027.01")
+    test_x = x[~train].reset_index(drop=True)
+    report = modelling.validate(card, test_x, y[~train], development=(x[train], y[train]))
+    regression = modelling.fit_regression(x[train], y[train])
+    plain = roc_auc_score(y[~train], regression.predict_proba(test_x.to_numpy())[:, 1])
+    assert report.regression_auc == pytest.approx(plain)
+    assert report.auc >= plain - 0.03, (report.auc, plain)
+    used = {c["code"] for c in json.loads(card.to_json())["characteristics"]}
+    assert {"betting_share", "fuliza_month_share", "bill_month_share"} <= used, used
+    assert len(used & set(MONEY)) <= 2, used
+
+
+def test_validate_reports_a_plain_regression_beside_the_card(fitted: dict[str, Any]) -> None:
+    test = ~fitted["train"]
+    report = modelling.validate(
+        fitted["card"], fitted["features"][test].reset_index(drop=True), fitted["y"][test]
+    )
+    assert report.regression_auc is not None and 0.5 < report.regression_auc <= 1
+    assert "out of fold" in report.notes[-1]
+    assert f"plain regression {report.regression_auc:.3f}" in report.summary()
+    # The card ranks within 0.03 of the unconstrained regression on the same rows.
+    assert report.auc >= report.regression_auc - 0.03, (report.auc, report.regression_auc)

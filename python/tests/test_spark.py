@@ -9,6 +9,7 @@ compared by SHA-256 and nothing from them is printed.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -287,6 +288,37 @@ def test_a_lenders_own_scorecard_scores_on_the_executors(spark: SparkSession, tm
         assert row["scorecardVersion"] == card.version != alama.SCORECARD_VERSION
         assert row["reportJson"] == expected.to_json()
         assert row["reportJson"] != alama.score(statement).to_json()
+
+
+def test_currency_errors_are_rows_with_their_codes(spark: SparkSession, tmp_path: Path) -> None:
+    """A card of another currency (currency_mismatch) and a currency without a card
+    (unsupported_currency) fail their rows with the engine's codes; the job succeeds."""
+    import alama.spark
+
+    statement = alama.Statement.from_dict(statement_dict(41, months=3)).to_json()
+    for currency in ("KES", "UGX", "USD"):
+        value = json.loads(statement)
+        value["currency"] = currency
+        (tmp_path / f"{currency}.json").write_text(json.dumps(value), encoding="utf-8")
+
+    def by_currency(**kwargs: Any) -> dict[str, Any]:
+        rows = alama.spark.score_files(spark, str(tmp_path), **kwargs).collect()
+        return {Path(r["path"]).stem: r for r in rows}
+
+    rows = by_currency()
+    assert rows["KES"]["scorecardVersion"] == alama.SCORECARD_VERSION
+    assert rows["UGX"]["status"] == "completed"
+    assert rows["UGX"]["scorecardVersion"] == "alama-ugx-2027.01"
+    assert rows["USD"]["status"] == "failed"
+    assert rows["USD"]["errorCode"] == "unsupported_currency"
+    assert "UGX" in rows["USD"]["errorMessage"]
+    for card in (alama.Scorecard.builtin(), alama.SCORECARD_VERSION):
+        rows = by_currency(scorecard=card)
+        assert rows["KES"]["status"] == "completed"
+        assert rows["UGX"]["status"] == "failed"
+        assert rows["UGX"]["errorCode"] == "currency_mismatch"
+        assert rows["UGX"]["reportJson"] is None
+        assert rows["USD"]["errorCode"] == "currency_mismatch"
 
 
 def test_features_on_spark_equal_features_frame(spark: SparkSession) -> None:

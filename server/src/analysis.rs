@@ -20,23 +20,26 @@ use alama_core::{ParseOptions, Report};
 
 use crate::app::AppState;
 use crate::error::ApiError;
+use crate::scorecards::CardChoice;
 
-/// Parses and scores `statement` with `password`, using `scorecard` (see
-/// [`crate::scorecards::resolve`]), into report `report_id` (the service's own id: the
-/// engine's content address is not computed, see `alama_core::score_bytes_with_id`).
+/// Parses `statement` with `password`, chooses its card from `cards` by the statement's
+/// currency (see [`crate::scorecards::resolve`]) and scores it into report `report_id` (the
+/// service's own id: the engine's content address is not computed, see
+/// `alama_core::score_bytes_choosing`).
 ///
 /// A time-out answers at once; the blocking thread cannot be cancelled and finishes (bounded by
 /// the engine's limits) while still holding its analysis slot, so runaway files cannot pile up.
 ///
 /// # Errors
-/// The engine's errors (mapped by [`crate::error`]), `analysis_timeout` after
+/// The engine's errors (mapped by [`crate::error`]: `currency_mismatch` and
+/// `unsupported_currency` among them), `analysis_timeout` after
 /// `limits.analysis_timeout`, `service_unavailable` when no analysis slot frees up within the
 /// time-out, `internal_error` if the engine panicked.
 pub async fn run(
     state: &AppState,
     statement: Vec<u8>,
     password: Option<String>,
-    scorecard: Option<std::sync::Arc<alama_core::Scorecard>>,
+    cards: CardChoice,
     report_id: String,
 ) -> Result<Report, ApiError> {
     let limit = state.limits.analysis_timeout;
@@ -52,7 +55,14 @@ pub async fn run(
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
         alama_core::on_calling_thread(|| {
-            alama_core::score_bytes_with_id(&statement, &options, scorecard.as_deref(), report_id)
+            // Parsed first: the card is chosen by the statement's currency; the parsed rows
+            // are scored in place, prepared once.
+            alama_core::score_bytes_choosing(
+                &statement,
+                &options,
+                |currency| cards.card_for(currency),
+                Some(report_id),
+            )
         })
     });
     match tokio::time::timeout(limit, task).await {
@@ -64,7 +74,7 @@ pub async fn run(
             ),
         )),
         Ok(Err(join)) => Err(ApiError::internal(&join)),
-        Ok(Ok(result)) => result.map_err(ApiError::from),
+        Ok(Ok(result)) => result,
     }
 }
 

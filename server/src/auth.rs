@@ -39,9 +39,10 @@ pub struct Caller {
     pub environment: Environment,
     /// The partner's integrity policy, read with the key ([`crate::storage::RequestKey`]).
     pub integrity_policy: IntegrityPolicy,
-    /// The version of the partner's default scorecard in this environment, read with the key;
-    /// `None`: the engine's built-in scorecard.
-    pub default_scorecard: Option<String>,
+    /// Whether the partner has default scorecards (one per currency at most) in this
+    /// environment, read with the key; `false`: the engine's built-in card of the statement's
+    /// currency.
+    pub has_default_scorecards: bool,
 }
 
 impl Caller {
@@ -113,7 +114,7 @@ impl FromRequestParts<AppState> for Caller {
             partner_name: record.key.partner_name,
             environment: record.key.environment,
             integrity_policy: record.integrity_policy,
-            default_scorecard: record.default_scorecard,
+            has_default_scorecards: record.has_default_scorecards,
         };
         if let Some(slot) = parts.extensions.get::<CallerSlot>() {
             let _ = slot.0.set(caller.clone());

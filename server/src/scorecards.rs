@@ -4,10 +4,13 @@
 //!
 //! - Versions are immutable: adding a version that exists with other content is refused
 //!   (`scorecard_conflict`); adding the same content again changes nothing.
-//! - One default per partner and environment (`--default`); without one, the engine's built-in
-//!   scorecard scores.
-//! - On analyse, `scorecard` names a version of the caller's partner and environment, or the
-//!   built-in card's version; anything else is `422 unknown_scorecard`. Absent, the default.
+//! - One default per partner, environment and currency (`--default` sets it for the card's own
+//!   currency); without one, the engine's built-in card of the statement's currency scores.
+//! - On analyse, `scorecard` names a version of the caller's partner and environment, or a
+//!   built-in card's version; anything else is `422 unknown_scorecard`. Absent, the default of
+//!   the statement's currency. A card of another currency than the statement's is
+//!   `422 currency_mismatch`; a currency with neither a default nor a built-in card is
+//!   `422 unsupported_currency`.
 
 use std::io::Write;
 use std::sync::Arc;
@@ -20,11 +23,47 @@ use crate::ids::rfc3339;
 use crate::keys::Environment;
 use crate::storage::{AddOutcome, Owner, Storage};
 
-/// The scorecard an analysis runs with: the request's (`name`: a version stored for the owner,
-/// or a built-in card's version), the owner's default (`default`, its version as read with the
-/// caller's key: [`crate::auth::Caller::default_scorecard`]), or `None`: the engine then scores
-/// with the built-in card of the statement's currency (KES, UGX, GHS, LSL), and a card of
-/// another currency than the statement's is refused with `currency_mismatch` (422).
+/// The scorecard an analysis runs with, before the statement's currency is known.
+#[derive(Debug, Clone)]
+pub enum CardChoice {
+    /// The request's `scorecard`: a version stored for the owner, or a built-in card's version.
+    /// A card of another currency than the statement's is refused by the engine with
+    /// `currency_mismatch` (422).
+    Named(Arc<alama_core::Scorecard>),
+    /// No card named: the owner's default cards by currency (ISO 4217 code -> the stored
+    /// canonical JSON, parsed only for the statement's currency); a currency without one (all,
+    /// when empty) scores with the engine's built-in card of that currency (KES, UGX, GHS,
+    /// LSL), else `unsupported_currency` (422).
+    ByCurrency(std::collections::BTreeMap<String, String>),
+}
+
+impl CardChoice {
+    /// The card for a statement in `currency`: the named one whatever the currency (the engine
+    /// compares them), the owner's default of that currency, or `None` (the built-in card).
+    ///
+    /// # Errors
+    /// `internal_error` when a stored default no longer validates (an engine upgrade that
+    /// tightened the rules).
+    pub fn card_for(&self, currency: &str) -> Result<Option<Arc<alama_core::Scorecard>>, ApiError> {
+        match self {
+            Self::Named(card) => Ok(Some(Arc::clone(card))),
+            Self::ByCurrency(defaults) if defaults.is_empty() => Ok(None),
+            // Cards' codes are upper case (validated); a statement's may not be (`"kes"`).
+            Self::ByCurrency(defaults) => defaults
+                .get(&currency.trim().to_ascii_uppercase())
+                .map(|json| {
+                    alama_core::Scorecard::from_json(json)
+                        .map(Arc::new)
+                        .map_err(|e| ApiError::internal(&e))
+                })
+                .transpose(),
+        }
+    }
+}
+
+/// The scorecard choice of an analysis: the request's (`name`: a version stored for the owner,
+/// or a built-in card's version), else the owner's per-currency defaults (read only when
+/// `has_defaults`, as read with the caller's key: [`crate::auth::Caller::has_default_scorecards`]).
 ///
 /// # Errors
 /// `unknown_scorecard` (422) when `name` is neither a version stored for `owner` nor a
@@ -34,36 +73,31 @@ pub async fn resolve(
     storage: &Storage,
     owner: &Owner,
     name: Option<&str>,
-    default: Option<&str>,
-) -> Result<Option<Arc<alama_core::Scorecard>>, ApiError> {
-    let record = match name {
-        Some(version) => match storage.scorecard(owner, version).await? {
-            Some(record) => Some(record),
-            None if builtin_card(version).is_some() => return Ok(builtin_card(version)),
-            None => {
-                return Err(ApiError::new(
-                    "unknown_scorecard",
-                    format!(
-                        "no scorecard {version:?} for this partner in {}: add it with \
-                         `alama scorecards add`, or omit `scorecard` for the default",
-                        owner.environment
-                    ),
-                )
-                .with("scorecard", version.to_owned()));
-            }
-        },
-        None => match default {
-            Some(version) => storage.scorecard(owner, version).await?,
-            None => None,
-        },
+    has_defaults: bool,
+) -> Result<CardChoice, ApiError> {
+    let Some(version) = name else {
+        return Ok(CardChoice::ByCurrency(if has_defaults {
+            storage.default_scorecards(owner).await?
+        } else {
+            std::collections::BTreeMap::new()
+        }));
     };
-    record
-        .map(|record| {
-            alama_core::Scorecard::from_json(&record.card_json)
-                .map(Arc::new)
-                .map_err(|e| ApiError::internal(&e))
-        })
-        .transpose()
+    match storage.scorecard(owner, version).await? {
+        Some(record) => alama_core::Scorecard::from_json(&record.card_json)
+            .map(|card| CardChoice::Named(Arc::new(card)))
+            .map_err(|e| ApiError::internal(&e)),
+        None => builtin_card(version).map(CardChoice::Named).ok_or_else(|| {
+            ApiError::new(
+                "unknown_scorecard",
+                format!(
+                    "no scorecard {version:?} for this partner in {}: add it with \
+                     `alama scorecards add`, or omit `scorecard` for the default",
+                    owner.environment
+                ),
+            )
+            .with("scorecard", version.to_owned())
+        }),
+    }
 }
 
 /// The built-in scorecard of this version as the `Arc` an analysis takes: one copy per card
@@ -97,8 +131,8 @@ pub enum ScorecardsCommand {
         /// The scorecard JSON (`alama scorecard validate FILE` checks one).
         #[arg(long, value_name = "FILE")]
         file: std::path::PathBuf,
-        /// Also make it the partner's default in this environment (analyses without a
-        /// `scorecard` field use it).
+        /// Also make it the partner's default in this environment for the card's currency
+        /// (analyses of statements in that currency without a `scorecard` field use it).
         #[arg(long)]
         default: bool,
         /// The database.
@@ -114,6 +148,15 @@ pub enum ScorecardsCommand {
         #[command(flatten)]
         db: DatabaseArgs,
     },
+}
+
+/// What `add --default` tells on standard error: the card is now the partner's default for
+/// statements in the card's currency (defaults are kept per currency).
+fn default_note(card: &alama_core::Scorecard, environment: Environment, partner: &str) -> String {
+    format!(
+        "{} is now the default {environment} scorecard of partner {partner:?} for {} statements",
+        card.version, card.currency
+    )
 }
 
 /// Runs `alama scorecards …`, writing results to standard output and notes to standard error.
@@ -191,12 +234,8 @@ pub async fn scorecards_command(
             };
             writeln!(out, "{what} {} {}", card.version, card.sha256()).map_err(write_error)?;
             if *default {
-                writeln!(
-                    err,
-                    "{} is now the default {environment} scorecard of partner {name:?}",
-                    card.version
-                )
-                .map_err(write_error)?;
+                writeln!(err, "{}", default_note(&card, *environment, name))
+                    .map_err(write_error)?;
             }
         }
         ScorecardsCommand::List { partner, db } => {

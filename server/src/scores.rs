@@ -65,8 +65,10 @@ pub struct AnalyseForm {
     #[schema(rename = "consentId")]
     consent_id: Option<String>,
     /// The version of a scorecard stored for this partner and environment (`alama scorecards
-    /// add`), or the built-in scorecard's version. Absent: the partner's default in this
-    /// environment, else the built-in scorecard. Unknown: `422 unknown_scorecard`.
+    /// add`), or a built-in scorecard's version. Absent: the partner's default in this
+    /// environment for the statement's currency, else the built-in scorecard of that currency
+    /// (KES, UGX, GHS, LSL; another currency: `422 unsupported_currency`). Unknown:
+    /// `422 unknown_scorecard`; of another currency than the statement: `422 currency_mismatch`.
     scorecard: Option<String>,
 }
 
@@ -436,7 +438,7 @@ async fn replay(
         (status = 409, description = "Same Idempotency-Key still processing", body = Problem, content_type = "application/problem+json"),
         (status = 413, description = "Upload over 10 MiB (`too_large`)", body = Problem, content_type = "application/problem+json"),
         (status = 415, description = "Not a PDF, CSV or JSON statement (`unsupported_format`)", body = Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, `integrity_failed` under the `reject_failed` policy, …; `reportId` given), `scorecard` names no scorecard of this partner and environment (`unknown_scorecard`, no report stored), or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Analysis failed (`wrong_password`, `password_required`, `malformed_statement`, `currency_mismatch`, `unsupported_currency`, `integrity_failed` under the `reject_failed` policy, …; `reportId` given), `scorecard` names no scorecard of this partner and environment (`unknown_scorecard`, no report stored), or Idempotency-Key reused", body = Problem, content_type = "application/problem+json"),
         (status = 429, description = "Rate limited (`Retry-After`)", body = Problem, content_type = "application/problem+json"),
         (status = 503, description = "Every upload slot busy (`service_unavailable`, `Retry-After`)", body = Problem, content_type = "application/problem+json"),
     ),
@@ -500,11 +502,11 @@ pub async fn analyse(
         return Ok(answer);
     }
     let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
-    let scorecard = crate::scorecards::resolve(
+    let cards = crate::scorecards::resolve(
         &state.storage,
         &owner,
         form.scorecard.as_deref(),
-        caller.default_scorecard.as_deref(),
+        caller.has_default_scorecards,
     )
     .await?;
     let format = sniff(&form.statement)?;
@@ -550,7 +552,7 @@ async fn run_and_store(
         state,
         form.statement,
         form.password,
-        scorecard,
+        cards,
         report_id.clone(),
     )
     .await;

@@ -1,7 +1,8 @@
 //! A partner's own scorecards (issue 14): `alama scorecards add|list`, immutable versions, one
-//! default per partner and environment, the analyse endpoint's `scorecard` field (a named card
-//! gives exactly `alama_core::score_with`'s report), `unknown_scorecard`, partner isolation, and
-//! the golden vectors of every card in tests/scorecard-vectors/ replayed over HTTP.
+//! default per partner, environment and currency (more in `currency_defaults.rs`), the analyse
+//! endpoint's `scorecard` field (a named card gives exactly `alama_core::score_with`'s report),
+//! `unknown_scorecard`, partner isolation, and the golden vectors of every card in
+//! tests/scorecard-vectors/ replayed over HTTP.
 
 #[macro_use]
 mod support;
@@ -12,7 +13,7 @@ use alama_server::Environment::{self, Live, Sandbox};
 use alama_server::cli::{DatabaseArgs, ScorecardsCommand, scorecards_command};
 use reqwest::multipart::{Form, Part};
 use serde_json::{Map, Value};
-use support::{Db, Server, assert_problem, partner, split, statement_csv};
+use support::{Db, Server, analyse, assert_problem, partner, split, statement_csv};
 
 on_both_backends!(
     add_list_conflict_and_default,
@@ -100,28 +101,6 @@ async fn list(db: &Db, partner: &str) -> Result<String, String> {
     let mut out = Vec::new();
     scorecards_command(&command, &mut out, &mut Vec::new()).await?;
     Ok(String::from_utf8(out).expect("utf8"))
-}
-
-/// POST /v1/scores/analyse with `statement` and an optional `scorecard` field.
-async fn analyse(
-    server: &Server,
-    key: &str,
-    statement: Vec<u8>,
-    scorecard: Option<&str>,
-) -> (u16, reqwest::header::HeaderMap, Value) {
-    let mut form = Form::new().part("statement", Part::bytes(statement).file_name("s.bin"));
-    if let Some(s) = scorecard {
-        form = form.text("scorecard", s.to_owned());
-    }
-    let r = server
-        .client
-        .post(server.url("/v1/scores/analyse"))
-        .bearer_auth(key)
-        .multipart(form)
-        .send()
-        .await
-        .expect("POST analyse");
-    split(r).await
 }
 
 /// The engine's report as the service stores it: its `reportId`, the holder name masked.

@@ -21,8 +21,8 @@
 use alama_core::parse::Format;
 use alama_core::report::{EvidenceLevel, Integrity, MonthlyCashflow, StatementOverview};
 use alama_core::statement::{
-    AccountHolder, DocumentInfo, FontUse, PageLine, PdfStructure, Period, Provider, Summary,
-    SummaryRow, UnparsedLine,
+    AccountHolder, Balances, DocumentInfo, FontUse, PageLine, PdfStructure, Period, Provider,
+    Summary, SummaryRow, UnparsedLine,
 };
 use alama_core::{
     Band, Category, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
@@ -106,6 +106,22 @@ pub enum Provider {
     AirtelMoney,
     /// Any other wallet, handed in through the canonical JSON form.
     Other,
+    /// Vodacom M-Pesa Lesotho (LSL, South Africa Standard Time); see docs/wallets.md.
+    VodacomMpesaLs,
+    /// Airtel Money Uganda (UGX, East Africa Time); see docs/wallets.md.
+    AirtelMoneyUg,
+    /// MTN MoMo Ghana (GHS, GMT); see docs/wallets.md.
+    MtnMomoGh,
+}
+
+/// The opening and closing balances a statement prints (Airtel's SUMMARY), major units of the
+/// statement's currency.
+#[uniffi::remote(Record)]
+pub struct Balances {
+    /// The balance before the first row of the period.
+    pub opening: Decimal,
+    /// The balance after the last row of the period.
+    pub closing: Decimal,
 }
 
 /// A full mobile-money statement in canonical form (the canonical statement JSON's fields).
@@ -118,6 +134,13 @@ pub struct Statement {
     /// ISO 4217 currency of every amount in the statement (`"KES"` for M-Pesa).
     #[uniffi(default = "KES")]
     pub currency: String,
+    /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`), when a parser or the input says.
+    #[uniffi(default)]
+    pub country: Option<String>,
+    /// The IANA time zone every time of the statement is local to (`"Africa/Accra"`); `null`
+    /// is the provider's own zone.
+    #[uniffi(default)]
+    pub time_zone: Option<String>,
     /// The period the statement covers, from its header (inclusive dates, local time); `null`
     /// when the source does not say.
     #[uniffi(default)]
@@ -128,6 +151,9 @@ pub struct Statement {
     /// The statement's own SUMMARY table, when the source has one.
     #[uniffi(default)]
     pub summary: Option<Summary>,
+    /// The opening and closing balances the statement prints, when it does.
+    #[uniffi(default)]
+    pub balances: Option<Balances>,
     /// Every transaction row, in the order the source lists them (M-Pesa: newest first).
     pub transactions: Vec<Transaction>,
     /// Facts about the source document that tamper checks read (PDF only).
@@ -231,6 +257,19 @@ pub struct Transaction {
     /// Category derived from `details` by the engine; `UNCATEGORISED` rows handed in are
     /// categorised when parsed.
     pub category: Category,
+    /// The row's own transaction type as the wallet prints it (MTN's `CASH_OUT`), when the
+    /// source has such a column.
+    #[uniffi(default)]
+    pub transaction_type: Option<String>,
+    /// The fee charged on this row (Airtel's `Fee`, MTN's `FEES`), included in `withdrawn`.
+    #[uniffi(default)]
+    pub fee: Option<Decimal>,
+    /// Taxes and levies on this row (Ghana's `E-LEVY`), included in `withdrawn`.
+    #[uniffi(default)]
+    pub tax: Option<Decimal>,
+    /// The balance before the row (MTN's `BAL BEFORE`), when the source prints it.
+    #[uniffi(default)]
+    pub balance_before: Option<Decimal>,
 }
 
 /// What a transaction was, in M-Pesa's terms (the JSON's `snake_case` names).

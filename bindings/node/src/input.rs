@@ -128,7 +128,10 @@ impl Input {
         match self {
             Self::Bytes(bytes) => read(&bytes, options),
             Self::Path(path) => {
-                let bytes = std::fs::read(&path).map_err(|e| error::unreadable_path(&path, &e))?;
+                // The engine's capped reader: an oversized file is refused (`too_large`) without
+                // being read whole.
+                let bytes =
+                    alama_core::parse::read_file(std::path::Path::new(&path), &options.limits)?;
                 read(&bytes, options)
             }
             Self::Statement(value) => {

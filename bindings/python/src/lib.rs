@@ -265,6 +265,19 @@ fn passwords(password: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Vec<Opti
     Ok(each)
 }
 
+/// The engine's score bands with their display names, for [`_alama::BANDS`].
+const BANDS: [(&str, u16, u16); 5] = {
+    let ranges = alama_core::Band::RANGES;
+    let mut bands = [("", 0, 0); 5];
+    let mut i = 0;
+    while i < bands.len() {
+        let (band, lowest, highest) = ranges[i];
+        bands[i] = (band.as_str(), lowest, highest);
+        i += 1;
+    }
+    bands
+};
+
 /// The native module. Python code imports the package `alama`, which re-exports all of it.
 #[pymodule]
 mod _alama {
@@ -296,6 +309,27 @@ mod _alama {
     /// Version of the scorecard every report of this engine carries (`str`).
     #[pymodule_export]
     const SCORECARD_VERSION: &str = alama_core::scorecard::VERSION;
+
+    /// The score bands, `(name, lowest, highest)` inclusive (`list[tuple[str, int, int]]`), as
+    /// every report names them: the engine's [`alama_core::Band::RANGES`].
+    #[pymodule_export]
+    const BANDS: [(&str, u16, u16); 5] = super::BANDS;
+
+    /// The base score of every card (`int`, 300): `score = BASE_SCORE + Σ points`.
+    #[pymodule_export]
+    const BASE_SCORE: u16 = alama_core::scorecard::BASE;
+
+    /// What a card's characteristics' maxima add up to (`int`, 550).
+    #[pymodule_export]
+    const MAX_POINTS: u16 = alama_core::scorecard::MAX_POINTS;
+
+    /// The lowest score (`int`, 300).
+    #[pymodule_export]
+    const SCORE_MIN: u16 = alama_core::scorecard::BASE;
+
+    /// The highest score (`int`, 850).
+    #[pymodule_export]
+    const SCORE_MAX: u16 = alama_core::scorecard::BASE + alama_core::scorecard::MAX_POINTS;
 
     #[pymodule_init]
     fn init(py: Python<'_>) -> PyResult<()> {

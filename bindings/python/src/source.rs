@@ -1,10 +1,9 @@
 //! What `parse`, `score` and `score_many` accept: statement bytes, a file path, or an already
 //! parsed `Statement`; and the parse options built from their keyword arguments.
 
-use std::io::Read;
 use std::path::PathBuf;
 
-use alama_core::{Error, ErrorKind, Format, ParseOptions, Report, Scorecard, Statement};
+use alama_core::{Format, ParseOptions, Report, Scorecard, Statement};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
@@ -52,14 +51,19 @@ impl Source {
         )))
     }
 
-    /// Parses this source. Runs without the interpreter.
+    /// Parses this source. Runs without the interpreter. A path is read through the engine's
+    /// capped reader ([`alama_core::parse::read_file`]): an oversized file is refused
+    /// (`too_large`) without being read whole.
     ///
     /// # Errors
     /// Those of [`alama_core::parse`], and `ErrorKind::Io` when a path cannot be read.
     pub(crate) fn statement(&self, options: &ParseOptions) -> alama_core::Result<Statement> {
         match self {
             Self::Bytes(bytes) => alama_core::parse(bytes, options),
-            Self::Path(path) => alama_core::parse(&read(path, options)?, options),
+            Self::Path(path) => alama_core::parse(
+                &alama_core::parse::read_file(path, &options.limits)?,
+                options,
+            ),
             Self::Statement(statement) => Ok(statement.get().0.clone()),
         }
     }
@@ -82,26 +86,13 @@ impl Source {
                 None => alama_core::score(&statement.get().0),
             },
             Self::Bytes(bytes) => alama_core::score_bytes_with(bytes, options, card),
-            Self::Path(path) => alama_core::score_bytes_with(&read(path, options)?, options, card),
+            Self::Path(path) => alama_core::score_bytes_with(
+                &alama_core::parse::read_file(path, &options.limits)?,
+                options,
+                card,
+            ),
         }
     }
-}
-
-/// Reads at most one byte more than the size limit, so the engine reports `too_large` without
-/// the whole of an oversized file being loaded.
-fn read(path: &PathBuf, options: &ParseOptions) -> alama_core::Result<Vec<u8>> {
-    let io = |e: std::io::Error| {
-        Error::new(
-            ErrorKind::Io,
-            format!("cannot read {}: {e}", path.display()),
-        )
-    };
-    let file = std::fs::File::open(path).map_err(io)?;
-    let mut bytes = Vec::new();
-    file.take(options.limits.max_bytes.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(io)?;
-    Ok(bytes)
 }
 
 /// Builds the engine's parse options from the keyword arguments.

@@ -253,6 +253,7 @@ mod tests {
                     withdrawn: Decimal::ZERO,
                     balance: None,
                     category: crate::categorise::Category::default(),
+                    ..Transaction::empty()
                 })
                 .collect();
             let mut expected: Vec<usize> = (0..rows.len()).collect();

@@ -73,7 +73,7 @@ impl<'a> Groups<'a> {
 }
 
 /// Whether a Fuliza draw or repayment is among `rows`.
-fn fuliza(rows: &[&Transaction]) -> bool {
+pub(super) fn fuliza(rows: &[&Transaction]) -> bool {
     rows.iter().any(|t| {
         let d = t.details.to_ascii_lowercase();
         d.contains("fuliza") || d.contains("overdraft") || d.contains("overdraw")

@@ -8,6 +8,11 @@
 //! - [`reconcile`]: the SUMMARY TOTAL against every listed row (Safaricom's rule).
 //! - [`balance`]: the running-balance chain per completion time, with breaks classified.
 //! - [`forensics`]: the PDF file itself (writer, incremental updates, fonts, pages).
+//! - [`wallet`]: the chain, SUMMARY balances and writer of other wallets' statements (Airtel
+//!   Money Uganda, Vodacom M-Pesa Lesotho, MTN MoMo Ghana), in place of the two above.
+//! - [`duplicates`]: rows printed twice.
+//! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
+//!   request, balances below its floor, impossible row rates).
 //! - here: unread lines and rows outside the statement period.
 //!
 //! The verdict ([`Integrity::status`]) is a ladder: `failed` (a critical finding), `warnings`
@@ -16,8 +21,11 @@
 //! CSV or JSON, whose authenticity cannot be established). See docs/integrity.md.
 
 pub mod balance;
+pub mod duplicates;
 pub mod forensics;
+pub mod plausible;
 pub mod reconcile;
+pub mod wallet;
 
 use rust_decimal::Decimal;
 
@@ -46,8 +54,29 @@ pub(crate) fn check_in(
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
-    balance::check(statement, difference, arithmetic, by_time, &mut findings);
+    let ordered;
+    let by_time = if let Some(by_time) = by_time {
+        by_time
+    } else {
+        ordered = crate::report_id::time_ordered(&statement.transactions);
+        &ordered
+    };
+    let other_wallet = wallet::is_other_wallet(statement.provider);
+    if other_wallet {
+        wallet::check(statement, &mut findings);
+    } else {
+        balance::check(
+            statement,
+            difference,
+            arithmetic,
+            Some(by_time),
+            &mut findings,
+        );
+    }
+    duplicates::check(by_time, &mut findings);
+    plausible::check(statement, by_time, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {
+        (Some(doc), _) if other_wallet => wallet::forensics(statement.provider, doc, &mut findings),
         (Some(doc), _) => forensics::check(doc, &mut findings),
         (None, Some(Format::Csv)) => EvidenceLevel::Csv,
         (None, _) => EvidenceLevel::Json,

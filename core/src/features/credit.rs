@@ -190,6 +190,7 @@ mod tests {
             withdrawn,
             balance: None,
             category,
+            ..crate::statement::Transaction::empty()
         }
     }
 

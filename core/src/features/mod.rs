@@ -4,6 +4,8 @@
 //! Rules (documented once here, referred to by the scorecard and `docs/scorecard.md`):
 //!
 //! - **Only `Completed` rows count.** Cancelled and failed rows moved no money.
+//! - **Each row once.** A row printed twice (alike in every field, see
+//!   [`crate::check::duplicates`]) is read once; the integrity check names the copies.
 //! - **Order-invariant.** Rows are read from a copy sorted by completion time, then receipt,
 //!   Details and amounts; every figure is a sum, an order statistic or a first-in first-out
 //!   match in that order, so the order the source lists rows in does not matter.
@@ -17,6 +19,8 @@
 //!   only, so the day a statement was requested does not decide how many salaries a month
 //!   holds; they are `None` below [`MIN_FULL_MONTHS`] full months (the thin-file rule).
 //! - **Round trips** (see [`netting`]) are netted out of income and spending.
+//! - **Mirrors** (see [`netting`]): rows undone within minutes (the same amount back, an
+//!   overdraft drawn and repaid at once, a reversal and its row) are not activity.
 //! - **Earned income** = money in, excluding own-account (bank) transfers, reversals, Fuliza
 //!   draws, loan disbursements, savings withdrawals and betting winnings.
 //! - **Bank funding** = per month, money in from banks minus money out to banks, when positive.
@@ -142,8 +146,9 @@ pub struct Features {
     pub full_months: u32,
     /// Per-month figures, oldest first.
     pub monthly: Vec<MonthFigures>,
-    /// Activity: completed rows of at least [`Thresholds::min_activity_amount`] that are neither betting nor
-    /// round trips, per 30 days: `rows × 30 / max(30, days)` in one exact division (a statement
+    /// Activity: completed rows of at least [`Thresholds::min_activity_amount`] that are neither
+    /// betting nor round trips nor undone by a mirror (see [`netting`]), per 30 days:
+    /// `rows × 30 / max(30, days)` in one exact division (a statement
     /// shorter than a month is not extrapolated).
     pub transactions_per_month: Decimal,
 
@@ -537,19 +542,21 @@ fn tally<A: Amount>(sum: &mut A, n: &mut u32, v: A) {
 }
 
 impl<A: Amount> Sums<A> {
-    /// Adds one row; `netted` is the part of it that is a round trip, `activity` is
+    /// Adds one row; `netted` is the part of it that is a round trip, `free` the part that
+    /// moved no money net (see [`netting::mirrored_in`]), `activity` is
     /// [`Thresholds::min_activity_amount`].
     fn add(
         &mut self,
         t: &Transaction,
         category: Category,
-        netted: A,
+        (netted, free): (A, A),
         month: &mut MonthSums<A>,
         activity: A,
     ) {
         let pin = A::of(t.paid_in).minus(netted).at_least_zero();
         let wout = A::of(t.withdrawn).minus(netted).at_least_zero();
-        if (pin >= activity || wout >= activity) && category != Category::Betting {
+        let counted = |v: Decimal| A::of(v).minus(free).at_least_zero() >= activity;
+        if (counted(t.paid_in) || counted(t.withdrawn)) && category != Category::Betting {
             self.counted_rows = self.counted_rows.saturating_add(1);
         }
         if pin.is_positive() && !NOT_INCOME.contains(&category) {
@@ -760,19 +767,20 @@ fn row_sums<'a, A: Amount>(
     min_activity_amount: Decimal,
 ) -> RowSums<'a> {
     let netted = netting::round_trips_in::<A>(rows, categories);
+    let free = netting::mirrored_in::<A>(rows, categories, &netted);
     let mut month_sums: Vec<MonthSums<A>> = Vec::with_capacity(months.len());
     month_sums.resize_with(months.len(), MonthSums::default);
     let mut sums = Sums::<A>::default();
     let activity = A::of(min_activity_amount);
     let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
-    for ((t, category), net) in rows.iter().zip(categories).zip(&netted) {
+    for (((t, category), net), free) in rows.iter().zip(categories).zip(&netted).zip(&free) {
         let m = month_index(t.completed_at.date(), cover_start);
         let Some(month) = month_sums.get_mut(m) else {
             continue;
         };
         month.transactions = month.transactions.saturating_add(1);
-        sums.add(t, *category, *net, month, activity);
-        if *category == Category::Utilities && Amount::is_positive(t.withdrawn) {
+        sums.add(t, *category, (*net, *free), month, activity);
+        if *category == Category::Utilities && A::of(t.withdrawn).minus(*net).is_positive() {
             bill_rows.push((m, t.details.as_str(), t.withdrawn));
         }
     }
@@ -846,6 +854,9 @@ pub(crate) fn compute_in(
             .map(|(_, t)| t)
             .collect();
     }
+    // Each row once: exact copies (`check::duplicates` names them) are one row printed twice,
+    // adjacent in reading order.
+    rows.dedup_by(|copy, kept| kept.same_printed_row(copy));
     let (Some(first_row), Some(last_row)) = (rows.first(), rows.last()) else {
         return Features::default();
     };
@@ -854,7 +865,8 @@ pub(crate) fn compute_in(
     let (cover_start, cover_end) = coverage(statement, first, last);
     let days = (cover_end - cover_start).num_days() + 1;
     let categories: Vec<Category> = rows.iter().map(|t| category_of(t)).collect();
-    let credit = credit::ledgers(&rows, &categories, last);
+    let credit_rows = netting::without_instant_credit(&rows, &categories);
+    let credit = credit::ledgers(&rows, &credit_rows, last);
     let cents =
         arithmetic.unwrap_or_else(|| Arithmetic::of(rows.iter().copied())) == Arithmetic::Cents;
 

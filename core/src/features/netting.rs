@@ -7,6 +7,26 @@
 //! counterparty name (the text after the last `" - "` of the Details, normalised), because the
 //! phone number is masked differently in each direction. Matching is first-in first-out in the
 //! canonical row order, so it does not depend on the order the statement lists rows in.
+//!
+//! **Mirrors** (issue 40): rows that move no money net over minutes are not activity either.
+//! A row is undone by its mirror when, within [`MIRROR_MINUTES`], a row of the same kind moves
+//! money the other way (see [`mirrored_in`]):
+//! - person to person, the **same amount** back, whoever the counterparty (a round trip with
+//!   the holder's own second number is printed under another name, or a bare number, in each
+//!   direction); such rows are netted out of income and spending like round trips;
+//! - an overdraft (Fuliza), a mobile or digital loan drawn and repaid at once (the repayment
+//!   may carry the fee, see [`undoes`]);
+//! - savings put away and taken back (or the other way), and own-account (bank) transfers,
+//!   the same amount back;
+//!
+//! each row matched with the latest open row of its kind that it undoes.
+//! - a **reversal** and the row it reverses (the same amount the other way, within
+//!   [`ROUND_TRIP_DAYS`] before it): a reversal is never activity, and both rows are netted out
+//!   of income and spending like round trips (a reversed bill payment is no bill paid).
+//!
+//! Mirrors take nothing from savings or bank figures: they stop rows that cost nothing from
+//! counting as activity (and, person to person, as income and spending), and credit drawn and
+//! repaid at once from counting as credit history ([`without_instant_credit`]).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -19,6 +39,9 @@ use crate::statement::Transaction;
 
 /// Days within which money sent back to the same counterparty nets out.
 pub const ROUND_TRIP_DAYS: i64 = 7;
+
+/// Minutes within which a row and its mirror move no money net (see the module notes).
+pub const MIRROR_MINUTES: i64 = 60;
 
 /// Categories whose rows can form round trips.
 const PERSON_TO_PERSON: &[Category] = &[
@@ -87,8 +110,8 @@ fn settle<A: Amount>(
     mut amount: A,
     row: usize,
     netted: &mut [A],
+    window: Duration,
 ) -> A {
-    let window = Duration::days(ROUND_TRIP_DAYS);
     while let Some((when, left, other)) = open.front_mut() {
         if at - *when > window {
             open.pop_front();
@@ -125,6 +148,7 @@ pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Cat
     let mut books: Vec<(Open<A>, Open<A>)> = Vec::new();
     let mut by_party: HashMap<String, usize, foldhash::fast::RandomState> = HashMap::default();
     let mut buffer = String::new();
+    let window = Duration::days(ROUND_TRIP_DAYS);
     for (i, t) in rows.iter().enumerate() {
         if !PERSON_TO_PERSON.contains(&categories[i]) {
             continue;
@@ -142,18 +166,179 @@ pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Cat
         let (ins, outs) = &mut books[book];
         let (paid_in, withdrawn) = (A::of(t.paid_in), A::of(t.withdrawn));
         if paid_in.is_positive() {
-            let left = settle(outs, t.completed_at, paid_in, i, &mut netted);
+            let left = settle(outs, t.completed_at, paid_in, i, &mut netted, window);
             if left.is_positive() {
                 ins.push_back((t.completed_at, left, i));
             }
         } else if withdrawn.is_positive() {
-            let left = settle(ins, t.completed_at, withdrawn, i, &mut netted);
+            let left = settle(ins, t.completed_at, withdrawn, i, &mut netted, window);
             if left.is_positive() {
                 outs.push_back((t.completed_at, left, i));
             }
         }
     }
+    // Person-to-person rows no name matched: the same amount back within minutes.
+    let unnetted: Vec<usize> = (0..rows.len())
+        .filter(|i| PERSON_TO_PERSON.contains(&categories[*i]) && netted[*i].is_zero())
+        .collect();
+    mirror(rows, unnetted.into_iter(), false, &mut netted);
+    reversals(rows, categories, &mut netted);
     netted
+}
+
+/// The channels whose rows mirror one another (see the module notes): own-account transfers,
+/// Fuliza, mobile loans, digital loans, savings.
+const CHANNELS: usize = 5;
+
+/// The channel of a category's rows, and whether it is credit (drawn, then repaid).
+fn channel_of(category: Category) -> Option<(usize, bool)> {
+    Some(match category {
+        Category::OwnAccountTransfer => (0, false),
+        Category::FulizaDraw | Category::FulizaRepayment => (1, true),
+        Category::MobileLoanDisbursement | Category::MobileLoanRepayment => (2, true),
+        Category::DigitalLoanDisbursement | Category::DigitalLoanRepayment => (3, true),
+        Category::SavingsDeposit | Category::SavingsWithdrawal => (4, false),
+        _ => return None,
+    })
+}
+
+/// The money a row moves: Paid In when positive, else Withdrawn; with its direction (`true`
+/// for money in).
+fn moved<A: Amount>(t: &Transaction) -> (A, bool) {
+    let paid_in = A::of(t.paid_in);
+    if paid_in.is_positive() {
+        (paid_in, true)
+    } else {
+        (A::of(t.withdrawn), false)
+    }
+}
+
+/// Whether `later` (money in when `later_in`) undoes `earlier` (`earlier_in`): the same amount
+/// the other way; for credit, a repayment of the draw and at most its fee (2 % of it and one
+/// shilling: Fuliza's access fee is 1 % of the amount drawn, Safaricom's Fuliza tariff).
+fn undoes<A: Amount>(
+    credit: bool,
+    (earlier, earlier_in): (A, bool),
+    (later, later_in): (A, bool),
+) -> bool {
+    if earlier_in == later_in {
+        return false;
+    }
+    if !credit {
+        return later == earlier;
+    }
+    let (drawn, repaid) = (earlier.decimal(), later.decimal());
+    earlier_in && repaid >= drawn && repaid - drawn <= drawn / Decimal::from(50) + Decimal::ONE
+}
+
+/// An open row of a channel: when, what it moved, and its index.
+type OpenRow<A> = (NaiveDateTime, (A, bool), usize);
+
+/// Matches each row of `members` (indexes of `rows`, in canonical order) with the latest
+/// earlier open row of them within [`MIRROR_MINUTES`] that it undoes ([`undoes`]); both rows
+/// of a match are wholly undone: their amounts are added to their entries of `out`.
+fn mirror<A: Amount>(
+    rows: &[&Transaction],
+    members: impl Iterator<Item = usize>,
+    credit: bool,
+    out: &mut [A],
+) {
+    let window = Duration::minutes(MIRROR_MINUTES);
+    let mut open: VecDeque<OpenRow<A>> = VecDeque::new();
+    for i in members {
+        let t = rows[i];
+        let this = moved::<A>(t);
+        if !this.0.is_positive() {
+            continue;
+        }
+        while open.front().is_some_and(|o| t.completed_at - o.0 > window) {
+            open.pop_front();
+        }
+        let found = open.iter().rposition(|o| undoes(credit, o.1, this));
+        if let Some((_, (amount, _), j)) = found.and_then(|k| open.remove(k)) {
+            out[i] = out[i].plus(this.0);
+            out[j] = out[j].plus(amount);
+        } else {
+            open.push_back((t.completed_at, this, i));
+        }
+    }
+}
+
+/// The amount of each row (same index as `rows`, in canonical order) that moved no money net:
+/// `netted` (the round trips, [`round_trips_in`]) or, when more, what a mirror undoes (see the
+/// module notes). Rows whose rest is below the activity threshold are not activity.
+pub(crate) fn mirrored_in<A: Amount>(
+    rows: &[&Transaction],
+    categories: &[Category],
+    netted: &[A],
+) -> Vec<A> {
+    let mut mirrored = vec![A::ZERO; rows.len()];
+    let mut members: [Vec<usize>; CHANNELS] = Default::default();
+    let mut credit = [false; CHANNELS];
+    for (i, c) in categories.iter().enumerate() {
+        if let Some((channel, is_credit)) = channel_of(*c) {
+            members[channel].push(i);
+            credit[channel] = is_credit;
+        }
+    }
+    for (rows_of, is_credit) in members.into_iter().zip(credit) {
+        mirror(rows, rows_of.into_iter(), is_credit, &mut mirrored);
+    }
+    for (m, n) in mirrored.iter_mut().zip(netted) {
+        *m = (*m).max(*n);
+    }
+    mirrored
+}
+
+/// `categories` with the credit rows (Fuliza, mobile and digital loans) that a mirror undoes
+/// within minutes (see the module notes) as [`Category::Other`]: a draw repaid at once is no
+/// credit history, so it cannot buy a record of punctual repayment.
+pub(crate) fn without_instant_credit(
+    rows: &[&Transaction],
+    categories: &[Category],
+) -> Vec<Category> {
+    let mut out = categories.to_vec();
+    let credit = |c: &Category| channel_of(*c).is_some_and(|(_, credit)| credit);
+    if !categories.iter().any(credit) {
+        return out;
+    }
+    let none = vec![Decimal::ZERO; rows.len()];
+    let mirrored = mirrored_in::<Decimal>(rows, categories, &none);
+    for ((c, t), m) in out.iter_mut().zip(rows).zip(&mirrored) {
+        if credit(c) && *m >= moved::<Decimal>(t).0 && !m.is_zero() {
+            *c = Category::Other;
+        }
+    }
+    out
+}
+
+/// A reversal row is wholly undone, and so is the row it reverses: the latest earlier row,
+/// not a reversal and not matched yet, of the same amount the other way within
+/// [`ROUND_TRIP_DAYS`].
+fn reversals<A: Amount>(rows: &[&Transaction], categories: &[Category], out: &mut [A]) {
+    let window = Duration::days(ROUND_TRIP_DAYS);
+    let mut reversed = vec![false; rows.len()];
+    for (i, t) in rows.iter().enumerate() {
+        if categories[i] != Category::Reversal {
+            continue;
+        }
+        let (amount, inward) = moved::<A>(t);
+        out[i] = out[i].plus(amount);
+        let original = (0..i)
+            .rev()
+            .take_while(|j| t.completed_at - rows[*j].completed_at <= window)
+            .find(|j| {
+                let (other, other_in) = moved::<A>(rows[*j]);
+                !reversed[*j]
+                    && categories[*j] != Category::Reversal
+                    && other_in != inward
+                    && other == amount
+            });
+        if let Some(j) = original {
+            reversed[j] = true;
+            out[j] = out[j].plus(amount);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -175,6 +360,7 @@ mod tests {
             withdrawn,
             balance: None,
             category: Category::Uncategorised,
+            ..crate::statement::Transaction::empty()
         }
     }
 

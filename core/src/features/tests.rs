@@ -29,6 +29,7 @@ fn row(
         withdrawn,
         balance,
         category: Category::Uncategorised,
+        ..crate::statement::Transaction::empty()
     }
 }
 

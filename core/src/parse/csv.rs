@@ -12,6 +12,11 @@
 //! | withdrawn | Withdrawn, Money Out, Debit, Paid Out, Amount Out (sign ignored) |
 //! | balance | Balance (optional) |
 //! | category | Category (optional; values that are not an Alama category are ignored) |
+//! | printed type | Printed Type (optional: the wallet's own transaction type) |
+//! | fee | Fee (optional: the part of Withdrawn that is the wallet's fee) |
+//! | tax | Tax (optional: the part of Withdrawn that is a tax or levy) |
+//! | balance before | Balance Before (optional) |
+//! | currency, wallet | Currency, Wallet (optional: ISO 4217 code and provider name of the statement, read from the first row) |
 //!
 //! The canonical CSV ([`write`]) uses the first name of each row, amounts as plain decimals with
 //! two places (Withdrawn positive), times as `YYYY-MM-DD HH:MM:SS` local time.
@@ -59,6 +64,12 @@ const PAID_IN: &[&str] = &["paid in", "money in", "credit", "amount in"];
 const WITHDRAWN: &[&str] = &["withdrawn", "money out", "debit", "paid out", "amount out"];
 const BALANCE: &[&str] = &["balance"];
 const CATEGORY: &[&str] = &["category"];
+const PRINTED_TYPE: &[&str] = &["printed type"];
+const FEE: &[&str] = &["fee"];
+const TAX: &[&str] = &["tax"];
+const BALANCE_BEFORE: &[&str] = &["balance before"];
+const CURRENCY: &[&str] = &["currency"];
+const WALLET: &[&str] = &["wallet"];
 
 /// Time layouts accepted in the completion-time column.
 const TIME_FORMATS: &[&str] = &[
@@ -79,6 +90,10 @@ struct Columns {
     withdrawn: usize,
     balance: Option<usize>,
     category: Option<usize>,
+    /// Printed Type, Fee, Tax, Balance Before (other wallets' fields).
+    wallet_fields: [Option<usize>; 4],
+    /// Currency and Wallet (statement fields, on every row of the canonical CSV).
+    statement_fields: [Option<usize>; 2],
 }
 
 fn find(headers: &[String], names: &[&str]) -> Option<usize> {
@@ -118,6 +133,8 @@ fn columns(headers: &[String]) -> Result<Columns> {
         withdrawn,
         balance: find(headers, BALANCE),
         category: find(headers, CATEGORY),
+        wallet_fields: [PRINTED_TYPE, FEE, TAX, BALANCE_BEFORE].map(|names| find(headers, names)),
+        statement_fields: [CURRENCY, WALLET].map(|names| find(headers, names)),
     })
 }
 
@@ -187,7 +204,9 @@ impl Record for PlainRecord<'_, '_> {
 fn parse_row(record: &impl Record, c: &Columns) -> std::result::Result<Transaction, String> {
     let cell = |i: usize| trim_cell(record.cell(i));
     let receipt_no = cell(c.receipt).to_owned();
-    if receipt_no.is_empty() {
+    // Another wallet's canonical CSV (it has the Wallet column) may have rows without a
+    // receipt: Vodacom Lesotho prints none.
+    if receipt_no.is_empty() && c.statement_fields[1].is_none() {
         return Err("empty receipt number".to_owned());
     }
     let completed_at = parse_time(cell(c.time))
@@ -197,12 +216,14 @@ fn parse_row(record: &impl Record, c: &Columns) -> std::result::Result<Transacti
     };
     let paid_in = cents(amount(c.paid_in, "Paid In")?.abs());
     let withdrawn = cents(amount(c.withdrawn, "Withdrawn")?.abs());
-    let balance = match c.balance.map(cell) {
-        None | Some("") => None,
-        Some(b) => Some(cents(
-            parse_amount(b).ok_or_else(|| format!("Balance {b:?} is not an amount"))?,
-        )),
+    let optional_amount = |column: Option<usize>, name: &str| match column.map(cell) {
+        None | Some("") => Ok(None),
+        Some(b) => parse_amount(b)
+            .map(|a| Some(cents(a)))
+            .ok_or_else(|| format!("{name} {b:?} is not an amount")),
     };
+    let balance = optional_amount(c.balance, "Balance")?;
+    let [printed_type, fee, tax, balance_before] = c.wallet_fields;
     let status = c.status.map_or(TransactionStatus::Completed, |i| {
         TransactionStatus::from_word(cell(i))
     });
@@ -222,6 +243,13 @@ fn parse_row(record: &impl Record, c: &Columns) -> std::result::Result<Transacti
         withdrawn,
         balance,
         category,
+        transaction_type: printed_type
+            .map(cell)
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned),
+        fee: optional_amount(fee, "Fee")?,
+        tax: optional_amount(tax, "Tax")?,
+        balance_before: optional_amount(balance_before, "Balance Before")?,
     })
 }
 
@@ -266,12 +294,53 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
         // A quoted file, a lone `\r`, or a record that is not UTF-8 (whose error `csv` names).
         None => read_rows(reader, body.map_or(0, rows_to_reserve), &cols)?,
     };
-    Ok(Statement {
+    let mut statement = Statement {
         currency: "KES".to_owned(),
         transactions: rows.transactions,
         unparsed: rows.unparsed,
         ..Statement::default()
-    })
+    };
+    if cols.statement_fields.iter().any(Option::is_some) {
+        read_statement_fields(bytes, delimiter, &cols, &mut statement)?;
+    }
+    Ok(statement)
+}
+
+/// Sets the statement's currency and wallet (with the wallet's country and time zone) from the
+/// first record's Currency and Wallet cells (the canonical CSV of another wallet's statement).
+///
+/// # Errors
+/// `ErrorKind::Malformed` for a Wallet cell that names no provider.
+fn read_statement_fields(
+    bytes: &[u8],
+    delimiter: u8,
+    cols: &Columns,
+    statement: &mut Statement,
+) -> Result<()> {
+    use serde::de::{Deserialize, IntoDeserializer, value::Error as DeError};
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(bytes);
+    let Some(Ok(first)) = reader.records().next() else {
+        return Ok(());
+    };
+    let [currency, wallet] = cols
+        .statement_fields
+        .map(|column| column.and_then(|i| first.get(i)).map(str::trim));
+    if let Some(code) = currency.filter(|c| !c.is_empty()) {
+        code.clone_into(&mut statement.currency);
+    }
+    if let Some(name) = wallet.filter(|w| !w.is_empty()) {
+        let provider = crate::statement::Provider::deserialize(
+            IntoDeserializer::<DeError>::into_deserializer(name),
+        )
+        .map_err(|_| Error::malformed(0, 2, format!("Wallet {name:?} names no wallet")))?;
+        statement.provider = provider;
+        statement.country = provider.country().map(str::to_owned);
+        statement.time_zone = provider.time_zone().map(str::to_owned);
+    }
+    Ok(())
 }
 
 /// Whether the records of `body` can be read by [`read_plain`] exactly as `csv` reads them: the
@@ -429,25 +498,72 @@ fn amount_cell(value: Decimal) -> String {
 }
 
 /// Writes the canonical CSV of a statement's transactions (header fields are not part of CSV).
+///
+/// A statement of another wallet than Safaricom M-Pesa also gets the columns Printed Type, Fee,
+/// Tax, Balance Before, Currency and Wallet (the last two repeated on every row), so that its
+/// rows, currency and wallet read back as they were; a Kenyan statement's CSV is unchanged.
 pub fn write(statement: &Statement) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let rows = std::iter::once(CANONICAL_HEADER.map(str::to_owned)).chain(
-        statement.transactions.iter().map(|t| {
-            [
-                t.receipt_no.clone(),
-                t.completed_at.format("%Y-%m-%d %H:%M:%S").to_string(),
-                t.details.clone(),
-                t.status.as_word().to_owned(),
-                amount_cell(t.paid_in),
-                amount_cell(t.withdrawn),
-                t.balance.map(amount_cell).unwrap_or_default(),
-                serde_json::to_value(t.category)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_default(),
+    let wallet = statement.provider != crate::statement::Provider::Mpesa
+        || statement.currency != "KES"
+        || statement.transactions.iter().any(|t| {
+            t.transaction_type.is_some()
+                || t.fee.is_some()
+                || t.tax.is_some()
+                || t.balance_before.is_some()
+        });
+    let provider = serde_json::to_value(statement.provider)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let extra = |t: Option<&crate::statement::Transaction>| -> Vec<String> {
+        if !wallet {
+            return Vec::new();
+        }
+        match t {
+            None => [
+                "Printed Type",
+                "Fee",
+                "Tax",
+                "Balance Before",
+                "Currency",
+                "Wallet",
             ]
-        }),
-    );
+            .map(str::to_owned)
+            .to_vec(),
+            Some(t) => vec![
+                t.transaction_type.clone().unwrap_or_default(),
+                t.fee.map(amount_cell).unwrap_or_default(),
+                t.tax.map(amount_cell).unwrap_or_default(),
+                t.balance_before.map(amount_cell).unwrap_or_default(),
+                statement.currency.clone(),
+                provider.clone(),
+            ],
+        }
+    };
+    let header: Vec<String> = CANONICAL_HEADER
+        .map(str::to_owned)
+        .into_iter()
+        .chain(extra(None))
+        .collect();
+    let rows = std::iter::once(header).chain(statement.transactions.iter().map(|t| {
+        let mut row: Vec<String> = [
+            t.receipt_no.clone(),
+            t.completed_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            t.details.clone(),
+            t.status.as_word().to_owned(),
+            amount_cell(t.paid_in),
+            amount_cell(t.withdrawn),
+            t.balance.map(amount_cell).unwrap_or_default(),
+            serde_json::to_value(t.category)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+        ]
+        .into();
+        row.extend(extra(Some(t)));
+        row
+    }));
     for row in rows {
         // Writing to a Vec cannot fail.
         let _ = w.write_record(&row);

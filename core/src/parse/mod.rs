@@ -3,10 +3,15 @@
 //! Every parser returns a [`Statement`] whose transactions are categorised; lines that look like
 //! transactions but cannot be read are kept in [`Statement::unparsed`], never dropped.
 
+pub mod airtel_pdf;
 pub mod csv;
 pub mod json;
 pub mod mpesa_pdf;
+pub mod mtn_csv;
+mod pdf_text;
 mod time;
+pub mod vodacom_pdf;
+pub mod wallet;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::statement::Statement;
@@ -83,7 +88,10 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
     }
     Err(Error::new(
         ErrorKind::UnsupportedFormat,
-        "not a statement: expected an M-Pesa PDF, a CSV export or the canonical JSON",
+        format!(
+            "not a statement: expected a PDF, a CSV or the canonical JSON; {}",
+            wallet::SUPPORTED
+        ),
     ))
 }
 
@@ -113,8 +121,8 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         None => detect(bytes)?,
     };
     let mut statement = match format {
-        Format::MpesaPdf => mpesa_pdf::parse(bytes, options)?,
-        Format::Csv => csv::parse(bytes, options)?,
+        Format::MpesaPdf => wallet::parse_pdf(bytes, options)?,
+        Format::Csv => wallet::parse_csv(bytes, options)?,
         Format::Json => json::parse(bytes)?,
     };
     if statement.transactions.len() as u64 > u64::from(options.limits.max_rows) {
@@ -142,26 +150,31 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 /// ([`crate::parallel`]), each with its own memo of the Details it has seen.
 pub fn prepare(statement: &mut Statement) {
     normalise_summary(statement);
+    let provider = statement.provider;
     let rows = &mut statement.transactions;
     if crate::parallel::worth_halving(rows.len()) {
         let half = rows.len() / 2;
         let (first, second) = rows.split_at_mut(half);
-        crate::parallel::join(|| prepare_rows(first), || prepare_rows(second));
+        crate::parallel::join(
+            || prepare_rows(first, provider),
+            || prepare_rows(second, provider),
+        );
     } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
-        prepare_rows(rows);
+        prepare_rows(rows, provider);
     }
 }
 
-/// [`prepare`] of rows: amounts to at least two decimal places, then categories.
-fn prepare_rows(rows: &mut [crate::statement::Transaction]) {
+/// [`prepare`] of rows: amounts to at least two decimal places, then categories by the
+/// `provider`'s rule table ([`crate::categorise::wallets`]).
+fn prepare_rows(rows: &mut [crate::statement::Transaction], provider: crate::statement::Provider) {
     use crate::money::normalise;
     for t in rows.iter_mut() {
         t.paid_in = normalise(t.paid_in);
         t.withdrawn = normalise(t.withdrawn);
         t.balance = t.balance.map(normalise);
     }
-    crate::categorise::categorise_all(rows);
+    crate::categorise::categorise_all_for(provider, rows);
 }
 
 /// Gives every amount of the SUMMARY at least two decimal places (see

@@ -54,6 +54,8 @@ mod tests;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+pub(in crate::parse) use glyphs::{Line, Page};
+
 use crate::error::{Error, Result};
 use crate::parse::ParseOptions;
 use crate::statement::{Provider, Statement};
@@ -83,6 +85,43 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         Ok(result) => result,
         Err(_) => Err(reader_failed()),
     }
+}
+
+/// Every page's lines of text, each character with its position, and the document's facts
+/// (metadata, file structure), read as [`parse`] reads them (the engine's own reader, or the
+/// general path for what it does not read): the text layer the other wallets' PDF parsers
+/// ([`crate::parse::airtel_pdf`], [`crate::parse::vodacom_pdf`]) read their layouts from.
+///
+/// # Errors
+/// Those of [`parse`], except `UnsupportedWallet` (any readable PDF gives its pages).
+pub(in crate::parse) fn read_pages(
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<(crate::statement::DocumentInfo, Vec<Page>)> {
+    match catch_unwind(AssertUnwindSafe(|| read_pages_inner(bytes, options))) {
+        Ok(result) => result,
+        Err(_) => Err(reader_failed()),
+    }
+}
+
+fn read_pages_inner(
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<(crate::statement::DocumentInfo, Vec<Page>)> {
+    let mut opened = load::open_document(bytes, options)?;
+    let document = std::mem::take(&mut opened.info);
+    let mut pages = Vec::new();
+    let read_all = reader::extract(
+        &opened.doc,
+        &opened.page_ids,
+        opened.per_stream,
+        opened.total_budget,
+        |page| pages.push(page),
+    )?;
+    if !read_all {
+        pages = glyphs::extract(&load::extraction_copy(opened)?, document.pages)?;
+    }
+    Ok((document, pages))
 }
 
 /// `Malformed`: a PDF reader (`lopdf`, `pdf-extract`) panicked on the file's content.
@@ -128,5 +167,8 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         document: Some(document),
         unparsed: table.unparsed,
         source: None,
+        country: None,
+        time_zone: None,
+        balances: None,
     })
 }

@@ -193,6 +193,7 @@ mod tests {
                         withdrawn,
                         balance,
                         category: Category::ALL[c],
+                        ..crate::statement::Transaction::empty()
                     }
                 },
             )
@@ -354,6 +355,7 @@ mod tests {
             withdrawn: Decimal::ZERO,
             balance: None,
             category: Category::ALL[0],
+            ..crate::statement::Transaction::empty()
         };
         assert_ne!(id(vec![row("AB", "C")]), id(vec![row("A", "BC")]));
         assert_ne!(id(vec![row("A", "")]), id(vec![row("", "A")]));

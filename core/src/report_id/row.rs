@@ -51,6 +51,7 @@ impl RowWriter {
         }
         out.push(u8::try_from(name.len()).unwrap_or(u8::MAX));
         out.extend_from_slice(name.as_bytes());
+        write_wallet_fields(out, t);
     }
 
     /// `at.and_utc().timestamp()`: the seconds from 1970-01-01T00:00:00 to `at`.
@@ -65,6 +66,30 @@ impl RowWriter {
             }
         };
         start + i64::from(chrono::Timelike::num_seconds_from_midnight(&at))
+    }
+}
+
+/// The fields only other wallets' rows carry (printed type, fee, tax, balance before), after a
+/// marker byte, and only when one is present: a Safaricom row (none of them) hashes as it did
+/// before they existed, so Kenyan report ids do not move.
+fn write_wallet_fields(out: &mut Vec<u8>, t: &Transaction) {
+    if t.transaction_type.is_none()
+        && t.fee.is_none()
+        && t.tax.is_none()
+        && t.balance_before.is_none()
+    {
+        return;
+    }
+    out.push(0xFF);
+    write_text(out, t.transaction_type.as_deref().unwrap_or(""));
+    for amount in [t.fee, t.tax, t.balance_before] {
+        match amount {
+            Some(a) => {
+                out.push(1);
+                out.extend_from_slice(&a.serialize());
+            }
+            None => out.push(0),
+        }
     }
 }
 

@@ -27,6 +27,7 @@ use crate::features::Features;
 use crate::report::{Factor, ReasonCode};
 
 pub mod card;
+pub mod thin;
 pub use card::{BASE_SCORE as BASE, MAX_POINTS, MissingPolicy, Scorecard};
 
 /// Version of the built-in Kenyan (KES) scorecard; part of every report and of its id. The
@@ -146,7 +147,7 @@ pub(crate) fn builtin_currencies_text() -> String {
 pub(crate) fn builtin_sha256_of(card: &Scorecard) -> Option<&'static str> {
     loaded()
         .iter()
-        .find(|b| std::ptr::eq(card, &b.card) || *card == b.card)
+        .find(|b| std::ptr::eq(card, std::ptr::from_ref(&b.card)) || *card == b.card)
         .map(|b| b.sha256.as_str())
 }
 
@@ -307,9 +308,10 @@ pub struct Assessment {
     /// One factor per characteristic, in scorecard order.
     pub factors: Vec<Factor>,
     /// Points lost through evidence, largest first (attribute level), and the knock-out's code
-    /// when it applies.
+    /// when it applies; a thin file's `K02` ([`thin`]) first, whatever it removed.
     pub reason_codes: Vec<ReasonCode>,
-    /// Points removed by the knock-out (0 without it).
+    /// Points removed by the knock-outs: the card's (`K01`) and the thin-file cap (`K02`,
+    /// [`thin`]); 0 without them.
     pub knockout: u16,
     /// `BASE + Σ factor points − knockout`, 300–850.
     pub score: u16,
@@ -397,10 +399,17 @@ pub fn assess(card: &Scorecard, features: &Features) -> Assessment {
         ));
     }
     lost.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut reason_codes: Vec<ReasonCode> = lost.into_iter().map(|(_, _, r)| r).collect();
+    // A thin file is capped in the lowest band, its reason first (see `thin`).
+    let mut knockout = knockout;
+    if let Some((removed, reason)) = thin::cap(features, raw - knockout) {
+        knockout += removed;
+        reason_codes.insert(0, reason);
+    }
     Assessment {
         score: raw - knockout,
         factors,
-        reason_codes: lost.into_iter().map(|(_, _, r)| r).collect(),
+        reason_codes,
         knockout,
     }
 }

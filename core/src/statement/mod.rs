@@ -19,21 +19,8 @@ mod format;
 pub use category::Category;
 pub use format::Format;
 
-/// The wallet that issued a statement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Provider {
-    /// Safaricom M-Pesa (Kenya). Source: Safaricom "M-PESA full statement" PDF and its exports.
-    #[default]
-    Mpesa,
-    /// MTN Mobile Money, handed in through the canonical JSON form.
-    MtnMomo,
-    /// Airtel Money, handed in through the canonical JSON form.
-    AirtelMoney,
-    /// Any other wallet, handed in through the canonical JSON form.
-    Other,
-}
+mod provider;
+pub use provider::{Provider, currency_exponent};
 
 /// A full mobile-money statement in canonical form.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
@@ -48,6 +35,14 @@ pub struct Statement {
     /// ISO 4217 currency of every amount in the statement (`"KES"` for M-Pesa).
     #[serde(default = "default_currency")]
     pub currency: String,
+    /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`), when a parser or the input says;
+    /// left out of JSON when `None` (a Kenyan statement: see [`Provider::country`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+    /// The IANA time zone every time of the statement is local to (`"Africa/Accra"`), when a
+    /// parser or the input says; `None` is the provider's own zone ([`Provider::time_zone`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
     /// The period the statement covers, from its header (inclusive dates, local time).
     /// `None` when the source does not say; the report then uses the transactions' dates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -58,6 +53,9 @@ pub struct Statement {
     /// The statement's own SUMMARY table, when the source has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<Summary>,
+    /// The opening and closing balances the statement prints (Airtel's SUMMARY), when it does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balances: Option<Balances>,
     /// Every transaction row, in the order the source lists them (M-Pesa: newest first).
     pub transactions: Vec<Transaction>,
     /// Facts about the source document that tamper checks look at (PDF only).
@@ -115,6 +113,19 @@ pub struct Summary {
     pub rows: Vec<SummaryRow>,
     /// The TOTAL row.
     pub total: SummaryRow,
+}
+
+/// The opening and closing balances a statement prints (Airtel Money Uganda's SUMMARY:
+/// `Opening Balance`, `Closing Balance`), major units of the statement's currency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Balances {
+    /// The balance before the first row of the period.
+    #[serde(with = "crate::money::serde_str")]
+    pub opening: Decimal,
+    /// The balance after the last row of the period.
+    #[serde(with = "crate::money::serde_str")]
+    pub closing: Decimal,
 }
 
 /// One row of the SUMMARY table.
@@ -189,9 +200,12 @@ impl Statement {
             provider: self.provider,
             holder: self.holder.clone(),
             currency: self.currency.clone(),
+            country: self.country.clone(),
+            time_zone: self.time_zone.clone(),
             period: self.period,
             requested_at: self.requested_at,
             summary: self.summary.clone(),
+            balances: self.balances,
             transactions,
             document: self.document.clone(),
             unparsed: self.unparsed.clone(),
@@ -233,6 +247,34 @@ pub struct Transaction {
     /// `"uncategorised"`) is categorised by the engine.
     #[serde(default)]
     pub category: Category,
+    /// The row's own transaction type as the wallet prints it (MTN's `TRANS. TYPE`, e.g.
+    /// `"CASH_OUT"`), when the source has such a column; left out of JSON when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction_type: Option<String>,
+    /// The fee the wallet charged on this row (Airtel's `Fee`, MTN's `FEES`), major units,
+    /// **included in** `withdrawn`; `None` when the source prints no fee column (M-Pesa lists
+    /// charges as rows of their own).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::money::serde_str_opt"
+    )]
+    pub fee: Option<Decimal>,
+    /// Taxes and levies charged on this row (Ghana's `E-LEVY`), major units, **included in**
+    /// `withdrawn`; `None` when the source prints no tax column.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::money::serde_str_opt"
+    )]
+    pub tax: Option<Decimal>,
+    /// The balance before the row (MTN's `BAL BEFORE`), major units, when the source prints it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "crate::money::serde_str_opt"
+    )]
+    pub balance_before: Option<Decimal>,
 }
 
 /// A completed row with these amounts at the Unix epoch, for the engine's unit tests of
@@ -248,10 +290,51 @@ pub(crate) fn completed_row(paid_in: Decimal, withdrawn: Decimal, balance: Decim
         withdrawn,
         balance: Some(balance),
         category: Category::Other,
+        ..Transaction::empty()
     }
 }
 
 impl Transaction {
+    /// Whether `other` is this row printed again: equal in every field a statement prints
+    /// (receipt, completion time, Details, status, Paid In, Withdrawn, Balance, and another
+    /// wallet's printed type, fee, tax and balance before). The category is derived from these,
+    /// so it is not compared. Amounts compare by value (`100` equals `100.00`). Exact copies are
+    /// evidence of a fabricated or concatenated statement (`check::duplicates`), and the
+    /// features count each row once.
+    pub fn same_printed_row(&self, other: &Transaction) -> bool {
+        self.completed_at == other.completed_at
+            && self.paid_in == other.paid_in
+            && self.withdrawn == other.withdrawn
+            && self.balance == other.balance
+            && self.status == other.status
+            && self.receipt_no == other.receipt_no
+            && self.details == other.details
+            && self.transaction_type == other.transaction_type
+            && self.fee == other.fee
+            && self.tax == other.tax
+            && self.balance_before == other.balance_before
+    }
+
+    /// A row with nothing in it: empty receipt and Details, the Unix epoch, `Completed`, zero
+    /// amounts, no balance, no wallet fields, [`Category::Uncategorised`]. For building rows
+    /// with `..Transaction::empty()`.
+    pub fn empty() -> Transaction {
+        Transaction {
+            receipt_no: String::new(),
+            completed_at: NaiveDateTime::default(),
+            details: String::new(),
+            status: TransactionStatus::Completed,
+            paid_in: Decimal::ZERO,
+            withdrawn: Decimal::ZERO,
+            balance: None,
+            category: Category::Uncategorised,
+            transaction_type: None,
+            fee: None,
+            tax: None,
+            balance_before: None,
+        }
+    }
+
     /// Net effect on the wallet: `paid_in - withdrawn`, KES major units.
     pub fn net(&self) -> Decimal {
         self.paid_in - self.withdrawn

@@ -73,6 +73,7 @@ pub fn insert_rows(statement: &Statement, rows: &[(NaiveDateTime, &str, Decimal)
             withdrawn: crate::money::cents((-*amount).max(Decimal::ZERO)),
             balance: Some(Decimal::ZERO),
             category: crate::Category::Uncategorised,
+            ..crate::statement::Transaction::empty()
         };
         // Newest first: the new row goes before the first row that is not newer than it.
         let pos = s

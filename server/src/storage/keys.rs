@@ -47,9 +47,10 @@ pub struct RequestKey {
     pub key: KeyRecord,
     /// The partner's integrity policy (`accept` when unset).
     pub integrity_policy: crate::policy::IntegrityPolicy,
-    /// The version of the partner's default scorecard in the key's environment; `None`: the
-    /// engine's built-in scorecard.
-    pub default_scorecard: Option<String>,
+    /// Whether the partner has a default scorecard (of any currency) in the key's environment;
+    /// `false`: every analysis without a named card scores with the engine's built-in card of
+    /// the statement's currency, and no defaults need reading.
+    pub has_default_scorecards: bool,
 }
 
 /// `SELECT` of a [`KeyRecord`] (columns 0–6, read by [`key_from_row`]) followed by `$tail`, as
@@ -180,9 +181,9 @@ impl Storage {
     /// Database errors.
     pub async fn request_key(&self, key_hash: &str) -> Result<Option<RequestKey>> {
         let row = sqlx::query(select_key!(
-            ", p.integrity_policy, d.version",
-            "LEFT JOIN scorecard_defaults d ON d.partner_id = k.partner_id \
-             AND d.environment = k.environment ",
+            ", p.integrity_policy, (SELECT COUNT(*) FROM scorecard_defaults d \
+             WHERE d.partner_id = k.partner_id AND d.environment = k.environment)",
+            "",
             "WHERE k.key_hash = $1"
         ))
         .bind(key_hash)
@@ -193,7 +194,7 @@ impl Storage {
         Ok(Some(RequestKey {
             key: key_from_row(&row)?,
             integrity_policy: crate::policy::IntegrityPolicy::parse(&policy).unwrap_or_default(),
-            default_scorecard: row.try_get(8)?,
+            has_default_scorecards: row.try_get::<i64, _>(8)? > 0,
         }))
     }
 

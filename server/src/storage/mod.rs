@@ -107,6 +107,9 @@ const WEBHOOKS: &str = include_str!("../../migrations/0002_webhooks.sql");
 const HARDENING: &str = include_str!("../../migrations/0003_hardening.sql");
 const PORTAL: &str = include_str!("../../migrations/0004_portal.sql");
 const SCORECARDS: &str = include_str!("../../migrations/0005_scorecards.sql");
+const CURRENCY_DEFAULTS_SQLITE: &str = include_str!("../../migrations/0006_currency_defaults.sql");
+const CURRENCY_DEFAULTS_POSTGRES: &str =
+    include_str!("../../migrations/0006_currency_defaults.postgres.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -139,6 +142,12 @@ const STEPS: &[Step] = &[
         description: "scorecards",
         sqlite: SCORECARDS,
         postgres: SCORECARDS,
+    },
+    Step {
+        version: 6,
+        description: "currency defaults",
+        sqlite: CURRENCY_DEFAULTS_SQLITE,
+        postgres: CURRENCY_DEFAULTS_POSTGRES,
     },
 ];
 

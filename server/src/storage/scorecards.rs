@@ -1,4 +1,5 @@
-//! A partner's own scorecards, per environment: immutable versions and one default.
+//! A partner's own scorecards, per environment: immutable versions and one default per
+//! currency (a card's market is its currency; migration `0006_currency_defaults`).
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
@@ -17,7 +18,7 @@ pub struct ScorecardRecord {
     pub sha256: String,
     /// The canonical JSON (`alama_core::Scorecard::to_json`).
     pub card_json: String,
-    /// Whether it is the owner's default.
+    /// Whether it is the owner's default for the card's currency.
     pub is_default: bool,
     /// Milliseconds since the epoch.
     pub created_at: i64,
@@ -67,7 +68,8 @@ macro_rules! select_card {
 
 impl Storage {
     /// Stores `card` for `owner` (a validated card: its canonical JSON and SHA-256 are kept),
-    /// and makes it the owner's default when `make_default` (also when it was already stored).
+    /// and makes it the owner's default for the card's currency when `make_default` (also when
+    /// it was already stored); defaults of other currencies are left alone.
     /// A version that exists with other content is refused and the default left alone.
     ///
     /// # Errors
@@ -118,12 +120,14 @@ impl Storage {
         };
         if make_default {
             sqlx::query(
-                "INSERT INTO scorecard_defaults (partner_id, environment, version, updated_at) \
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (partner_id, environment) \
+                "INSERT INTO scorecard_defaults (partner_id, environment, currency, version, \
+                 updated_at) VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT (partner_id, environment, currency) \
                  DO UPDATE SET version = excluded.version, updated_at = excluded.updated_at",
             )
             .bind(&owner.partner_id)
             .bind(owner.environment.as_str())
+            .bind(&card.currency)
             .bind(&card.version)
             .bind(now_ms())
             .execute(&mut *tx)
@@ -166,6 +170,29 @@ impl Storage {
         .iter()
         .map(record_from_row)
         .collect()
+    }
+
+    /// The canonical JSON of `owner`'s default cards, by currency (ISO 4217 code -> card JSON);
+    /// empty when the owner has none (the built-in card of each currency then scores).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn default_scorecards(
+        &self,
+        owner: &Owner,
+    ) -> Result<std::collections::BTreeMap<String, String>> {
+        let rows = sqlx::query(
+            "SELECT d.currency, s.card_json FROM scorecard_defaults d JOIN scorecards s \
+             ON s.partner_id = d.partner_id AND s.environment = d.environment \
+             AND s.version = d.version WHERE d.partner_id = $1 AND d.environment = $2",
+        )
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
+            .collect()
     }
 
     /// The partner called `name`, if it exists (no partner is created).

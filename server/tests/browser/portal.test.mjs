@@ -7,11 +7,14 @@
 // local receiver, an event and a test event delivered and the delivery percentage; the overview's numbers; an
 // upload on the Try it page; revoke the key and see the API answer 401; no Content-Security-Policy
 // violations or script errors.
-// Screenshots of each page go to docs/portal/ (SCREENSHOTS, default: the repository's).
+// Screenshots of each page go to the folder SCREENSHOTS (run.sh: a temporary folder, or the
+// committed docs/portal/ with --update-screenshots); unset, a new temporary folder: never the
+// checkout by default, so CI leaves the tracked PNGs alone.
 
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -20,7 +23,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, "../../..");
 const base = process.env.PORTAL_BASE;
 const link = process.env.PORTAL_LINK;
-const shots = process.env.SCREENSHOTS || path.join(repo, "docs/portal");
+const shots = process.env.SCREENSHOTS || mkdtempSync(path.join(os.tmpdir(), "alama-portal-shots-"));
 assert.ok(base && link, "PORTAL_BASE and PORTAL_LINK must be set (run.sh sets them)");
 mkdirSync(shots, { recursive: true });
 

@@ -274,3 +274,25 @@ pub fn real_sample(name: &str) -> Option<PathBuf> {
         .join(name);
     path.exists().then_some(path)
 }
+
+/// POST /v1/scores/analyse with `statement` and an optional `scorecard` field.
+pub async fn analyse(
+    server: &Server,
+    key: &str,
+    statement: Vec<u8>,
+    scorecard: Option<&str>,
+) -> (u16, reqwest::header::HeaderMap, Value) {
+    let mut form = Form::new().part("statement", Part::bytes(statement).file_name("s.bin"));
+    if let Some(s) = scorecard {
+        form = form.text("scorecard", s.to_owned());
+    }
+    let r = server
+        .client
+        .post(server.url("/v1/scores/analyse"))
+        .bearer_auth(key)
+        .multipart(form)
+        .send()
+        .await
+        .expect("POST analyse");
+    split(r).await
+}

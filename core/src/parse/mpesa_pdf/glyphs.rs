@@ -26,7 +26,7 @@ const BASELINE_TOLERANCE: f32 = 2.0;
 
 /// One character as drawn.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Glyph {
+pub(in crate::parse) struct Glyph {
     /// Left edge (glyph origin), points from the left of the page.
     pub x: f32,
     /// Right edge: `x` plus the advance width, points.
@@ -43,7 +43,7 @@ pub(super) struct Glyph {
 
 /// One line of text: characters sharing a baseline, left to right.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Line {
+pub(in crate::parse) struct Line {
     /// Baseline of the line's first character, points from the top.
     pub y: f32,
     /// The characters, sorted by `x`.
@@ -62,7 +62,7 @@ impl Line {
 
 /// One page: its lines, top to bottom.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Page {
+pub(in crate::parse) struct Page {
     /// 1-based page number.
     pub number: u32,
     /// Lines sorted by baseline.

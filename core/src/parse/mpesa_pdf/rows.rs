@@ -428,6 +428,7 @@ fn read_row(
         withdrawn,
         balance,
         category: Category::default(),
+        ..crate::statement::Transaction::empty()
     })
 }
 

@@ -1,0 +1,142 @@
+//! The real statements of other wallets in `../shared/samples/wallets/` (skipped when absent):
+//! each parses to the figures the statement itself prints (see that folder's README and
+//! docs/wallets.md). Personal data: nothing here prints a name, a number or an address.
+
+use alama_core::parse::{ParseOptions, parse};
+use alama_core::statement::{Provider, Statement};
+use rust_decimal::Decimal;
+use rust_decimal_macros::dec;
+
+fn sample(name: &str) -> Option<Statement> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/wallets");
+    let bytes = std::fs::read(dir.join(name)).ok()?;
+    let started = std::time::Instant::now();
+    let statement = parse(&bytes, &ParseOptions::default()).expect("the sample parses");
+    eprintln!("{name}: parsed in {:?}", started.elapsed());
+    Some(statement)
+}
+
+/// Rows, totals and the share of `other`, for the report (amounts only).
+fn describe(name: &str, s: &Statement) {
+    let paid_in: Decimal = s.transactions.iter().map(|t| t.paid_in).sum();
+    let withdrawn: Decimal = s.transactions.iter().map(|t| t.withdrawn).sum();
+    let other = s
+        .transactions
+        .iter()
+        .filter(|t| t.category == alama_core::Category::Other)
+        .count();
+    eprintln!(
+        "{name}: {} rows, {} unparsed, paid in {paid_in}, withdrawn {withdrawn}, other {other}",
+        s.transactions.len(),
+        s.unparsed.len()
+    );
+    for u in &s.unparsed {
+        eprintln!("  unparsed page {} line {}: {}", u.page, u.line, u.reason);
+    }
+    let mut by_category = std::collections::BTreeMap::new();
+    for t in &s.transactions {
+        *by_category.entry(format!("{:?}", t.category)).or_insert(0) += 1;
+    }
+    eprintln!("{name}: categories {by_category:?}");
+    let integrity = alama_core::check::check(s);
+    eprintln!(
+        "{name}: integrity {} ({:?}), findings {:?}",
+        integrity.status,
+        integrity.evidence_level,
+        integrity
+            .findings
+            .iter()
+            .map(|f| (f.severity, f.message.as_str()))
+            .collect::<Vec<_>>()
+    );
+    assert!(
+        matches!(integrity.status.as_str(), "verified" | "consistent"),
+        "{name}: no false alarm, got {}",
+        integrity.status
+    );
+    assert!(
+        other * 100 <= s.transactions.len(),
+        "{name}: {other} of {} rows are `other` (at most 1 %)",
+        s.transactions.len()
+    );
+}
+
+#[test]
+fn airtel_money_uganda_reads_to_its_summary() {
+    let Some(s) = sample("airtel-money-ug_2026-03_personal.pdf") else {
+        return;
+    };
+    describe("airtel", &s);
+    assert_eq!(s.provider, Provider::AirtelMoneyUg);
+    assert_eq!(s.currency, "UGX");
+    assert!(s.unparsed.is_empty());
+    assert_eq!(s.transactions.len(), 23);
+    let balances = s.balances.expect("opening and closing balances");
+    assert_eq!(balances.opening, dec!(25111.80));
+    assert_eq!(balances.closing, dec!(73201.80));
+    let total = &s.summary.as_ref().expect("SUMMARY").total;
+    assert_eq!(total.paid_in, dec!(7040000.00));
+    assert_eq!(total.paid_out, dec!(6991910.00));
+    let paid_in: Decimal = s.transactions.iter().map(|t| t.paid_in).sum();
+    let withdrawn: Decimal = s.transactions.iter().map(|t| t.withdrawn).sum();
+    assert_eq!(paid_in, total.paid_in);
+    assert_eq!(withdrawn, total.paid_out, "the fees are inside the debit");
+    assert_eq!(balances.opening + paid_in - withdrawn, balances.closing);
+    let mut running = balances.opening;
+    for t in &s.transactions {
+        running += t.paid_in - t.withdrawn;
+        assert_eq!(Some(running), t.balance, "{}", t.completed_at);
+    }
+}
+
+#[test]
+fn vodacom_mpesa_lesotho_reads_every_row() {
+    let Some(s) = sample("vodacom-mpesa-ls_2024-12_personal.pdf") else {
+        return;
+    };
+    describe("lesotho", &s);
+    assert_eq!(s.provider, Provider::VodacomMpesaLs);
+    assert_eq!(s.currency, "LSL");
+    assert!(s.unparsed.is_empty());
+    assert_eq!(s.transactions.len(), 357);
+    let first = s.transactions.iter().map(|t| t.completed_at.date()).min();
+    let last = s.transactions.iter().map(|t| t.completed_at.date()).max();
+    assert_eq!(first.map(|d| d.to_string()).as_deref(), Some("2024-07-02"));
+    assert_eq!(last.map(|d| d.to_string()).as_deref(), Some("2024-12-31"));
+}
+
+#[test]
+fn mtn_momo_ghana_reads_every_row() {
+    let Some(s) = sample("mtn-momo-gh_2025-03_to_2025-05_personal.csv") else {
+        return;
+    };
+    describe("mtn", &s);
+    assert_eq!(s.provider, Provider::MtnMomoGh);
+    assert_eq!(s.currency, "GHS");
+    assert!(s.unparsed.is_empty());
+    // 105 records after the header (the samples' README counts 104: `wc -l` of a file whose
+    // last line has no newline, less the header).
+    assert_eq!(s.transactions.len(), 105);
+    assert!(
+        s.transactions.iter().all(|t| t.balance.is_some()
+            && t.balance_before.is_some()
+            && t.transaction_type.is_some()),
+        "every MTN row keeps its printed balances and type"
+    );
+    // The rows whose own balances move by their amount (fees and levy included) — all but the
+    // 5 XtraBalance rows whose balances are another account's and the 1 levied row.
+    let own = s
+        .transactions
+        .iter()
+        .filter(|t| {
+            t.balance
+                .zip(t.balance_before)
+                .is_some_and(|(a, b)| a - b == t.net())
+        })
+        .count();
+    assert_eq!(
+        own,
+        105 - 6,
+        "rows whose printed balances move by their amount"
+    );
+}

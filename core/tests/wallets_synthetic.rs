@@ -1,0 +1,130 @@
+//! Each other wallet's parser reads its own synthetic generator's file back exactly
+//! (write-then-parse is the identity), rejects a damaged file with a typed error or keeps the
+//! damaged row as an unparsed line, and reads 1,000 rows quickly.
+
+use alama_core::parse::{ParseOptions, parse};
+use alama_core::statement::Statement;
+use alama_core::testing::wallets::{Synthetic, airtel_statement, mtn_statement, vodacom_statement};
+use proptest::prelude::*;
+
+fn round_trip(synthetic: &Synthetic) {
+    let parsed = parse(&synthetic.bytes, &ParseOptions::default()).expect("parses");
+    assert!(parsed.unparsed.is_empty(), "{:?}", parsed.unparsed);
+    let expected: Statement = synthetic.expected_prepared(&parsed);
+    assert_eq!(parsed.transactions.len(), expected.transactions.len());
+    for (got, want) in parsed.transactions.iter().zip(&expected.transactions) {
+        assert_eq!(got, want);
+    }
+    assert_eq!(parsed, expected);
+    // The canonical JSON and CSV carry every field of these wallets' rows.
+    let json = alama_core::parse::json::parse(parsed.to_json().as_bytes()).expect("JSON");
+    assert_eq!(json.transactions, parsed.transactions);
+    assert_eq!(
+        (json.provider, &json.currency, &json.country),
+        (parsed.provider, &parsed.currency, &parsed.country)
+    );
+    let csv = parse(parsed.to_csv().as_bytes(), &ParseOptions::default()).expect("CSV");
+    assert_eq!(csv.transactions, parsed.transactions);
+    assert_eq!(
+        (csv.provider, &csv.currency),
+        (parsed.provider, &parsed.currency)
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn airtel_write_then_parse_is_the_identity(seed in any::<u64>(), rows in 1usize..60) {
+        round_trip(&airtel_statement(seed, rows));
+    }
+
+    #[test]
+    fn vodacom_write_then_parse_is_the_identity(seed in any::<u64>(), rows in 1usize..60) {
+        round_trip(&vodacom_statement(seed, rows));
+    }
+
+    #[test]
+    fn mtn_write_then_parse_is_the_identity(seed in any::<u64>(), rows in 1usize..60) {
+        round_trip(&mtn_statement(seed, rows));
+    }
+
+    /// A PDF cut short is a typed error, never a panic or a silent partial statement.
+    #[test]
+    fn a_truncated_pdf_is_malformed(seed in any::<u64>(), keep in 0.1f64..0.9) {
+        for synthetic in [airtel_statement(seed, 20), vodacom_statement(seed, 20)] {
+            let cut = (synthetic.bytes.len() as f64 * keep) as usize;
+            let err = parse(&synthetic.bytes[..cut], &ParseOptions::default())
+                .expect_err("a truncated PDF does not parse");
+            prop_assert!(
+                matches!(err.code(), "malformed_statement" | "unsupported_wallet"),
+                "{}", err.code()
+            );
+        }
+    }
+}
+
+/// A damaged MTN amount keeps its row as an unparsed line (counted, never dropped); a
+/// damaged header is an unsupported wallet that names the supported ones.
+#[test]
+fn a_damaged_mtn_csv_is_reported() {
+    let synthetic = mtn_statement(7, 30);
+    let text = String::from_utf8(synthetic.bytes.clone()).expect("UTF-8");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    lines[3] = lines[3]
+        .replacen(",TRANSFER,", ",TRANSFER,1x2,", 1)
+        .replacen(",DEBIT,", ",DEBIT,1x2,", 1);
+    lines[3] = lines[3].replacen(",CASH_OUT,", ",CASH_OUT,1x2,", 1);
+    lines[3] = lines[3].replacen(",CASH_IN,", ",CASH_IN,1x2,", 1);
+    lines[3] = lines[3].replacen(",ADJUSTMENT,", ",ADJUSTMENT,1x2,", 1);
+    let damaged = lines.join("\n");
+    let parsed = parse(damaged.as_bytes(), &ParseOptions::default()).expect("parses");
+    assert_eq!(parsed.transactions.len(), 29);
+    assert_eq!(parsed.unparsed.len(), 1);
+    let headless = text.replacen("BAL BEFORE", "BALANCE BEFORE", 1);
+    let err = parse(headless.as_bytes(), &ParseOptions::default()).expect_err("unknown header");
+    assert_eq!(err.code(), "unsupported_wallet");
+    assert!(
+        err.message().contains("MTN MoMo Ghana"),
+        "{}",
+        err.message()
+    );
+}
+
+/// A PDF of none of the known layouts is an unsupported wallet naming the supported ones.
+#[test]
+fn an_unknown_pdf_layout_names_the_supported_wallets() {
+    let bytes = alama_core::testing::wallet_pdf::document(
+        vec![alama_core::testing::wallet_pdf::Canvas::default()],
+        "Test",
+        "",
+    );
+    let err = parse(&bytes, &ParseOptions::default()).expect_err("no layout");
+    assert_eq!(err.code(), "unsupported_wallet");
+    for name in [
+        "Airtel Money Uganda",
+        "Vodacom M-Pesa Lesotho",
+        "MTN MoMo Ghana",
+        "Safaricom",
+    ] {
+        assert!(err.message().contains(name), "{}", err.message());
+    }
+}
+
+/// 1,000 rows of each layout parse (the budget, well under 50 ms, is for a release build; a
+/// debug build is an order of magnitude slower, so this prints the time and bounds it loosely).
+#[test]
+fn a_thousand_rows_parse_quickly() {
+    for (name, synthetic) in [
+        ("airtel", airtel_statement(1, 1_000)),
+        ("vodacom", vodacom_statement(1, 1_000)),
+        ("mtn", mtn_statement(1, 1_000)),
+    ] {
+        let started = std::time::Instant::now();
+        let parsed = parse(&synthetic.bytes, &ParseOptions::default()).expect("parses");
+        let took = started.elapsed();
+        eprintln!("{name}: 1,000 rows in {took:?}");
+        assert_eq!(parsed.transactions.len(), 1_000);
+        assert!(took.as_millis() < 5_000, "{name}: {took:?}");
+    }
+}
