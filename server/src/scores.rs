@@ -534,7 +534,7 @@ pub async fn analyse(
             .retry_after(1)),
         };
     }
-    run_and_store(&state, &caller, new, form, scorecard).await
+    run_and_store(&state, &caller, new, form, cards).await
 }
 
 /// Runs the engine on the claimed report `new` and stores its outcome, recording the
@@ -544,7 +544,7 @@ async fn run_and_store(
     caller: &Caller,
     new: NewReport,
     form: Form,
-    scorecard: Option<std::sync::Arc<alama_core::Scorecard>>,
+    cards: crate::scorecards::CardChoice,
 ) -> Result<Response, ApiError> {
     let report_id = new.id.clone();
     let engine_started = std::time::Instant::now();
