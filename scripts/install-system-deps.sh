@@ -27,6 +27,9 @@ command -v qpdf >/dev/null || need+=(qpdf)
 [ -f /usr/share/java/jna.jar ] || need+=(libjna-java)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The metrics test scrapes the service with Debian's real Prometheus and checks its exposition,
+# the deploy/ configuration and alert rules with promtool.
+{ command -v promtool >/dev/null && command -v prometheus >/dev/null; } || need+=(prometheus)
 
 node_major() { node --version 2>/dev/null | sed -E 's/^v([0-9]+).*/\1/'; }
 node_ok() { [ "$(node_major || echo 0)" -ge 20 ] 2>/dev/null && command -v npm >/dev/null; }
