@@ -158,6 +158,7 @@ fn finish(
             email: None,
         },
         currency: "KES".to_owned(),
+        currency_exponent: None,
         period: Some(period),
         requested_at: Some(period.end + Duration::days(1)),
         summary: Some(Summary {
@@ -588,6 +589,7 @@ pub fn thin_statement(rows: u32, days: u32) -> Statement {
     Statement {
         transactions,
         currency: "KES".to_owned(),
+        currency_exponent: None,
         ..Statement::default()
     }
 }

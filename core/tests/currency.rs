@@ -213,3 +213,39 @@ fn reports_speak_the_statements_currency() {
         }
     }
 }
+
+/// The canonical JSON records the currency's ISO 4217 exponent beside it when it is not 2
+/// (UGX: 0), leaves it out otherwise (a Kenyan statement's JSON is as it was), and refuses a
+/// statement that gives another exponent for a known code.
+#[test]
+fn the_canonical_json_records_the_iso_exponent_beside_the_currency() {
+    let options = alama_core::ParseOptions::default();
+    let kes = persona_statement(PersonaKind::Salaried, 4, 3);
+    let kes_json = alama_core::parse(kes.to_json().as_bytes(), &options)
+        .expect("parses")
+        .to_json();
+    assert!(!kes_json.contains("currencyExponent"));
+    for (currency, exponent) in [("UGX", Some(0)), ("GHS", None), ("LSL", None)] {
+        let s = relabelled(&kes, currency);
+        let parsed = alama_core::parse(s.to_json().as_bytes(), &options).expect("parses");
+        assert_eq!(parsed.currency_exponent, exponent, "{currency}");
+        let json = parsed.to_json();
+        assert_eq!(
+            json.contains(r#""currency":"UGX","currencyExponent":0"#),
+            currency == "UGX",
+            "{currency}"
+        );
+        // The same statement read back: the same JSON.
+        let again = alama_core::parse(json.as_bytes(), &options).expect("reads back");
+        assert_eq!(again.to_json(), json);
+    }
+    let mut wrong = relabelled(&kes, "UGX");
+    wrong.currency_exponent = Some(2);
+    let err = alama_core::parse(wrong.to_json().as_bytes(), &options).expect_err("UGX has 0");
+    assert_eq!(err.code(), "malformed_statement");
+    assert!(
+        err.message().contains("currencyExponent 2"),
+        "{}",
+        err.message()
+    );
+}

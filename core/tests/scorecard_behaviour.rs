@@ -128,6 +128,7 @@ fn regular_salaried(salary: u64, end: NaiveDate) -> Statement {
     }
     let empty = Statement {
         currency: "KES".to_owned(),
+        currency_exponent: None,
         period: Some(alama_core::statement::Period { start, end }),
         ..Statement::default()
     };

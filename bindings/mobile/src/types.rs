@@ -134,6 +134,9 @@ pub struct Statement {
     /// ISO 4217 currency of every amount in the statement (`"KES"` for M-Pesa).
     #[uniffi(default = "KES")]
     pub currency: String,
+    /// The ISO 4217 minor-unit exponent of `currency` (UGX 0), recorded when it is not 2.
+    #[uniffi(default)]
+    pub currency_exponent: Option<u32>,
     /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`), when a parser or the input says.
     #[uniffi(default)]
     pub country: Option<String>,

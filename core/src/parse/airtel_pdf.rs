@@ -226,6 +226,7 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Statemen
         provider: Provider::AirtelMoneyUg,
         holder: front.holder,
         currency: "UGX".to_owned(),
+        currency_exponent: None,
         country: Some("UG".to_owned()),
         time_zone: Some("Africa/Kampala".to_owned()),
         period: front.period,

@@ -296,6 +296,7 @@ pub fn parse(bytes: &[u8], _options: &ParseOptions) -> Result<Statement> {
     };
     let mut statement = Statement {
         currency: "KES".to_owned(),
+        currency_exponent: None,
         transactions: rows.transactions,
         unparsed: rows.unparsed,
         ..Statement::default()

@@ -9,16 +9,31 @@ use crate::statement::Statement;
 ///
 /// # Errors
 /// `ErrorKind::Malformed` (with the JSON line) when the JSON is invalid or not a statement,
-/// including amounts given as JSON floats (money must be decimal strings).
+/// including amounts given as JSON floats (money must be decimal strings), and a
+/// `currencyExponent` other than ISO 4217's for a known currency (`"UGX"` with 2).
 pub fn parse(bytes: &[u8]) -> Result<Statement> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    serde_json::from_slice(bytes).map_err(|e| {
+    let statement: Statement = serde_json::from_slice(bytes).map_err(|e| {
         Error::malformed(
             0,
             u32::try_from(e.line()).unwrap_or(u32::MAX),
             format!("not a canonical JSON statement: {e}"),
         )
-    })
+    })?;
+    let iso = crate::statement::currency_exponent(statement.currency.trim());
+    if let (Some(given), Some(iso)) = (statement.currency_exponent, iso)
+        && given != iso
+    {
+        return Err(Error::malformed(
+            0,
+            0,
+            format!(
+                "currencyExponent {given} is not {}'s ISO 4217 exponent {iso}",
+                statement.currency.trim()
+            ),
+        ));
+    }
+    Ok(statement)
 }
 
 /// Writes the canonical JSON statement (compact).

@@ -150,6 +150,9 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 /// ([`crate::parallel`]), each with its own memo of the Details it has seen.
 pub fn prepare(statement: &mut Statement) {
     normalise_summary(statement);
+    if let Some(exponent) = crate::statement::currency_exponent(&statement.currency) {
+        statement.currency_exponent = (exponent != 2).then_some(exponent);
+    }
     let provider = statement.provider;
     let rows = &mut statement.transactions;
     if crate::parallel::worth_halving(rows.len()) {

@@ -160,6 +160,7 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         provider: Provider::Mpesa,
         holder: table.holder,
         currency: "KES".to_owned(),
+        currency_exponent: None,
         period: table.period,
         requested_at: table.requested_at,
         summary: table.summary,

@@ -159,6 +159,7 @@ pub fn parse(bytes: &[u8]) -> Result<Statement> {
     let mut statement = Statement {
         provider: Provider::MtnMomoGh,
         currency: "GHS".to_owned(),
+        currency_exponent: None,
         country: Some("GH".to_owned()),
         time_zone: Some("Africa/Accra".to_owned()),
         ..Statement::default()

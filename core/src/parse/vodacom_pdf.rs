@@ -194,6 +194,7 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
             ..AccountHolder::default()
         },
         currency: "LSL".to_owned(),
+        currency_exponent: None,
         country: Some("LS".to_owned()),
         time_zone: Some("Africa/Maseru".to_owned()),
         transactions,

@@ -202,6 +202,7 @@ mod tests {
     fn statement(rows: Vec<Transaction>) -> Statement {
         Statement {
             currency: "KES".to_owned(),
+            currency_exponent: None,
             transactions: rows,
             ..Statement::default()
         }

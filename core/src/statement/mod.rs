@@ -35,6 +35,14 @@ pub struct Statement {
     /// ISO 4217 currency of every amount in the statement (`"KES"` for M-Pesa).
     #[serde(default = "default_currency")]
     pub currency: String,
+    /// The ISO 4217 minor-unit exponent of [`Self::currency`] (UGX 0, KES 2;
+    /// [`currency_exponent`]), recorded beside it when it is not 2 (`"currencyExponent": 0` on a
+    /// UGX statement) and left out otherwise, so a Kenyan statement's JSON is as it was.
+    /// [`crate::parse::prepare`] sets it from the currency; a JSON statement that gives one
+    /// other than ISO's for a known code is refused. Amounts keep the precision the statement
+    /// prints whatever the exponent (Airtel Uganda prints `Ugx 25,111.80`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency_exponent: Option<u32>,
     /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`), when a parser or the input says;
     /// left out of JSON when `None` (a Kenyan statement: see [`Provider::country`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -200,6 +208,7 @@ impl Statement {
             provider: self.provider,
             holder: self.holder.clone(),
             currency: self.currency.clone(),
+            currency_exponent: self.currency_exponent,
             country: self.country.clone(),
             time_zone: self.time_zone.clone(),
             period: self.period,

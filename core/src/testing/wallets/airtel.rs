@@ -97,6 +97,7 @@ pub fn airtel_statement(seed: u64, rows: usize) -> Synthetic {
         provider: Provider::AirtelMoneyUg,
         holder,
         currency: "UGX".to_owned(),
+        currency_exponent: None,
         country: Some("UG".to_owned()),
         time_zone: Some("Africa/Kampala".to_owned()),
         period: Some(Period {

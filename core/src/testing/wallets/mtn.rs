@@ -147,6 +147,7 @@ pub fn mtn_statement(seed: u64, rows: usize) -> Synthetic {
             }
         },
         currency: "GHS".to_owned(),
+        currency_exponent: None,
         country: Some("GH".to_owned()),
         time_zone: Some("Africa/Accra".to_owned()),
         transactions,

@@ -86,6 +86,7 @@ pub fn vodacom_statement(seed: u64, rows: usize) -> Synthetic {
             ..AccountHolder::default()
         },
         currency: "LSL".to_owned(),
+        currency_exponent: None,
         country: Some("LS".to_owned()),
         time_zone: Some("Africa/Maseru".to_owned()),
         transactions: drawn.into_iter().map(|(t, _, _)| t).collect(),
