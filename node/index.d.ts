@@ -88,7 +88,14 @@ export interface AlamaError extends Error {
 // ----------------------------------------- Statement -----------------------------------------
 
 /** The wallet that issued a statement. */
-export type Provider = 'mpesa' | 'mtn-momo' | 'airtel-money' | 'other'
+export type Provider =
+  | 'mpesa'
+  | 'mtn-momo'
+  | 'airtel-money'
+  | 'other'
+  | 'vodacom-mpesa-ls'
+  | 'airtel-money-ug'
+  | 'mtn-momo-gh'
 
 /** Completion status of a row ("Transaction Status"). Only `completed` rows count in features and totals. */
 export type TransactionStatus = 'completed' | 'cancelled' | 'failed' | 'other'
@@ -174,6 +181,14 @@ export interface Transaction {
   balance?: Money
   /** Category derived from `details`. */
   category: Category
+  /** The row's own transaction type as the wallet prints it (MTN's `CASH_OUT`), when it has such a column. */
+  transactionType?: string
+  /** The fee charged on this row (Airtel's `Fee`, MTN's `FEES`), included in `withdrawn`. */
+  fee?: Money
+  /** Taxes and levies on this row (Ghana's `E-LEVY`), included in `withdrawn`. */
+  tax?: Money
+  /** The balance before the row (MTN's `BAL BEFORE`), when the source prints it. */
+  balanceBefore?: Money
 }
 
 /** A place in the PDF: 1-based page and line of the transaction table. */
@@ -259,12 +274,20 @@ export interface Statement {
   holder: AccountHolder
   /** ISO 4217 currency of every amount (`"KES"`). */
   currency: string
+  /** The currency's ISO 4217 minor-unit exponent, present when it is not 2 (UGX: `0`). */
+  currencyExponent?: number
+  /** The wallet's country, ISO 3166-1 alpha-2 (`"UG"`), when a parser or the input says. */
+  country?: string
+  /** The IANA time zone of every time (`"Africa/Accra"`); absent: the provider's own. */
+  timeZone?: string
   /** The period from the header (inclusive); absent when the source does not say. */
   period?: Period
   /** "Date of Statement" from the header. */
   requestedAt?: IsoDate
   /** The statement's own SUMMARY table, when it has one. */
   summary?: Summary
+  /** The opening and closing balances the statement prints (Airtel's SUMMARY), when it does. */
+  balances?: { opening: Money; closing: Money }
   /** Every row, in the order the source lists them (M-Pesa: newest first). */
   transactions: Transaction[]
   /** Facts about the source PDF (PDF only). */
