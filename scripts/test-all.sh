@@ -27,8 +27,9 @@ step "Rust tests (engine, CLI, fixtures, real statements)"
 cargo test --release --locked -p alama -p alama-core --features alama-core/testing,alama-core/pdf-report
 # The scorecard's behaviour properties in each other market (docs/scorecard.md, "Markets").
 for currency in UGX GHS LSL; do
-  ALAMA_BEHAVIOUR_CURRENCY=$currency cargo test --release --locked -p alama-core --features testing \
-    --test scorecard_behaviour
+  # The same packages and features as above, so nothing is compiled again.
+  ALAMA_BEHAVIOUR_CURRENCY=$currency cargo test --release --locked -p alama -p alama-core \
+    --features alama-core/testing,alama-core/pdf-report --test scorecard_behaviour
 done
 
 step "service tests (SQLite and PostgreSQL)"
