@@ -38,7 +38,7 @@ from alama._selection import Binned, regress, select
 __all__ = ["Validation", "fit_regression", "fit_scorecard", "psi", "score_frame", "validate"]
 
 #: Alama's score bands (inclusive ranges), as in every report: the engine's own.
-BANDS: list[tuple[str, int, int]] = [tuple(band) for band in _alama.BANDS]
+BANDS: list[tuple[str, int, int]] = list(_alama.BANDS)
 
 #: The card's form, the engine's own: ``score = BASE_SCORE + Σ points``, the maxima adding up
 #: to ``MAX_POINTS``, so scores run from ``SCORE_MIN`` to ``SCORE_MAX``.
