@@ -96,27 +96,9 @@ pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report
     assemble::report(statement, scorecard)
 }
 
-/// Scores a statement the caller owns (typically just parsed), with `scorecard` or, when
-/// `None`, the built-in card of the statement's currency ([`scorecard::builtin_for`]): the same
-/// report as [`score_with`], its rows prepared and moved in place rather than copied.
-/// `report_id`, when given, is the report's id in place of its content address (a service
-/// storing each report under its own id; the content address is then not computed). A caller
-/// that chooses the card by the statement's currency (a service's per-currency default)
-/// parses, chooses, then calls this.
-///
-/// # Errors
-/// Those of [`score_with`], and `ErrorKind::UnsupportedCurrency` when no card is given and no
-/// built-in card is in the statement's currency.
-pub fn score_parsed(
-    mut statement: Statement,
-    scorecard: Option<&Scorecard>,
-    report_id: Option<String>,
-) -> Result<Report> {
-    parse::prepare(&mut statement);
-    score_prepared(statement, scorecard, report_id)
-}
-
-/// [`score_parsed`] of a statement `parse` prepared already (categories and amounts set).
+/// Scores a statement `parse` prepared already (categories and amounts set), its rows moved in
+/// place, with `scorecard` or, when `None`, the built-in card of its currency; under
+/// `report_id` when given, else its content address.
 fn score_prepared(
     statement: Statement,
     scorecard: Option<&Scorecard>,

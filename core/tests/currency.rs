@@ -5,7 +5,7 @@
 use alama_core::testing::{PersonaKind, persona_statement};
 use alama_core::{Statement, scorecard};
 use proptest::prelude::*;
-use rust_decimal::{Decimal, RoundingStrategy};
+use rust_decimal::Decimal;
 
 #[path = "market_cards/factors.rs"]
 #[allow(dead_code)] // the rationales are the card derivation's (tests/market_cards.rs)
@@ -32,30 +32,9 @@ fn markets() -> [(&'static str, Decimal); 3] {
     ]
 }
 
-fn money(v: Decimal, factor: Decimal) -> Decimal {
-    (v * factor).round_dp_with_strategy(2, RoundingStrategy::MidpointAwayFromZero)
-}
-
 /// `s` with every amount multiplied by `factor` (to the cent) and labelled `currency`.
 fn converted(s: &Statement, currency: &str, factor: Decimal) -> Statement {
-    let mut out = s.clone();
-    currency.clone_into(&mut out.currency);
-    for t in &mut out.transactions {
-        t.paid_in = money(t.paid_in, factor);
-        t.withdrawn = money(t.withdrawn, factor);
-        t.balance = t.balance.map(|b| money(b, factor));
-    }
-    if let Some(summary) = out.summary.as_mut() {
-        for row in summary
-            .rows
-            .iter_mut()
-            .chain(std::iter::once(&mut summary.total))
-        {
-            row.paid_in = money(row.paid_in, factor);
-            row.paid_out = money(row.paid_out, factor);
-        }
-    }
-    out
+    alama_core::testing::edits::converted(s, currency, factor)
 }
 
 /// The same rows and numbers, only labelled `currency`.

@@ -43,30 +43,13 @@ fn market() -> (String, Decimal) {
 
 fn score(s: &Statement) -> u16 {
     let (currency, factor) = market();
-    let mut s = s.clone();
-    if factor != Decimal::ONE {
-        // Every printed amount carried over to the cent; a missing balance stays missing.
-        let money = |v: Decimal| {
-            (v * factor)
-                .round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
-        };
-        for t in &mut s.transactions {
-            t.paid_in = money(t.paid_in);
-            t.withdrawn = money(t.withdrawn);
-            t.balance = t.balance.map(money);
-        }
-        if let Some(summary) = s.summary.as_mut() {
-            for row in summary
-                .rows
-                .iter_mut()
-                .chain(std::iter::once(&mut summary.total))
-            {
-                row.paid_in = money(row.paid_in);
-                row.paid_out = money(row.paid_out);
-            }
-        }
-    }
-    s.currency = currency;
+    // Every printed amount carried over to the cent; a missing balance stays missing. KES
+    // statements are scored as built.
+    let s = if factor == Decimal::ONE {
+        s.clone()
+    } else {
+        edits::converted(s, &currency, factor)
+    };
     alama_core::score(&s).expect("a persona scores").score
 }
 

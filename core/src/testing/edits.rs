@@ -87,6 +87,34 @@ pub fn insert_rows(statement: &Statement, rows: &[(NaiveDateTime, &str, Decimal)
     s
 }
 
+/// The statement carried into another market: every printed amount (rows, balances, SUMMARY)
+/// multiplied by `factor` and rounded half away from zero to the cent, labelled `currency`; a
+/// missing balance stays missing and nothing is rebalanced (unlike [`scale`]). The currency
+/// tests carry KES personas to UGX, GHS and LSL at each card's factor with it.
+pub fn converted(statement: &Statement, currency: &str, factor: Decimal) -> Statement {
+    let money = |v: Decimal| {
+        (v * factor).round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero)
+    };
+    let mut out = statement.clone();
+    currency.clone_into(&mut out.currency);
+    for t in &mut out.transactions {
+        t.paid_in = money(t.paid_in);
+        t.withdrawn = money(t.withdrawn);
+        t.balance = t.balance.map(money);
+    }
+    if let Some(summary) = out.summary.as_mut() {
+        for row in summary
+            .rows
+            .iter_mut()
+            .chain(std::iter::once(&mut summary.total))
+        {
+            row.paid_in = money(row.paid_in);
+            row.paid_out = money(row.paid_out);
+        }
+    }
+    out
+}
+
 /// Multiplies every amount and balance by `factor` (rounded to cents).
 pub fn scale(statement: &Statement, factor: Decimal) -> Statement {
     let mut s = statement.clone();
