@@ -7,8 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-# Each step prints the disk space left, so that a run that fills the disk says where.
-step() { printf '\n==> %s  (disk free: %s)\n' "$*" "$(df -h --output=avail . | tail -1 | tr -d ' ')"; }
+# Each step prints the disk space left and the minutes since the start, so that a run that fills
+# the disk or nears CI's time limit says where.
+step() {
+  printf '\n==> %s  (disk free: %s, %d min elapsed)\n' "$*" \
+    "$(df -h --output=avail . | tail -1 | tr -d ' ')" "$((SECONDS / 60))"
+}
 
 step "system packages"
 bash scripts/install-system-deps.sh
@@ -73,4 +77,4 @@ bash node/ci.sh
 step "mobile library (Kotlin on the JVM, Swift generated)"
 bash bindings/mobile/ci.sh
 
-printf '\nall test suites passed\n'
+printf '\nall test suites passed in %d min\n' "$((SECONDS / 60))"
