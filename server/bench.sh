@@ -6,7 +6,8 @@
 #   BENCH_DATABASE=postgres://… bash server/bench.sh
 # Knobs: CSV_REQUESTS (300), CSV_CONCURRENCY (4), PDF_REQUESTS (40), PDF_CONCURRENCY (2), PORT,
 # ALAMA_BIN (the server binary; default this checkout's release build: set it to a previous
-# build to compare two in the same run).
+# build to compare two in the same run), SERVE_ARGS (extra `alama serve` flags, e.g.
+# "--metrics-bind 127.0.0.1:19191" to measure the service with its metrics listener on).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,7 +23,7 @@ KEY="$("$BIN" keys create --partner "bench-$$" --environment sandbox --database 
 
 ALAMA_LOG=warn /usr/bin/time -v -o "$WORK/time.txt" "$BIN" serve \
     --bind "127.0.0.1:$PORT" --database "$DB" \
-    --rate-limit-per-minute 100000000 --rate-limit-burst 1000000 &
+    --rate-limit-per-minute 100000000 --rate-limit-burst 1000000 ${SERVE_ARGS:-} &
 TIMER=$!
 for _ in $(seq 1 100); do
     curl -sf "$URL/v1/openapi.json" >/dev/null && break
