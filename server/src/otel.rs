@@ -2,7 +2,7 @@
 //! standard variables (<https://opentelemetry.io/docs/specs/otel/configuration/sdk-environment-variables/>,
 //! <https://opentelemetry.io/docs/specs/otel/protocol/exporter/>):
 //!
-//! - `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the URL spans are POSTed to, as given) or
+//! - `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the URL spans are sent to with `POST`, as given) or
 //!   `OTEL_EXPORTER_OTLP_ENDPOINT` (a base URL: `/v1/traces` is appended); neither set: no export;
 //! - `OTEL_TRACES_EXPORTER=none` or `OTEL_SDK_DISABLED=true`: no export;
 //! - `OTEL_SERVICE_NAME` (default `alama`), `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_EXPORTER_OTLP_HEADERS`

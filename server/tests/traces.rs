@@ -151,12 +151,28 @@ async fn otlp_export_and_deliveries_join_the_callers_trace() {
     );
     assert_ne!(parts[2], parent);
 
-    // The export: protobuf POSTed to /v1/traces, holding the caller's trace id and the
-    // delivery span's id (raw bytes in the protobuf message).
-    let exported = exported.lock().expect("lock").clone();
+    assert_exported(
+        &exported.lock().expect("lock"),
+        trace,
+        parts[2],
+        &request_id,
+    );
+    let text = String::from_utf8(capture.0.lock().expect("lock").clone()).expect("utf-8");
+    assert_delivery_logged(&text, &request_id, trace);
+}
+
+/// What reached the collector: protobuf sent to `/v1/traces`, holding the caller's trace id,
+/// the delivery span's id and the request id (raw bytes in the protobuf message), and no
+/// statement text.
+fn assert_exported(
+    exported: &[(String, HeaderMap, Vec<u8>)],
+    trace: &str,
+    span: &str,
+    request_id: &str,
+) {
     assert!(!exported.is_empty(), "no spans exported");
     let mut all = Vec::new();
-    for (path, headers, body) in &exported {
+    for (path, headers, body) in exported {
         assert_eq!(path, "/v1/traces");
         assert_eq!(
             headers.get("content-type").and_then(|v| v.to_str().ok()),
@@ -171,7 +187,7 @@ async fn otlp_export_and_deliveries_join_the_callers_trace() {
         "the caller's trace id is exported"
     );
     assert!(
-        contains(&hex_bytes(parts[2])),
+        contains(&hex_bytes(span)),
         "the delivery's span is exported"
     );
     assert!(
@@ -181,9 +197,10 @@ async fn otlp_export_and_deliveries_join_the_callers_trace() {
     for text in ["JOHN DOE", "ACME LIMITED", "0712***678", "Airtime Purchase"] {
         assert!(!contains(text.as_bytes()), "statement text in the spans");
     }
+}
 
-    // The delivery's log lines carry the request id and trace id of the analysis.
-    let text = String::from_utf8(capture.0.lock().expect("lock").clone()).expect("utf-8");
+/// The delivery's log lines carry the request id and trace id of the analysis.
+fn assert_delivery_logged(text: &str, request_id: &str, trace: &str) {
     let attempts: Vec<Value> = text
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).expect("JSON line"))
@@ -191,6 +208,6 @@ async fn otlp_export_and_deliveries_join_the_callers_trace() {
         .collect();
     assert_eq!(attempts.len(), 1, "{text}");
     assert_eq!(attempts[0]["span"]["name"], "webhook");
-    assert_eq!(attempts[0]["span"]["request_id"], request_id.as_str());
+    assert_eq!(attempts[0]["span"]["request_id"], request_id);
     assert_eq!(attempts[0]["span"]["trace_id"], trace);
 }
