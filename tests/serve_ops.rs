@@ -39,6 +39,28 @@ fn address(line: &str, suffix: &str) -> Option<String> {
     Some(line[start..end].to_owned())
 }
 
+/// `alama serve --bind 127.0.0.1:0 --log-format json` plus `args` on a database in `dir`, its
+/// standard error piped; OpenTelemetry export to `otlp` (a base URL) if given, else none.
+fn serve(args: &[&str], dir: &std::path::Path, otlp: Option<&str>) -> std::process::Child {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_alama"));
+    command
+        .args(["serve", "--bind", "127.0.0.1:0", "--log-format", "json"])
+        .args(args)
+        .arg("--database")
+        .arg(dir.join("alama.db"))
+        .env_remove("ALAMA_LOG")
+        .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
+        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+        .env_remove("OTEL_TRACES_EXPORTER")
+        .env_remove("OTEL_SDK_DISABLED")
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null());
+    if let Some(base) = otlp {
+        command.env("OTEL_EXPORTER_OTLP_ENDPOINT", base);
+    }
+    command.spawn().expect("alama serve")
+}
+
 #[test]
 fn serve_with_metrics_and_json_logs() {
     let dir = std::env::temp_dir().join(format!(
@@ -49,23 +71,7 @@ fn serve_with_metrics_and_json_logs() {
             .map_or(0, |d| d.as_nanos())
     ));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alama"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--metrics-bind",
-            "127.0.0.1:0",
-            "--log-format",
-            "json",
-            "--database",
-        ])
-        .arg(dir.join("alama.db"))
-        .env_remove("ALAMA_LOG")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("alama serve");
+    let mut child = serve(&["--metrics-bind", "127.0.0.1:0"], &dir, None);
     let stderr = child.stderr.take().expect("stderr");
     let (mut api, mut metrics) = (None, None);
     let mut lines = BufReader::new(stderr).lines();
@@ -153,25 +159,7 @@ fn serve_exports_spans_over_otlp_and_flushes_on_sigterm() {
     let dir = std::env::temp_dir().join(format!("alama-serve-otlp-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let (collector, received) = otlp_receiver();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_alama"))
-        .args([
-            "serve",
-            "--bind",
-            "127.0.0.1:0",
-            "--log-format",
-            "json",
-            "--database",
-        ])
-        .arg(dir.join("alama.db"))
-        .env_remove("ALAMA_LOG")
-        .env("OTEL_EXPORTER_OTLP_ENDPOINT", &collector)
-        .env_remove("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
-        .env_remove("OTEL_TRACES_EXPORTER")
-        .env_remove("OTEL_SDK_DISABLED")
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("alama serve");
+    let mut child = serve(&[], &dir, Some(&collector));
     let mut lines = BufReader::new(child.stderr.take().expect("stderr")).lines();
     let api = lines
         .by_ref()
