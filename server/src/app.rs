@@ -184,9 +184,23 @@ async fn request_context(
         request_id = %request_id,
         trace_id = tracing::field::Empty
     );
-    if let Some(trace) = crate::logging::trace_id(request.headers()) {
-        span.record("trace_id", trace.as_str());
+    let incoming = crate::logging::TraceParent::of(request.headers());
+    if let Some(parent) = &incoming {
+        crate::otel::continue_trace(&span, parent);
     }
+    // With OpenTelemetry export on, the request span itself (a child of the caller's, or the
+    // root of a new trace); else the caller's context as received.
+    let traceparent = crate::otel::traceparent_of(&span).or(incoming);
+    if let Some(trace) = &traceparent {
+        span.record("trace_id", trace.trace_id.as_str());
+    }
+    // What a webhook event this request causes keeps of it (its deliveries' logs and trace).
+    request
+        .extensions_mut()
+        .insert(crate::storage::EventOrigin {
+            request_id: Some(request_id.clone()),
+            traceparent: traceparent.map(|t| t.to_string()),
+        });
     let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
     // (Before the problem is completed, which takes the error out of the extensions.)
     if route == "/v1/scores/analyse"

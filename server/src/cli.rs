@@ -400,11 +400,20 @@ pub fn redact(url: &str) -> String {
 pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
     let filter = tracing_subscriber::EnvFilter::try_from_env("ALAMA_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    crate::logging::init(
+    let export = match crate::otel::OtelSettings::from_vars(|name| std::env::var(name).ok()) {
+        Some(settings) => Some(
+            settings
+                .provider()
+                .map_err(|e| format!("error[invalid_argument]: {e}"))?,
+        ),
+        None => None,
+    };
+    crate::logging::init_with_export(
         args.log_format,
         filter,
         std::io::stderr,
         std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        export.as_ref(),
     );
     // Panics become one log line with their location instead of Rust's default message and
     // backtrace note. (Those of `pdf-extract` that the PDF parser contains and answers
@@ -474,6 +483,10 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
     // An analysis still running on the blocking pool cannot be cancelled: do not wait for it
     // (its report is ended `analysis_interrupted` by the next server).
     runtime.shutdown_timeout(std::time::Duration::from_secs(1));
+    // The spans still buffered (the last requests and deliveries) are sent before exiting.
+    if let Some(provider) = &export {
+        crate::otel::shutdown(provider);
+    }
     result
 }
 

@@ -39,6 +39,7 @@ pub mod linger;
 pub mod logging;
 pub mod metrics;
 pub mod openapi;
+pub mod otel;
 pub mod parse_errors;
 pub mod pdf;
 pub mod policy;

@@ -33,7 +33,7 @@ use crate::limits::{
     format_name, sniff,
 };
 use crate::problem::Problem;
-use crate::storage::{Claim, NewReport, ReportRecord};
+use crate::storage::{Claim, EventOrigin, NewReport, ReportRecord};
 use crate::{analysis, consents};
 
 /// Response header set on idempotent replays.
@@ -458,6 +458,11 @@ pub async fn analyse(
         return Err(too_large);
     }
     let idempotency_key = idempotency_key(request.headers())?;
+    let origin = request
+        .extensions()
+        .get::<EventOrigin>()
+        .cloned()
+        .unwrap_or_default();
     // The body is read only while holding an upload slot: waiting costs a socket, not memory.
     let Ok(Ok(_upload_slot)) = tokio::time::timeout(
         state.limits.upload_queue_wait,
@@ -534,17 +539,19 @@ pub async fn analyse(
             .retry_after(1)),
         };
     }
-    run_and_store(&state, &caller, new, form, cards).await
+    run_and_store(&state, &caller, new, form, cards, &origin).await
 }
 
 /// Runs the engine on the claimed report `new` and stores its outcome, recording the
-/// analysis and the duration of both stages in the metrics.
+/// analysis and the duration of both stages in the metrics; `origin` (the request) goes with
+/// the report's webhook events.
 async fn run_and_store(
     state: &AppState,
     caller: &Caller,
     new: NewReport,
     form: Form,
     cards: crate::scorecards::CardChoice,
+    origin: &EventOrigin,
 ) -> Result<Response, ApiError> {
     let report_id = new.id.clone();
     let engine_started = std::time::Instant::now();
@@ -563,7 +570,7 @@ async fn run_and_store(
     let answer = match analysed {
         Ok(report) => {
             let wallet = report.statement.provider.clone();
-            let answer = finish(state, caller, new, report).await;
+            let answer = finish(state, caller, new, report, origin).await;
             metrics.analysis(
                 answer.as_ref().err().map(ApiError::code),
                 Some(&wallet),
@@ -587,12 +594,13 @@ async fn run_and_store(
 
 /// Stores the engine's `report` (scored under the claimed report's id, see [`analysis::run`])
 /// as report `claimed`: completed (`201`), or failed `integrity_failed` under the partner's
-/// `reject_failed` policy.
+/// `reject_failed` policy. Its webhook events keep the request `origin`.
 async fn finish(
     state: &AppState,
     caller: &Caller,
     claimed: NewReport,
     mut report: alama_core::Report,
+    origin: &EventOrigin,
 ) -> Result<Response, ApiError> {
     let owner = caller.owner();
     let report_id = claimed.id;
@@ -614,7 +622,7 @@ async fn finish(
     let completed_at = now_ms();
     let completed = state
         .storage
-        .complete_report(&owner, &report_id, &report, &json, completed_at)
+        .complete_report(&owner, &report_id, &report, &json, completed_at, origin)
         .await?;
     let record = if completed {
         // What the database now holds, without reading it back (a query, and the report's

@@ -23,6 +23,7 @@ on_both_backends!(
     events_survive_a_restart,
     cli_webhooks_add_list_remove,
     stopping_finishes_the_deliveries_in_flight,
+    deliveries_continue_the_callers_trace,
 );
 
 /// What the receiver saw: headers and body of every request.
@@ -390,4 +391,44 @@ async fn stopping_finishes_the_deliveries_in_flight(db: Db) {
     assert_eq!(delivered().await, want);
     assert_eq!(seen.lock().expect("lock").len(), 1, "sent once");
     storage.close().await;
+}
+
+/// A W3C `traceparent` sent on the analyse request comes back on the delivery of its event: the
+/// same trace id and flags, a new parent id (the delivery's), on every attempt; an analysis
+/// without one sends none (OpenTelemetry export is off in this test binary).
+async fn deliveries_continue_the_callers_trace(db: Db) {
+    let server = Server::start_webhooks(&db, config()).await;
+    let name = partner("traced");
+    let key = server.key(&name, Sandbox).await;
+    let (url, seen) = receiver(vec![500, 200]).await;
+    register(&server, &name, Sandbox, &url).await;
+    let (trace, parent) = ("0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331");
+    let (status, _, body) = server
+        .analyse_traced(&key, statement_csv(40), &format!("00-{trace}-{parent}-01"))
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let report = body["reportId"].as_str().expect("id").to_owned();
+    wait_for(&server, &report, &["delivered"]).await;
+    let untraced = analyse(&server, &key, Sandbox).await;
+    wait_for(&server, &untraced, &["delivered"]).await;
+    server.stop().await;
+    let seen = seen.lock().expect("lock").clone();
+    assert_eq!(seen.len(), 3, "two attempts, then one");
+    for (headers, body) in &seen[..2] {
+        assert!(body.contains(&report));
+        let sent = headers
+            .get("traceparent")
+            .and_then(|v| v.to_str().ok())
+            .expect("a traceparent on the delivery");
+        let parts: Vec<&str> = sent.split('-').collect();
+        assert_eq!(parts.len(), 4, "{sent}");
+        assert_eq!(
+            (parts[0], parts[1], parts[3]),
+            ("00", trace, "01"),
+            "{sent}"
+        );
+        assert!(parts[2].len() == 16 && parts[2] != parent, "{sent}");
+    }
+    assert!(seen[2].1.contains(&untraced));
+    assert!(seen[2].0.get("traceparent").is_none());
 }

@@ -33,7 +33,7 @@ pub use reports::{Claim, NewReport, ReportRecord};
 pub use requests::RequestRecord;
 pub use scorecards::{AddOutcome, ScorecardRecord};
 pub use usage::{AnalysisCount, DAY_MS, RequestCount};
-pub use webhooks::{DueEvent, EndpointRecord, Outcome, WebhookCount};
+pub use webhooks::{DueEvent, EndpointRecord, EventOrigin, Outcome, WebhookCount};
 
 use crate::keys::Environment;
 
@@ -110,6 +110,7 @@ const SCORECARDS: &str = include_str!("../../migrations/0005_scorecards.sql");
 const CURRENCY_DEFAULTS_SQLITE: &str = include_str!("../../migrations/0006_currency_defaults.sql");
 const CURRENCY_DEFAULTS_POSTGRES: &str =
     include_str!("../../migrations/0006_currency_defaults.postgres.sql");
+const WEBHOOK_TRACE: &str = include_str!("../../migrations/0007_webhook_trace.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -148,6 +149,12 @@ const STEPS: &[Step] = &[
         description: "currency defaults",
         sqlite: CURRENCY_DEFAULTS_SQLITE,
         postgres: CURRENCY_DEFAULTS_POSTGRES,
+    },
+    Step {
+        version: 7,
+        description: "webhook trace",
+        sqlite: WEBHOOK_TRACE,
+        postgres: WEBHOOK_TRACE,
     },
 ];
 

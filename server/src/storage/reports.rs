@@ -171,7 +171,7 @@ impl Storage {
 
     /// Marks report `id` of `owner` completed with the engine's figures and, in the same
     /// transaction, writes its `score.completed` webhook event for each active endpoint of
-    /// `owner` (the outbox). Returns whether it did: `false` when the report was no longer
+    /// `owner` (the outbox), with the request `origin` that completed it. Returns whether it did: `false` when the report was no longer
     /// `processing` (failed as interrupted by another replica meanwhile, or erased).
     ///
     /// An owner without an active endpoint (most of them) has nothing to write with it: the
@@ -188,6 +188,7 @@ impl Storage {
         report: &alama_core::Report,
         report_json: &str,
         now: i64,
+        origin: &super::EventOrigin,
     ) -> Result<bool> {
         if !super::webhooks::has_active_endpoint(&self.pool, owner).await? {
             let done = completion(id, report, report_json, now)
@@ -202,7 +203,7 @@ impl Storage {
         let completed = done.rows_affected() == 1;
         if completed {
             let integrity = serde_json::json!({ "status": report.integrity.status });
-            super::webhooks::enqueue_completed(&mut tx, owner, id, &integrity, now).await?;
+            super::webhooks::enqueue_completed(&mut tx, owner, origin, id, &integrity, now).await?;
         }
         tx.commit().await?;
         Ok(completed)

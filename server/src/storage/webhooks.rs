@@ -40,6 +40,20 @@ pub struct DueEvent {
     pub url: String,
     /// The endpoint's secret.
     pub secret: String,
+    /// Where the event came from (the request that caused it).
+    pub origin: EventOrigin,
+}
+
+/// The request that caused an event, kept with it in the outbox (migration 7) so that its
+/// deliveries can be told apart in the logs and joined to the caller's trace.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EventOrigin {
+    /// The request's id (`req_…`, its `X-Request-Id`): written as `request_id` on the log lines
+    /// of every delivery of the event.
+    pub request_id: Option<String>,
+    /// The W3C `traceparent` of the request (`00-<trace id>-<parent id>-<flags>`) when it carried
+    /// a valid one: each delivery sends the same trace id and flags with a new parent id.
+    pub traceparent: Option<String>,
 }
 
 /// Webhook events of one UTC day by status.
@@ -73,7 +87,7 @@ macro_rules! claim_sql {
             "AND next_attempt_at <= $2 AND (locked_until IS NULL OR locked_until <= $2) ",
             "ORDER BY next_attempt_at LIMIT $3",
             $lock,
-            ") RETURNING id, environment, payload, attempts, endpoint_id"
+            ") RETURNING id, environment, payload, attempts, endpoint_id, request_id, traceparent"
         )
     };
 }
@@ -195,6 +209,10 @@ impl Storage {
                 attempts: r.try_get(3)?,
                 url: ep.try_get(0)?,
                 secret: ep.try_get(1)?,
+                origin: EventOrigin {
+                    request_id: r.try_get(5)?,
+                    traceparent: r.try_get(6)?,
+                },
             });
         }
         Ok(out)
@@ -266,10 +284,12 @@ pub(super) async fn has_active_endpoint(pool: &sqlx::AnyPool, owner: &Owner) -> 
 }
 
 /// Writes a `score.completed` event per active endpoint of `owner` within `tx`; its data
-/// carries the report's integrity verdict (`{"status": "verified" | "warnings" | "failed"}`).
+/// carries the report's integrity verdict (`{"status": "verified" | "warnings" | "failed"}`),
+/// and each row the request `origin` that completed the report.
 pub(super) async fn enqueue_completed(
     tx: &mut Transaction<'static, Any>,
     owner: &Owner,
+    origin: &EventOrigin,
     report_id: &str,
     integrity: &serde_json::Value,
     now: i64,
@@ -295,8 +315,9 @@ pub(super) async fn enqueue_completed(
         .to_string();
         sqlx::query(
             "INSERT INTO webhook_events (id, partner_id, environment, endpoint_id, report_id, \
-             event_type, payload, status, attempts, next_attempt_at, created_at) \
-             VALUES ($1, $2, $3, $4, $5, 'score.completed', $6, 'pending', 0, $7, $7)",
+             event_type, payload, status, attempts, next_attempt_at, created_at, request_id, \
+             traceparent) \
+             VALUES ($1, $2, $3, $4, $5, 'score.completed', $6, 'pending', 0, $7, $7, $8, $9)",
         )
         .bind(&id)
         .bind(&owner.partner_id)
@@ -305,6 +326,8 @@ pub(super) async fn enqueue_completed(
         .bind(report_id)
         .bind(&payload)
         .bind(now)
+        .bind(origin.request_id.as_deref())
+        .bind(origin.traceparent.as_deref())
         .execute(&mut **tx)
         .await?;
     }

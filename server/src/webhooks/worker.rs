@@ -4,6 +4,11 @@
 //! records the outcome with the next attempt time. When the server shuts down it stops claiming
 //! and waits for the deliveries in flight (each bounded by the time-out), so a restart or a
 //! rolling deploy does not spend an attempt of an event it had already sent.
+//!
+//! Each delivery runs in a `webhook` span carrying the event id and, from the outbox, the
+//! `request_id` of the request that caused the event and its `trace_id`, so every log line of
+//! the delivery names them; a delivery of an event whose request carried a W3C `traceparent`
+//! sends one of the same trace and flags with a new parent id (the delivery's span).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,10 +17,12 @@ use rand::RngExt;
 use reqwest::redirect::Policy;
 use tokio::sync::{Semaphore, watch};
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use super::{WebhookConfig, signing, ssrf};
 use crate::ids::now_ms;
 use crate::keys::Environment;
+use crate::logging::TraceParent;
 use crate::metrics::Metrics;
 use crate::storage::{DueEvent, Outcome, Storage};
 
@@ -106,8 +113,13 @@ pub fn next_attempt(
     Some(now + base + jitter)
 }
 
-/// One attempt: returns the HTTP status (if any) and an error text (unless delivered).
-async fn attempt(config: &WebhookConfig, event: &DueEvent) -> (Option<u16>, Option<String>) {
+/// One attempt, sending `traceparent` if any: returns the HTTP status (if any) and an error text
+/// (unless delivered).
+async fn attempt(
+    config: &WebhookConfig,
+    event: &DueEvent,
+    traceparent: Option<&TraceParent>,
+) -> (Option<u16>, Option<String>) {
     let (host, addr) = match ssrf::resolve(&event.url, config.allow_private).await {
         Ok(resolved) => resolved,
         Err(e) => return (None, Some(e.to_string())),
@@ -134,15 +146,16 @@ async fn attempt(config: &WebhookConfig, event: &DueEvent) -> (Option<u16>, Opti
             Some("the endpoint's secret is not whsec_<base64>".into()),
         );
     };
-    let sent = client
+    let mut post = client
         .post(&event.url)
         .header("content-type", "application/json")
         .header("webhook-id", &event.id)
         .header("webhook-timestamp", timestamp.to_string())
-        .header("webhook-signature", signature)
-        .body(event.payload.clone())
-        .send()
-        .await;
+        .header("webhook-signature", signature);
+    if let Some(traceparent) = traceparent {
+        post = post.header("traceparent", traceparent.to_string());
+    }
+    let sent = post.body(event.payload.clone()).send().await;
     match sent {
         Ok(r) if r.status().as_u16() == 200 => (Some(200), None),
         Ok(r) => (
@@ -155,7 +168,41 @@ async fn attempt(config: &WebhookConfig, event: &DueEvent) -> (Option<u16>, Opti
 }
 
 async fn deliver(storage: &Storage, config: &WebhookConfig, metrics: &Metrics, event: DueEvent) {
-    let (status, error) = tokio::time::timeout(config.timeout, attempt(config, &event))
+    let parent = event
+        .origin
+        .traceparent
+        .as_deref()
+        .and_then(TraceParent::parse);
+    let span = tracing::info_span!(
+        "webhook",
+        event = %event.id,
+        request_id = tracing::field::Empty,
+        trace_id = tracing::field::Empty
+    );
+    if let Some(id) = &event.origin.request_id {
+        span.record("request_id", id.as_str());
+    }
+    if let Some(parent) = &parent {
+        span.record("trace_id", parent.trace_id.as_str());
+        crate::otel::continue_trace(&span, parent);
+    }
+    // The delivery's own span when OpenTelemetry export is on, else a new parent id.
+    let outgoing = parent
+        .as_ref()
+        .map(|p| crate::otel::traceparent_of(&span).unwrap_or_else(|| p.child()));
+    deliver_in(storage, config, metrics, &event, outgoing.as_ref())
+        .instrument(span)
+        .await;
+}
+
+async fn deliver_in(
+    storage: &Storage,
+    config: &WebhookConfig,
+    metrics: &Metrics,
+    event: &DueEvent,
+    traceparent: Option<&TraceParent>,
+) {
+    let (status, error) = tokio::time::timeout(config.timeout, attempt(config, event, traceparent))
         .await
         .unwrap_or_else(|_| (None, Some("timed out".into())));
     let now = now_ms();

@@ -205,6 +205,27 @@ impl Server {
         split(request.send().await.expect("POST analyse")).await
     }
 
+    /// POST /v1/scores/analyse of `statement` (a sandbox key: no consent) with a W3C
+    /// `traceparent` header.
+    pub async fn analyse_traced(
+        &self,
+        key: &str,
+        statement: Vec<u8>,
+        traceparent: &str,
+    ) -> (u16, reqwest::header::HeaderMap, Value) {
+        let form = Form::new().part(
+            "statement",
+            Part::bytes(statement).file_name("statement.csv"),
+        );
+        let request = self
+            .client
+            .post(self.url("/v1/scores/analyse"))
+            .bearer_auth(key)
+            .header("traceparent", traceparent)
+            .multipart(form);
+        split(request.send().await.expect("POST analyse")).await
+    }
+
     /// A granted consent of the partner of `key`.
     pub async fn granted_consent(&self, key: &str) -> String {
         let (status, _, consent) = self
