@@ -21,7 +21,9 @@
 //! scorecards, `alama scorecards`), [`cli`] (`alama serve`, `alama keys`,
 //! `alama webhooks`), [`portal`] (the developer portal under `/portal/`, `alama users`).
 
+#[path = "api/analysis.rs"]
 pub mod analysis;
+#[path = "router.rs"]
 pub mod app;
 pub mod auth;
 pub mod auth_throttle;
@@ -29,8 +31,10 @@ pub mod body_timeout;
 pub mod cli;
 pub mod client_ip;
 pub mod connections;
+#[path = "api/consents.rs"]
 pub mod consents;
 pub mod error;
+#[path = "api/health.rs"]
 pub mod health;
 pub mod ids;
 pub mod keys;
@@ -40,14 +44,18 @@ pub mod logging;
 pub mod metrics;
 pub mod openapi;
 pub mod parse_errors;
+#[path = "api/pdf.rs"]
 pub mod pdf;
 pub mod policy;
 pub mod portal;
 pub mod privacy;
 pub mod problem;
+#[path = "api/scorecards.rs"]
 pub mod scorecards;
+#[path = "api/scores.rs"]
 pub mod scores;
 pub mod storage;
+#[path = "api/usage.rs"]
 pub mod usage;
 pub mod webhooks;
 
