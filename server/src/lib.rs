@@ -16,14 +16,15 @@
 //!
 //! Modules, one per concept, in layers: each names only those below it (checked by
 //! `tests/layers.rs`; the map is in `ARCHITECTURE.md`). Bottom first: plain types ([`ids`],
-//! [`keys`], [`policy`], [`client_ip`], [`logging`], …); [`storage`] (SQLite and PostgreSQL,
+//! [`keys`], [`policy`], [`limits`], [`client_ip`], [`logging`], …); [`storage`] (SQLite and PostgreSQL,
 //! its own error); [`metrics`], [`webhooks`] (`score.completed` events) and [`privacy`] over it;
 //! the HTTP error ([`error`], the one code → HTTP table) and [`problem`] (RFC 9457 bodies),
-//! [`limits`], and the connection plumbing ([`connections`]); [`state`] ([`AppState`]);
+//! [`admission`] (rate limit, file type), and the connection plumbing ([`connections`]); [`state`] ([`AppState`]);
 //! [`auth`] (bearer keys); the handlers ([`api`]: [`consents`], [`scores`], [`pdf`],
 //! [`usage`], [`health`], [`scorecards`]; [`portal`], the developer portal under `/portal/`);
 //! [`router`] and [`openapi`]; the CLI ([`cli`]: `alama serve`, `alama keys`, `alama webhooks`).
 
+pub mod admission;
 pub mod api;
 pub mod auth;
 pub mod auth_throttle;

@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
 use tokio::task::AbortHandle;
 
+use crate::admission::RateLimiter;
 use crate::auth_throttle::AuthThrottle;
 use crate::error::ApiError;
-use crate::limits::{Limits, RateLimiter};
+use crate::limits::Limits;
 use crate::metrics::Metrics;
 use crate::storage::Storage;
 use crate::webhooks::WebhookConfig;

@@ -12,21 +12,22 @@ const LAYERS: &[&[&str]] = &[
     &[
         "ids",
         "policy",
+        "limits",
         "client_ip",
         "body_timeout",
         "logging",
         "cli_support",
     ],
-    &["keys"],
+    &["keys", "linger"],
     // The repository: SQLite and PostgreSQL, its own error type, nothing of HTTP.
     &["storage"],
     // What runs over the repository without a request: metrics, webhook delivery, retention.
     &["metrics"],
     &["webhooks", "privacy"],
-    // The HTTP error, its problem+json rendering and header constants, the limits.
+    // The HTTP error, its problem+json rendering and header constants, the refusals.
     &["error"],
-    &["problem", "limits", "auth_throttle"],
-    &["parse_errors", "linger"],
+    &["problem", "admission", "auth_throttle"],
+    &["parse_errors"],
     &["connections"],
     // What every handler shares.
     &["state"],

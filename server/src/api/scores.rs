@@ -23,12 +23,13 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
+use crate::admission::sniff;
 use crate::auth::Caller;
 use crate::error::{ApiError, lookup};
 use crate::ids::{new_id, now_ms, rfc3339};
 use crate::limits::{
     DRAIN_LIMIT, DRAIN_TIME, Limits, MAX_ID_BYTES, MAX_IDEMPOTENCY_KEY_BYTES, MAX_PASSWORD_BYTES,
-    format_name, sniff,
+    format_name,
 };
 use crate::problem::Problem;
 use crate::state::AppState;
