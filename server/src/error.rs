@@ -244,14 +244,14 @@ impl ApiError {
         self
     }
 
-    #[must_use]
     /// The `Retry-After` seconds set by [`ApiError::retry_after`], if any.
+    #[must_use]
     pub fn retry_after_seconds(&self) -> Option<u64> {
         self.0.retry_after
     }
 
-    #[must_use]
     /// Whether [`ApiError::replayed`] marked the answer as an idempotent replay.
+    #[must_use]
     pub fn is_replayed(&self) -> bool {
         self.0.replayed
     }
