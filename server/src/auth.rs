@@ -19,11 +19,11 @@ use axum::extract::FromRequestParts;
 use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 
-use crate::app::AppState;
 use crate::client_ip::ClientIp;
 use crate::error::ApiError;
 use crate::keys::{self, Environment};
 use crate::policy::IntegrityPolicy;
+use crate::state::AppState;
 use crate::storage::{Owner, RequestKey};
 
 /// The authenticated caller of a request.

@@ -7,33 +7,22 @@ use std::io::Write;
 
 use clap::{Args, Subcommand};
 
-use crate::app::{AppState, serve};
 use crate::ids::rfc3339;
 use crate::keys::{self, Environment};
 use crate::limits::{Limits, MIB};
+use crate::router::serve;
+use crate::state::AppState;
 use crate::storage::{Owner, Storage};
 use crate::webhooks::{self, WebhookConfig};
 
+/// `--database URL`: defined below the commands, which share it.
+pub use crate::cli_support::DatabaseArgs;
+use crate::cli_support::{db_error, runtime};
+
+/// `alama scorecards …` (a partner's own scorecards): defined with the scorecards.
+pub use crate::api::scorecards::{ScorecardsCommand, run_scorecards, scorecards_command};
 /// `alama users …` (portal users): defined with the portal.
 pub use crate::portal::cli::{UsersCommand, run_users};
-/// `alama scorecards …` (a partner's own scorecards): defined with the scorecards.
-pub use crate::scorecards::{ScorecardsCommand, run_scorecards, scorecards_command};
-
-/// `--database URL`.
-#[derive(Debug, Clone, Args)]
-pub struct DatabaseArgs {
-    /// A SQLite file (a path or `sqlite://PATH`; created and migrated on first use) or a
-    /// PostgreSQL URL (`postgres://USER:PASSWORD@HOST/DB`).
-    #[arg(
-        long = "database",
-        help = "SQLite file (PATH or sqlite://PATH, created and migrated on first use) \
-                or PostgreSQL URL (postgres://USER:PASSWORD@HOST/DB)",
-        env = "ALAMA_DATABASE_URL",
-        default_value = "sqlite://alama.db",
-        value_name = "URL"
-    )]
-    pub database: String,
-}
 
 /// `alama serve`: run the HTTP service.
 #[derive(Debug, Clone, Args)]
@@ -365,17 +354,6 @@ pub async fn webhooks_command(
         }
     }
     Ok(())
-}
-
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("error[io_error]: cannot start the async runtime: {e}"))
-}
-
-pub(crate) fn db_error(e: &impl std::fmt::Display) -> String {
-    format!("error[database]: {e}")
 }
 
 /// A database URL with its password hidden, for logs.

@@ -22,7 +22,7 @@ use std::net::{IpAddr, Ipv6Addr};
 use axum::http::HeaderMap;
 use ipnet::IpNet;
 
-/// The client address of a request, set by the request middleware ([`crate::app`]) from the
+/// The client address of a request, set by the request middleware ([`crate::router`]) from the
 /// peer and, when the peer is a trusted proxy, the forwarding headers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ClientIp(pub IpAddr);

@@ -1,14 +1,15 @@
 //! The service's errors and THE table that maps every problem `code` — the engine's
 //! [`alama_core::ErrorKind`] codes and the service's own — to an HTTP status and a title.
 //!
-//! Handlers return [`ApiError`]; the request middleware (see [`crate::problem`]) renders it as
+//! Handlers return [`ApiError`]; [`crate::problem`] renders it, and the request middleware completes it, as
 //! an RFC 9457 `application/problem+json` body carrying `code` and `requestId`.
 
 use std::fmt;
 
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
 use serde_json::{Map, Value};
+
+use crate::storage::StorageError;
 
 /// One row of the error table: a stable `code`, its HTTP status and a short title.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,6 +244,18 @@ impl ApiError {
         self
     }
 
+    /// The `Retry-After` seconds set by [`ApiError::retry_after`], if any.
+    #[must_use]
+    pub fn retry_after_seconds(&self) -> Option<u64> {
+        self.0.retry_after
+    }
+
+    /// Whether [`ApiError::replayed`] marked the answer as an idempotent replay.
+    #[must_use]
+    pub fn is_replayed(&self) -> bool {
+        self.0.replayed
+    }
+
     /// Marks the answer as an idempotent replay (header `Idempotent-Replayed: true`).
     #[must_use]
     pub fn replayed(mut self) -> Self {
@@ -304,35 +317,25 @@ impl From<alama_core::Error> for ApiError {
     }
 }
 
-impl IntoResponse for ApiError {
-    /// A problem response; the request middleware fills in `requestId` and `instance`
-    /// ([`crate::problem::finalize`]), which is why the error rides along in the extensions.
-    fn into_response(self) -> Response {
-        let status = self.status();
-        let body = crate::problem::body(&self, "", "");
-        let mut response = (status, body).into_response();
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static(crate::problem::CONTENT_TYPE),
-        );
-        if let Some(seconds) = self.0.retry_after {
-            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+/// The repository's errors as the service answers them: an unreachable database (pool timed
+/// out or closed, I/O) is `503 service_unavailable` with `Retry-After: 1`, anything else
+/// `500 internal_error` (logged, never shown). Here rather than in [`crate::storage`], which
+/// knows nothing of HTTP.
+impl From<StorageError> for ApiError {
+    fn from(e: StorageError) -> Self {
+        match &e {
+            StorageError::Database(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_),
+            ) => {
+                tracing::error!(error = %e, "database unavailable");
+                Self::new(
+                    "service_unavailable",
+                    "the database is unavailable; retry shortly",
+                )
+                .retry_after(1)
+            }
+            _ => Self::internal(&e),
         }
-        if status == StatusCode::UNAUTHORIZED {
-            headers.insert(
-                header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Bearer realm=\"alama\""),
-            );
-        }
-        if self.0.replayed {
-            headers.insert(
-                crate::scores::REPLAYED_HEADER,
-                HeaderValue::from_static("true"),
-            );
-        }
-        response.extensions_mut().insert(self);
-        response
     }
 }
 

@@ -14,24 +14,26 @@
 //! # }
 //! ```
 //!
-//! Modules, one per concept: [`keys`] (key format), [`auth`] (bearer keys), [`consents`],
-//! [`scores`] (analyse, fetch), [`pdf`] (the shareable PDF), [`usage`], [`analysis`] (running the engine safely), [`limits`],
-//! [`error`] (the one code → HTTP table), [`client_ip`] (the client address behind trusted proxies), [`problem`] (RFC 9457 bodies), [`storage`],
-//! [`openapi`], [`webhooks`] (`score.completed` events), [`health`] (`/livez`, `/readyz`), [`metrics`] (Prometheus, `--metrics-bind`), [`logging`] (`--log-format`), [`scorecards`] (a partner's own
-//! scorecards, `alama scorecards`), [`cli`] (`alama serve`, `alama keys`,
-//! `alama webhooks`), [`portal`] (the developer portal under `/portal/`, `alama users`).
+//! Modules, one per concept, in layers: each names only those below it (checked by
+//! `tests/layers.rs`; the map is in `ARCHITECTURE.md`). Bottom first: plain types ([`ids`],
+//! [`keys`], [`policy`], [`limits`], [`client_ip`], [`logging`], …); [`storage`] (SQLite and PostgreSQL,
+//! its own error); [`metrics`], [`webhooks`] (`score.completed` events) and [`privacy`] over it;
+//! the HTTP error ([`error`], the one code → HTTP table) and [`problem`] (RFC 9457 bodies),
+//! [`admission`] (rate limit, file type), and the connection plumbing ([`connections`]); [`state`] ([`AppState`]);
+//! [`auth`] (bearer keys); the handlers ([`api`]: [`consents`], [`scores`], [`pdf`],
+//! [`usage`], [`health`], [`scorecards`]; [`portal`], the developer portal under `/portal/`);
+//! [`router`] and [`openapi`]; the CLI ([`cli`]: `alama serve`, `alama keys`, `alama webhooks`).
 
-pub mod analysis;
-pub mod app;
+pub mod admission;
+pub mod api;
 pub mod auth;
 pub mod auth_throttle;
 pub mod body_timeout;
 pub mod cli;
+pub mod cli_support;
 pub mod client_ip;
 pub mod connections;
-pub mod consents;
 pub mod error;
-pub mod health;
 pub mod ids;
 pub mod keys;
 pub mod limits;
@@ -41,18 +43,21 @@ pub mod metrics;
 pub mod openapi;
 pub mod otel;
 pub mod parse_errors;
-pub mod pdf;
 pub mod policy;
 pub mod portal;
 pub mod privacy;
 pub mod problem;
-pub mod scorecards;
-pub mod scores;
+pub mod router;
+pub mod state;
 pub mod storage;
-pub mod usage;
+pub mod trace_context;
 pub mod webhooks;
 
-pub use app::{AppState, router, serve};
+// The handlers' modules at the crate's root too, where they were before `api/` (the crate's
+// surface for the CLI, the tests and partners' code; not a layer).
+pub use api::{analysis, consents, health, pdf, scorecards, scores, usage};
 pub use error::ApiError;
 pub use keys::Environment;
 pub use limits::Limits;
+pub use router::{router, serve};
+pub use state::AppState;

@@ -24,7 +24,21 @@ use prometheus_client::registry::Registry;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-use crate::app::AppState;
+use crate::storage::Storage;
+
+/// What a scrape reads besides the recorded metrics: the state whose gauges are read at scrape
+/// time (the service's [`crate::AppState`] implements it, one layer above this module, which
+/// the state holds).
+pub trait ScrapeSource: Clone + Send + Sync + 'static {
+    /// The recorded metrics.
+    fn metrics(&self) -> &Metrics;
+    /// Upload slots: (free, configured maximum at least 1).
+    fn uploads(&self) -> (usize, usize);
+    /// Analysis slots: (free, configured maximum at least 1).
+    fn analyses(&self) -> (usize, usize);
+    /// The repository (its pool, its webhook backlog).
+    fn storage(&self) -> &Storage;
+}
 
 /// Label pairs of a sample (names are static, values from bounded sets).
 pub type Labels = Vec<(&'static str, String)>;
@@ -271,17 +285,12 @@ impl Metrics {
     ///
     /// # Errors
     /// Formatting errors of the encoder (none in practice).
-    pub async fn render(&self, state: &AppState) -> Result<String, std::fmt::Error> {
-        let held = |max: usize, free: usize| i64::try_from(max.saturating_sub(free)).unwrap_or(0);
-        self.uploads_in_flight.set(held(
-            state.limits.max_uploads_in_flight.max(1),
-            state.uploads.available_permits(),
-        ));
-        self.analyses_running.set(held(
-            state.limits.max_concurrent_analyses.max(1),
-            state.analyses.available_permits(),
-        ));
-        let pool = state.storage.pool();
+    pub async fn render(&self, state: &impl ScrapeSource) -> Result<String, std::fmt::Error> {
+        let held =
+            |(free, max): (usize, usize)| i64::try_from(max.saturating_sub(free)).unwrap_or(0);
+        self.uploads_in_flight.set(held(state.uploads()));
+        self.analyses_running.set(held(state.analyses()));
+        let pool = state.storage().pool();
         let idle = i64::try_from(pool.num_idle()).unwrap_or(0);
         let size = i64::from(pool.size());
         self.pool_connections
@@ -291,7 +300,7 @@ impl Metrics {
             .get_or_create(&vec![("state", "idle".to_owned())])
             .set(idle);
         let now = crate::ids::now_ms();
-        match state.storage.webhook_backlog(now).await {
+        match state.storage().webhook_backlog(now).await {
             Ok((pending, oldest, due)) => {
                 let age = |t: Option<i64>| t.map_or(0, |t| now.saturating_sub(t).max(0)) as f64;
                 self.webhook_pending.set(pending);
@@ -312,12 +321,15 @@ pub const TEXT_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// `GET /metrics`: `OpenMetrics` when the `Accept` header names it (as Prometheus does), else the
 /// Prometheus text format.
-async fn scrape(State(state): State<AppState>, headers: axum::http::HeaderMap) -> Response {
+async fn scrape<S: ScrapeSource>(
+    State(state): State<S>,
+    headers: axum::http::HeaderMap,
+) -> Response {
     let openmetrics = headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .is_some_and(|v| v.contains("application/openmetrics-text"));
-    match state.metrics.render(&state).await {
+    match state.metrics().render(&state).await {
         Ok(body) if openmetrics => ([(header::CONTENT_TYPE, CONTENT_TYPE)], body).into_response(),
         Ok(body) => (
             [(header::CONTENT_TYPE, TEXT_CONTENT_TYPE)],
@@ -357,9 +369,9 @@ pub fn to_prometheus_text(openmetrics: &str) -> String {
 
 /// Serves `GET /metrics` of `state` on `listener` (no key: bind it to an address only the
 /// scraper reaches) until the runtime stops or the handle is aborted.
-pub fn serve(listener: TcpListener, state: AppState) -> JoinHandle<()> {
+pub fn serve<S: ScrapeSource>(listener: TcpListener, state: S) -> JoinHandle<()> {
     let app = axum::Router::new()
-        .route("/metrics", axum::routing::get(scrape))
+        .route("/metrics", axum::routing::get(scrape::<S>))
         .with_state(state);
     tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {

@@ -10,7 +10,7 @@
 //!
 //! The `request` span of each request and the `webhook` span of each delivery are exported with
 //! their fields (`request_id`, `trace_id`, the event id) and their log lines as span events,
-//! which carry nothing from a statement (see [`crate::logging`]). A request's valid
+//! which carry nothing from a statement (see the `logging` module). A request's valid
 //! `traceparent` is the parent of its span, so the spans join the caller's trace; a delivery's
 //! span is a child of the request span, and its `traceparent` header names it.
 
@@ -22,7 +22,7 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::trace::{SdkTracer, SdkTracerProvider};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
-use crate::logging::TraceParent;
+use crate::trace_context::TraceParent;
 
 /// Where and as what spans are exported.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! allows non-resolvable URIs); the codes are listed in the README.
 
 use axum::body::Body;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -15,6 +15,12 @@ use crate::error::ApiError;
 
 /// The media type of every error body.
 pub const CONTENT_TYPE: &str = "application/problem+json";
+
+/// Response header carrying the request id (set on every response by the router's middleware).
+pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Response header set on idempotent replays (`Idempotent-Replayed: true`).
+pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-replayed");
 
 /// Prefix of the problem `type` URI; the code follows.
 pub const TYPE_PREFIX: &str = "urn:alama:problem:";
@@ -67,7 +73,7 @@ pub fn body(error: &ApiError, request_id: &str, instance: &str) -> String {
 }
 
 /// Rewrites an error response's body with the request id and path (called once per request by
-/// the middleware in [`crate::app`]). Responses that are not problems are left alone.
+/// the middleware in [`crate::router`]). Responses that are not problems are left alone.
 pub fn finalize(response: &mut Response, request_id: &str, instance: &str) {
     if let Some(error) = response.extensions_mut().remove::<ApiError>() {
         let text = body(&error, request_id, instance);
@@ -125,6 +131,32 @@ pub async fn from_plain(response: Response) -> Response {
         text
     };
     ApiError::new(code, detail).into_response()
+}
+
+impl IntoResponse for ApiError {
+    /// A problem response; the request middleware fills in `requestId` and `instance`
+    /// ([`finalize`]), which is why the error rides along in the extensions.
+    fn into_response(self) -> Response {
+        let status = self.status();
+        let body = body(&self, "", "");
+        let mut response = (status, body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(CONTENT_TYPE));
+        if let Some(seconds) = self.retry_after_seconds() {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        if status == StatusCode::UNAUTHORIZED {
+            headers.insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"alama\""),
+            );
+        }
+        if self.is_replayed() {
+            headers.insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
+        }
+        response.extensions_mut().insert(self);
+        response
+    }
 }
 
 #[cfg(test)]

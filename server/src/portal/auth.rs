@@ -28,9 +28,9 @@ use super::store::{self, User};
 use super::throttle;
 use super::views::{AccountPage, ActivatePage, Chrome, SigninPage};
 use super::{PortalError, render};
-use crate::app::AppState;
 use crate::ids::now_ms;
 use crate::keys::Environment;
+use crate::state::AppState;
 use crate::storage::Storage;
 
 /// Shortest password accepted.

@@ -7,7 +7,7 @@ use std::io::Write;
 use clap::Subcommand;
 
 use super::{auth, store};
-use crate::cli::DatabaseArgs;
+use crate::cli_support::DatabaseArgs;
 use crate::ids::now_ms;
 use crate::storage::Storage;
 

@@ -1,5 +1,5 @@
 //! The consents page: the partner's consents of the session's environment with their status
-//! (`expired` derived as the API does, [`crate::consents::effective_status`]) and evidence:
+//! (`expired` derived as the API does, [`crate::api::consents::effective_status`]) and evidence:
 //! the notice version and SHA-256, when and how it was granted, when and why revoked.
 
 use axum::extract::State;
@@ -9,9 +9,9 @@ use super::session::Session;
 use super::store;
 use super::views::{Chrome, ConsentView, ConsentsPage, when};
 use super::{PortalError, render};
-use crate::app::AppState;
-use crate::consents::effective_status;
+use crate::api::consents::effective_status;
 use crate::ids::now_ms;
+use crate::state::AppState;
 
 /// `GET /portal/consents`.
 ///

@@ -11,8 +11,8 @@ use super::session::{self, Session};
 use super::store;
 use super::views::{Chrome, ConfirmPage, KeyView, KeysPage, when};
 use super::{PortalError, render};
-use crate::app::AppState;
 use crate::keys;
+use crate::state::AppState;
 
 async fn page(
     state: &AppState,

@@ -33,7 +33,7 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 
-use crate::app::AppState;
+use crate::state::AppState;
 use crate::storage::StorageError;
 
 /// Everything that can go wrong in a portal request, each answered with a page (or, for
@@ -106,11 +106,16 @@ pub fn render(template: &impl Template) -> Response {
     }
 }
 
-/// The portal's routes under `/portal` (merged into [`crate::app::router`]); `/portal` and
-/// `/portal/` lead to the overview.
-pub fn router() -> Router<AppState> {
+/// The portal's routes under `/portal` (merged into [`crate::router::router`], which it is
+/// handed as `api`, the whole service's router that "Try it" sends its request through: the
+/// portal sits below the router and does not name it); `/portal` and `/portal/` lead to the
+/// overview.
+pub fn router(api: fn(AppState) -> Router) -> Router<AppState> {
     Router::new()
-        .nest("/portal", pages())
+        .nest(
+            "/portal",
+            pages().layer(axum::Extension(try_it::ApiRouter(api))),
+        )
         .route("/portal/", get(auth::home))
         .layer(axum::middleware::from_fn(session::security_headers))
 }

@@ -1,7 +1,7 @@
 //! The overview page: requests, success rate, billable analyses, webhook events and delivery
 //! percentage of the session's partner and environment over a chosen period, by day or month,
 //! as SVG bar charts and a table. The figures come from the same code as `GET /v1/usage`
-//! ([`crate::usage::period`], the storage counts, [`crate::usage::build`]); only the
+//! ([`crate::api::usage::period`], the storage counts, [`crate::api::usage::build`]); only the
 //! environment differs (the API's usage is Live-only, the portal shows either).
 
 use axum::extract::{Query, State};
@@ -13,10 +13,10 @@ use super::session::Session;
 use super::views::{Chart, Chrome, OverviewPage, UsageRow};
 use super::webhooks::percent;
 use super::{PortalError, render};
-use crate::app::AppState;
+use crate::api::usage::{Figures, UsageQuery, build, period};
 use crate::ids::now_ms;
+use crate::state::AppState;
 use crate::storage::DAY_MS;
-use crate::usage::{Figures, UsageQuery, build, period};
 
 /// The period form (empty fields mean the API's defaults: the last 30 days, by day).
 #[derive(Debug, Default, Deserialize)]

@@ -1,7 +1,7 @@
 //! The reports pages: recent reports of the session's partner and environment with search by
 //! report id or customer reference; a report (score gauge, band, factor bars, reason codes,
 //! insights, integrity findings) read from the stored report JSON as `GET /v1/scores/{id}`
-//! gives it; the PDF (Live only, as in the API) rendered by [`crate::pdf::render`].
+//! gives it; the PDF (Live only, as in the API) rendered by [`crate::api::pdf::render`].
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
@@ -13,8 +13,8 @@ use super::session::Session;
 use super::store;
 use super::views::{Chrome, CodedLine, FactorView, ReportPage, ReportView, ReportsPage, when};
 use super::{PortalError, render};
-use crate::app::AppState;
 use crate::keys::Environment;
+use crate::state::AppState;
 
 /// The search form.
 #[derive(Debug, Default, Deserialize)]
@@ -169,7 +169,8 @@ pub async fn pdf(
         .await?
         .filter(|r| r.status == "completed")
         .ok_or(PortalError::NotFound)?;
-    let bytes = crate::pdf::render(&record).map_err(|e| PortalError::Internal(e.to_string()))?;
+    let bytes =
+        crate::api::pdf::render(&record).map_err(|e| PortalError::Internal(e.to_string()))?;
     let mut response = bytes.into_response();
     let h = response.headers_mut();
     h.insert(

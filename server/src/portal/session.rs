@@ -20,8 +20,8 @@ use sha2::{Digest, Sha256};
 
 use super::PortalError;
 use super::store::{self, SessionRecord};
-use crate::app::AppState;
 use crate::ids::{hex, now_ms};
+use crate::state::AppState;
 use crate::storage::Owner;
 
 /// Name of the session cookie.

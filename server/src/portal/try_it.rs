@@ -4,8 +4,9 @@
 //! rate limited, analysed, stored and counted in usage exactly like a partner's own request;
 //! the portal adds no analysis logic of its own.
 
+use axum::Router;
 use axum::body::{Body, to_bytes};
-use axum::extract::{Multipart, State};
+use axum::extract::{Extension, Multipart, State};
 use axum::http::{Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
@@ -14,8 +15,14 @@ use tower::ServiceExt;
 use super::session::{self, Session};
 use super::views::{Chrome, TryPage};
 use super::{PortalError, render};
-use crate::app::AppState;
 use crate::keys::{self, Environment};
+use crate::state::AppState;
+
+/// The service's whole router (its `fn`, [`crate::router::router`]), handed to the portal by
+/// the router itself, so that "Try it" sends its request through every middleware of the API
+/// without the portal naming the layer above it.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiRouter(pub fn(AppState) -> Router);
 
 /// `GET /portal/try`.
 pub async fn page(session: Session) -> Response {
@@ -102,6 +109,7 @@ fn analyse_body(u: &Upload, boundary: &str) -> Vec<u8> {
 /// [`PortalError::Csrf`], database errors; a refused key or upload is shown on the page.
 pub async fn submit(
     State(state): State<AppState>,
+    Extension(api): Extension<ApiRouter>,
     session: Session,
     multipart: Multipart,
 ) -> Result<Response, PortalError> {
@@ -142,7 +150,7 @@ pub async fn submit(
         )
         .body(Body::from(analyse_body(&upload, &boundary)))
         .map_err(|e| PortalError::Internal(e.to_string()))?;
-    let response = crate::app::router(state.clone())
+    let response = (api.0)(state.clone())
         .oneshot(request)
         .await
         .map_err(|e| PortalError::Internal(e.to_string()))?;

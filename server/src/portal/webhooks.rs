@@ -16,8 +16,8 @@ use super::views::{
     Chrome, ConfirmPage, EndpointPage, EndpointView, EventView, WebhooksPage, when,
 };
 use super::{PortalError, render};
-use crate::app::AppState;
 use crate::ids::now_ms;
+use crate::state::AppState;
 use crate::webhooks::{RegisterError, register, signing};
 
 /// `97.5%`, or `–` when nothing was delivered or failed yet.

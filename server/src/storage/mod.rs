@@ -73,24 +73,6 @@ pub enum StorageError {
     Corrupt(String),
 }
 
-impl From<StorageError> for crate::error::ApiError {
-    fn from(e: StorageError) -> Self {
-        match &e {
-            StorageError::Database(
-                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_),
-            ) => {
-                tracing::error!(error = %e, "database unavailable");
-                Self::new(
-                    "service_unavailable",
-                    "the database is unavailable; retry shortly",
-                )
-                .retry_after(1)
-            }
-            _ => Self::internal(&e),
-        }
-    }
-}
-
 /// Result of the storage layer.
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
 

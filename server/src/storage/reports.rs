@@ -46,7 +46,8 @@ pub struct ReportRecord {
     pub status: String,
     /// The engine's report JSON with the service's `reportId` (completed reports).
     pub report_json: Option<String>,
-    /// Error code (failed reports), a code of [`crate::error::CODES`].
+    /// Error code (failed reports), a problem `code` (of the service's code table, in the HTTP
+    /// layer above).
     pub error_code: Option<String>,
     /// Error detail (failed reports).
     pub error_detail: Option<String>,

@@ -22,9 +22,9 @@ use tracing::Instrument;
 use super::{WebhookConfig, signing, ssrf};
 use crate::ids::now_ms;
 use crate::keys::Environment;
-use crate::logging::TraceParent;
 use crate::metrics::Metrics;
 use crate::storage::{DueEvent, Outcome, Storage};
+use crate::trace_context::TraceParent;
 
 /// Starts the worker on the current runtime. Once `stop` holds `true` it claims nothing more and
 /// the handle completes when the deliveries in flight have recorded their outcome (at most the

@@ -1,5 +1,5 @@
 //! Score reports: `POST /v1/scores/analyse`, `GET /v1/scores/{reportId}` (the Live-only
-//! `GET /v1/scores/{reportId}/pdf` is [`crate::pdf`]).
+//! `GET /v1/scores/{reportId}/pdf` is [`crate::api::pdf`]).
 //!
 //! An analysis runs within its request: the report is stored `processing`, the engine runs, and
 //! the report is stored `completed` (answered `201` with the report) or `failed` (answered with
@@ -16,28 +16,31 @@ use std::pin::Pin;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::multipart::{Field, MultipartError};
 use axum::extract::{FromRequest, Multipart, Path, Request, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use hmac::{Hmac, KeyInit, Mac};
-use serde::Serialize;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::app::AppState;
+use crate::admission::sniff;
 use crate::auth::Caller;
 use crate::error::{ApiError, lookup};
 use crate::ids::{new_id, now_ms, rfc3339};
 use crate::limits::{
     DRAIN_LIMIT, DRAIN_TIME, Limits, MAX_ID_BYTES, MAX_IDEMPOTENCY_KEY_BYTES, MAX_PASSWORD_BYTES,
-    format_name, sniff,
+    format_name,
 };
 use crate::problem::Problem;
-use crate::storage::{Claim, EventOrigin, NewReport, ReportRecord};
-use crate::{analysis, consents};
+use crate::state::AppState;
 
-/// Response header set on idempotent replays.
-pub const REPLAYED_HEADER: HeaderName = HeaderName::from_static("idempotent-replayed");
+use super::report_doc::ScoreReport;
+use super::{analysis, consents};
+use crate::storage::{Claim, EventOrigin, NewReport, ReportRecord};
+
+/// Response header set on idempotent replays (defined with the problem responses, which set it
+/// too).
+pub use crate::problem::REPLAYED_HEADER;
 
 /// Error codes that free the `Idempotency-Key` so that a retry runs again: failures of the
 /// service, not of the statement, and the password failures (the password is not part of the
@@ -507,7 +510,7 @@ pub async fn analyse(
         return Ok(answer);
     }
     let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
-    let cards = crate::scorecards::resolve(
+    let cards = crate::api::scorecards::resolve(
         &state.storage,
         &owner,
         form.scorecard.as_deref(),
@@ -550,7 +553,7 @@ async fn run_and_store(
     caller: &Caller,
     new: NewReport,
     form: Form,
-    cards: crate::scorecards::CardChoice,
+    cards: crate::api::scorecards::CardChoice,
     origin: &EventOrigin,
 ) -> Result<Response, ApiError> {
     let report_id = new.id.clone();
@@ -743,50 +746,4 @@ pub(crate) async fn load(
             .ok_or_else(not_found);
     }
     Ok(record)
-}
-
-/// The report as answered (for the OpenAPI document; the server writes it from
-/// [`alama_core::Report`] and the stored record, see [`render`]).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct ScoreReport {
-    /// `rpt_…`, assigned by the service.
-    report_id: String,
-    /// `processing`, `completed` or `failed`.
-    status: String,
-    /// 300–850 (null unless completed).
-    score: Option<u16>,
-    /// `Poor` (300–579), `Fair` (580–669), `Good` (670–739), `Very Good` (740–799),
-    /// `Excellent` (800–850); null unless completed.
-    band: Option<String>,
-    /// `"<Mon YYYY> - <Mon YYYY>"`, e.g. `"May 2023 - May 2024"`; null unless completed.
-    statement_period: Option<String>,
-    /// One per scorecard characteristic (empty unless completed).
-    factors: Vec<crate::openapi::FactorDoc>,
-    /// Typed insights (empty unless completed).
-    insights: Vec<crate::openapi::InsightDoc>,
-    /// Attributes that lost points through evidence (and the knock-out), largest loss first
-    /// (completed only).
-    reason_codes: Option<Vec<crate::openapi::ReasonCodeDoc>>,
-    /// Version of the scorecard that scored it (completed only): the `scorecard` form field's,
-    /// else the partner's default in this environment, else the built-in scorecard's.
-    scorecard_version: Option<String>,
-    /// Lowercase hex SHA-256 of that scorecard's canonical JSON (completed only).
-    scorecard_sha256: Option<String>,
-    /// Reconciliation, balance and tamper findings: on completed reports, and on reports
-    /// failed with `integrity_failed` (the partner's `reject_failed` integrity policy).
-    integrity: Option<crate::openapi::IntegrityDoc>,
-    /// What the report says about the statement (completed only).
-    statement: Option<crate::openapi::StatementOverviewDoc>,
-    /// Failed reports: the error code (as in the problem `code`) and detail.
-    error: Option<crate::openapi::ReportErrorDoc>,
-    /// The consent the analysis ran under (null in Sandbox without one).
-    consent_id: Option<String>,
-    /// `sandbox` or `live`.
-    environment: String,
-    /// RFC 3339 UTC.
-    created_at: String,
-    /// RFC 3339 UTC, when completed or failed.
-    completed_at: Option<String>,
 }

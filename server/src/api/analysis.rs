@@ -18,12 +18,12 @@ use std::time::Duration;
 
 use alama_core::{ParseOptions, Report};
 
-use crate::app::AppState;
+use crate::api::scorecards::CardChoice;
 use crate::error::ApiError;
-use crate::scorecards::CardChoice;
+use crate::state::AppState;
 
 /// Parses `statement` with `password`, chooses its card from `cards` by the statement's
-/// currency (see [`crate::scorecards::resolve`]) and scores it into report `report_id` (the
+/// currency (see [`crate::api::scorecards::resolve`]) and scores it into report `report_id` (the
 /// service's own id: the engine's content address is not computed, see
 /// `alama_core::score_bytes_choosing`).
 ///

@@ -20,13 +20,13 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::app::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms, rfc3339};
 use crate::keys::Environment;
 use crate::limits::{MAX_ID_BYTES, MAX_JSON_BYTES};
 use crate::problem::Problem;
+use crate::state::AppState;
 use crate::storage::{ConsentRecord, Owner};
 
 /// Version of the notice template below.

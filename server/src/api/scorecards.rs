@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use clap::Subcommand;
 
-use crate::cli::{DatabaseArgs, db_error, runtime};
+use crate::cli_support::{DatabaseArgs, db_error, runtime};
 use crate::error::ApiError;
 use crate::ids::rfc3339;
 use crate::keys::Environment;

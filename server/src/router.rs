@@ -1,4 +1,4 @@
-//! The router, its shared state, and the middleware every request passes through: a request id
+//! The router (every route of the service, and the portal's), [`serve`], and the middleware every request passes through: a request id
 //! (`req_…`, header `X-Request-Id`), the client address ([`crate::client_ip::ClientIp`]),
 //! problem bodies completed with `requestId` and `instance`, and one durable usage record per
 //! authenticated request.
@@ -9,98 +9,24 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
-use axum::http::{HeaderName, HeaderValue};
+use axum::http::HeaderValue;
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 
+use crate::api::{consents, health, pdf, scores, usage};
 use crate::auth::CallerSlot;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
-use crate::limits::{DRAIN_LIMIT, Limits, RateLimiter};
+use crate::limits::{DRAIN_LIMIT, Limits};
+use crate::state::AppState;
 use crate::storage::{RequestRecord, Storage};
-use crate::webhooks::{WebhookConfig, worker};
-use crate::{consents, openapi, pdf, problem, scores, usage};
+use crate::webhooks::worker;
+use crate::{openapi, problem};
 
-/// Response header carrying the request id.
-pub const REQUEST_ID_HEADER: HeaderName = HeaderName::from_static("x-request-id");
-
-/// What every handler shares. Cheap to clone.
-#[derive(Debug, Clone)]
-pub struct AppState {
-    /// The repository.
-    pub storage: Storage,
-    /// Limits of this server.
-    pub limits: Arc<Limits>,
-    /// Per-key rate limits.
-    pub limiter: Arc<RateLimiter>,
-    /// Failed authentications per source address.
-    pub auth_failures: Arc<crate::auth_throttle::AuthThrottle>,
-    /// Analysis slots (`limits.max_concurrent_analyses`).
-    pub analyses: Arc<Semaphore>,
-    /// Upload slots (`limits.max_uploads_in_flight`): an analyse request reads its body only
-    /// while holding one.
-    pub uploads: Arc<Semaphore>,
-    /// Webhook delivery settings (the worker started by [`serve`]).
-    pub webhooks: Arc<WebhookConfig>,
-    /// The HMAC key of request fingerprints: configured, or read (generated on first start)
-    /// from the database on first use.
-    pub fingerprint_key: Arc<tokio::sync::OnceCell<Vec<u8>>>,
-    /// The Prometheus metrics ([`crate::metrics`]); recorded always, exposed only on
-    /// `--metrics-bind`.
-    pub metrics: Arc<crate::metrics::Metrics>,
-    /// The background workers started by [`serve`], watched by `/readyz`.
-    pub workers: Arc<crate::health::Workers>,
-}
-
-impl AppState {
-    /// State over `storage` with `limits`.
-    pub fn new(storage: Storage, limits: Limits) -> Self {
-        Self {
-            storage,
-            limiter: Arc::new(RateLimiter::new(limits.rate_per_minute, limits.rate_burst)),
-            auth_failures: Arc::new(crate::auth_throttle::AuthThrottle::new(
-                limits.auth_failures_per_minute,
-            )),
-            analyses: Arc::new(Semaphore::new(limits.max_concurrent_analyses.max(1))),
-            uploads: Arc::new(Semaphore::new(limits.max_uploads_in_flight.max(1))),
-            limits: Arc::new(limits),
-            webhooks: Arc::new(WebhookConfig::default()),
-            fingerprint_key: Arc::new(tokio::sync::OnceCell::new()),
-            metrics: Arc::new(crate::metrics::Metrics::new()),
-            workers: Arc::new(crate::health::Workers::default()),
-        }
-    }
-
-    /// The same state with a configured fingerprint key (`--fingerprint-secret`) instead of
-    /// the one generated and stored in the database.
-    #[must_use]
-    pub fn with_fingerprint_key(mut self, key: Vec<u8>) -> Self {
-        self.fingerprint_key = Arc::new(tokio::sync::OnceCell::new_with(Some(key)));
-        self
-    }
-
-    /// The HMAC key of request fingerprints.
-    ///
-    /// # Errors
-    /// The database's, when the stored key cannot be read or created.
-    pub async fn fingerprint_key(&self) -> Result<&[u8], ApiError> {
-        self.fingerprint_key
-            .get_or_try_init(|| self.storage.server_secret("fingerprint_key"))
-            .await
-            .map(Vec::as_slice)
-            .map_err(ApiError::from)
-    }
-
-    /// The same state with webhook settings `config`.
-    #[must_use]
-    pub fn with_webhooks(mut self, config: WebhookConfig) -> Self {
-        self.webhooks = Arc::new(config);
-        self
-    }
-}
+/// Response header carrying the request id (defined with the problem responses).
+pub use crate::problem::REQUEST_ID_HEADER;
 
 /// Every route of the service, under `/v1`.
 pub fn router(state: AppState) -> Router {
@@ -108,8 +34,8 @@ pub fn router(state: AppState) -> Router {
     // bounds how much of a refused upload is drained.
     let upload_limit = DefaultBodyLimit::max(DRAIN_LIMIT.max(state.limits.max_request_bytes()));
     Router::new()
-        .route("/livez", get(crate::health::livez))
-        .route("/readyz", get(crate::health::readyz))
+        .route("/livez", get(health::livez))
+        .route("/readyz", get(health::readyz))
         .route("/v1/openapi.json", get(openapi::document))
         .route("/v1/consents", post(consents::create))
         .route("/v1/consents/{consentId}", get(consents::get))
@@ -125,7 +51,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/v1/scores/{reportId}/pdf", get(pdf::get))
         .route("/v1/usage", get(usage::get))
-        .merge(crate::portal::router())
+        .merge(crate::portal::router(router))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(middleware::from_fn_with_state(
@@ -184,7 +110,7 @@ async fn request_context(
         request_id = %request_id,
         trace_id = tracing::field::Empty
     );
-    let incoming = crate::logging::TraceParent::of(request.headers());
+    let incoming = crate::trace_context::TraceParent::of(request.headers());
     if let Some(parent) = &incoming {
         crate::otel::continue_trace(&span, parent);
     }

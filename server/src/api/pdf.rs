@@ -12,10 +12,10 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, NaiveDateTime, TimeDelta};
 
-use crate::app::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::problem::Problem;
+use crate::state::AppState;
 use crate::storage::ReportRecord;
 
 /// East Africa Time, the zone the report prints its date in (UTC+03:00, no DST).
@@ -77,7 +77,7 @@ pub async fn get(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     caller.require_live("GET /v1/scores/{reportId}/pdf")?;
-    let record = crate::scores::load(&state, &caller, &id).await?;
+    let record = crate::api::scores::load(&state, &caller, &id).await?;
     let bytes = tokio::task::spawn_blocking(move || render(&record))
         .await
         .map_err(|e| ApiError::internal(&e))??;

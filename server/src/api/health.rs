@@ -4,60 +4,21 @@
 //! is not ready). Neither needs a key, and neither says anything about partners.
 //!
 //! The workers (webhook delivery, retention, the heartbeat sweeper) are registered by
-//! [`crate::serve`] with their task's abort handle; a worker whose task has ended (it panicked,
+//! [`crate::serve`] with their task's abort handle ([`crate::state::Workers`]); a worker whose task has ended (it panicked,
 //! or was stopped) makes the server not ready until it is restarted, i.e. until the process is.
 
-use std::sync::Mutex;
 use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
-use tokio::task::AbortHandle;
 
-use crate::app::AppState;
 use crate::error::ApiError;
+use crate::state::AppState;
 
 /// How long `/readyz` waits for the database before calling it unreachable.
 pub const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// The background workers of one server, by name (`webhooks`, `retention`, `sweeper`).
-#[derive(Debug, Default)]
-pub struct Workers {
-    tasks: Mutex<Vec<(&'static str, AbortHandle)>>,
-}
-
-impl Workers {
-    /// Watches the task of worker `name` (replacing an earlier one of that name).
-    pub fn register(&self, name: &'static str, task: AbortHandle) {
-        if let Ok(mut tasks) = self.tasks.lock() {
-            tasks.retain(|(n, _)| *n != name);
-            tasks.push((name, task));
-        }
-    }
-
-    /// Stops worker `name` (tests use it to see `/readyz` notice a dead worker); returns
-    /// whether such a worker was registered.
-    pub fn stop(&self, name: &str) -> bool {
-        self.tasks.lock().is_ok_and(|tasks| {
-            tasks
-                .iter()
-                .filter(|(n, _)| *n == name)
-                .map(|(_, t)| t.abort())
-                .count()
-                > 0
-        })
-    }
-
-    /// Each registered worker and whether it is still running.
-    pub fn states(&self) -> Vec<(&'static str, bool)> {
-        self.tasks.lock().map_or_else(
-            |_| Vec::new(),
-            |tasks| tasks.iter().map(|(n, t)| (*n, !t.is_finished())).collect(),
-        )
-    }
-}
 
 /// `GET /livez`: `200 {"status":"ok"}` while the process answers.
 pub async fn livez() -> Response {

@@ -17,10 +17,10 @@ use chrono::{DateTime, Datelike, Days, NaiveDate};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use crate::app::AppState;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::problem::Problem;
+use crate::state::AppState;
 use crate::storage::{AnalysisCount, DAY_MS, RequestCount, WebhookCount};
 
 /// Longest period by day, in days.

@@ -1,0 +1,181 @@
+//! The schemas of the score report as the API answers it, for the OpenAPI document
+//! ([`crate::openapi`] reads them): [`ScoreReport`] and the `…Doc` mirrors of the engine's
+//! report types, which live in `alama-core` and know nothing of HTTP. Never built; the server
+//! writes the report from [`alama_core::Report`] and the stored record.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// One scorecard characteristic: points earned of the maximum.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Factor)]
+#[serde(rename_all = "camelCase")]
+pub struct FactorDoc {
+    /// Display name, e.g. `Income stability`.
+    name: String,
+    /// Points earned, 0..=max.
+    score: u16,
+    /// Maximum points.
+    max: u16,
+    /// Stable code, e.g. `income_stability`.
+    code: String,
+}
+
+/// A typed insight.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Insight)]
+#[serde(rename_all = "camelCase")]
+pub struct InsightDoc {
+    /// Stable code, e.g. `average_monthly_income`.
+    code: String,
+    /// One sentence for people.
+    message: String,
+    /// The figure as an exact decimal string, e.g. `"23500.00"`.
+    value: String,
+    /// Unit of `value`: `KES`, `KES/month`, `ratio`, `months`, `count`, `days`.
+    unit: String,
+}
+
+/// A scorecard attribute that lost points through evidence, or `K01` (the knock-out).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = ReasonCode)]
+#[serde(rename_all = "camelCase")]
+pub struct ReasonCodeDoc {
+    /// Stable reason code of the characteristic, `R01`–`R08`, or `K01` for the knock-out.
+    code: String,
+    /// Code of the factor (characteristic).
+    factor: String,
+    /// Code of the attribute, e.g. `on_time_repayment_share` (`overdue_credit` for `K01`).
+    attribute: String,
+    /// Points this attribute lost (for `K01`, the points the cap removed).
+    points_lost: u16,
+    /// Adverse-action sentence with the figure behind it.
+    description: String,
+}
+
+/// An integrity finding.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Finding)]
+#[serde(rename_all = "camelCase")]
+pub struct FindingDoc {
+    /// Stable code, e.g. `summary_mismatch`.
+    code: String,
+    /// `info`, `warning` or `critical`.
+    severity: String,
+    /// One sentence with the figures.
+    message: String,
+}
+
+/// Integrity of the statement.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Integrity)]
+#[serde(rename_all = "camelCase")]
+pub struct IntegrityDoc {
+    /// `verified` (original Safaricom PDF, every check passed), `consistent` (every check passed
+    /// on a re-saved PDF, CSV or JSON), `warnings` or `failed`.
+    status: String,
+    /// `pdf_original`, `pdf_resaved`, `csv` or `json`: the kind of source the verdict rests on.
+    evidence_level: String,
+    /// Whether the rows add up to the statement's SUMMARY; null without one.
+    summary_reconciled: Option<bool>,
+    /// Findings, most severe first.
+    findings: Vec<FindingDoc>,
+}
+
+/// Money in and out for one month.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = MonthlyCashflow)]
+#[serde(rename_all = "camelCase")]
+pub struct MonthlyCashflowDoc {
+    /// `YYYY-MM`.
+    month: String,
+    /// Completed Paid In, KES, decimal string.
+    paid_in: String,
+    /// Completed Withdrawn, KES, positive decimal string.
+    withdrawn: String,
+}
+
+/// What the report says about the statement.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StatementOverview)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementOverviewDoc {
+    /// Wallet, e.g. `mpesa`.
+    provider: String,
+    /// ISO 4217 currency of every amount.
+    currency: String,
+    /// Holder name as printed, if any.
+    holder_name: Option<String>,
+    /// Mobile number with all but the last three digits masked.
+    mobile_number_masked: Option<String>,
+    /// First day covered, ISO 8601 date.
+    period_start: String,
+    /// Last day covered, ISO 8601 date.
+    period_end: String,
+    /// Rows.
+    transaction_count: u32,
+    /// Completed rows.
+    completed_count: u32,
+    /// Sum of completed Paid In, KES, decimal string.
+    total_paid_in: String,
+    /// Sum of completed Withdrawn, KES, decimal string.
+    total_withdrawn: String,
+    /// Per month, oldest first.
+    monthly: Vec<MonthlyCashflowDoc>,
+}
+
+/// Why a report failed.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = ReportError)]
+pub struct ReportErrorDoc {
+    /// The problem code, e.g. `wrong_password`.
+    code: String,
+    /// For people.
+    detail: Option<String>,
+}
+
+/// The report as answered (for the OpenAPI document; the server writes it from
+/// [`alama_core::Report`] and the stored record, see [`super::scores`]).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ScoreReport {
+    /// `rpt_…`, assigned by the service.
+    report_id: String,
+    /// `processing`, `completed` or `failed`.
+    status: String,
+    /// 300–850 (null unless completed).
+    score: Option<u16>,
+    /// `Poor` (300–579), `Fair` (580–669), `Good` (670–739), `Very Good` (740–799),
+    /// `Excellent` (800–850); null unless completed.
+    band: Option<String>,
+    /// `"<Mon YYYY> - <Mon YYYY>"`, e.g. `"May 2023 - May 2024"`; null unless completed.
+    statement_period: Option<String>,
+    /// One per scorecard characteristic (empty unless completed).
+    factors: Vec<FactorDoc>,
+    /// Typed insights (empty unless completed).
+    insights: Vec<InsightDoc>,
+    /// Attributes that lost points through evidence (and the knock-out), largest loss first
+    /// (completed only).
+    reason_codes: Option<Vec<ReasonCodeDoc>>,
+    /// Version of the scorecard that scored it (completed only): the `scorecard` form field's,
+    /// else the partner's default in this environment, else the built-in scorecard's.
+    scorecard_version: Option<String>,
+    /// Lowercase hex SHA-256 of that scorecard's canonical JSON (completed only).
+    scorecard_sha256: Option<String>,
+    /// Reconciliation, balance and tamper findings: on completed reports, and on reports
+    /// failed with `integrity_failed` (the partner's `reject_failed` integrity policy).
+    integrity: Option<IntegrityDoc>,
+    /// What the report says about the statement (completed only).
+    statement: Option<StatementOverviewDoc>,
+    /// Failed reports: the error code (as in the problem `code`) and detail.
+    error: Option<ReportErrorDoc>,
+    /// The consent the analysis ran under (null in Sandbox without one).
+    consent_id: Option<String>,
+    /// `sandbox` or `live`.
+    environment: String,
+    /// RFC 3339 UTC.
+    created_at: String,
+    /// RFC 3339 UTC, when completed or failed.
+    completed_at: Option<String>,
+}
