@@ -2,9 +2,9 @@
 //! numbers, names, strings (decoded into a caller's buffer), array brackets, operators.
 //!
 //! Reals parse as `f32` and integers as `i64`, then widen to `f64`, as `lopdf` 0.47 reads them,
-//! so positions match the `pdf-extract` path to the bit. Anything this lexer cannot read with
+//! as `pdf-extract` 0.12 read them (the engine's reader before issue 37). Anything this lexer cannot read with
 //! certainty (an unterminated string, a stray delimiter, an inline image) ends the stream with
-//! [`Unsupported`]: the document is then read by the general path, which decides.
+//! [`Unsupported`]: the document is then refused.
 
 use super::fonts::Unsupported;
 
