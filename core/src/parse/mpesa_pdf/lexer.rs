@@ -3,8 +3,8 @@
 //!
 //! Reals parse as `f32` and integers as `i64`, then widen to `f64`, as `lopdf` 0.47 reads them
 //! (and as `pdf-extract` 0.12, the engine's reader before issue 37, read them). Anything this
-//! lexer cannot read with certainty (an unterminated string, a stray delimiter, an inline image) ends the stream with
-//! [`Unsupported`]: the document is then refused.
+//! lexer cannot read with certainty (an unterminated string, a stray delimiter, an inline
+//! image) ends the stream with [`Unsupported`]: the document is then refused.
 
 use super::fonts::Unsupported;
 
