@@ -196,8 +196,8 @@ fn a_closed_pipe_ends_quietly_with_exit_0() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// A one-page PDF whose font has no `/Subtype`: `pdf-extract` 0.12 panics on it (an unwrap in
-/// `get_name_string`), which the parser contains and maps to `malformed_statement`.
+/// A one-page PDF whose font has no `/Subtype`: `pdf-extract` 0.12 panicked on it (an unwrap in
+/// `get_name_string`); the engine's own reader does not read such a font and refuses the file.
 fn pdf_with_a_font_without_subtype() -> Vec<u8> {
     use std::fmt::Write as _;
     let content = "BT /F1 12 Tf 72 720 Td (Receipt No. Completion Time Details) Tj ET";
@@ -234,9 +234,9 @@ fn pdf_with_a_font_without_subtype() -> Vec<u8> {
 }
 
 #[test]
-fn a_contained_pdf_reader_panic_prints_only_the_error_line() {
-    // Issue 12: Rust's panic message (and backtrace) must not reach stderr for a panic the
-    // parser catches and maps; RUST_BACKTRACE=1 would add a backtrace to the default message.
+fn a_pdf_the_reader_does_not_read_prints_only_the_error_line() {
+    // Issue 12: no panic message (or backtrace) may reach stderr for a file the parser refuses;
+    // RUST_BACKTRACE=1 would add a backtrace to a panic's default message.
     let dir = temp_dir("panic");
     let pdf = dir.join("font-without-subtype.pdf");
     std::fs::write(&pdf, pdf_with_a_font_without_subtype()).expect("write");
@@ -248,7 +248,8 @@ fn a_contained_pdf_reader_panic_prints_only_the_error_line() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(
         stderr(&o),
-        "error[malformed_statement]: page 1 could not be read (the PDF reader failed on its content)\n"
+        "error[unsupported_wallet]: the PDF draws its text in a way no supported wallet's \
+         statement does (a font of another kind, a form or an inline image), so it is not read\n"
     );
     let _ = std::fs::remove_dir_all(dir);
 }

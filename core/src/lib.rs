@@ -35,7 +35,6 @@ pub mod testing;
 
 mod amount;
 mod assemble;
-mod contained;
 mod order;
 mod parallel;
 mod report_id;

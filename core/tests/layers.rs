@@ -8,7 +8,7 @@ mod layering;
 /// The layers of `core/src`, bottom first.
 const LAYERS: &[&[&str]] = &[
     // Plumbing that knows no statement.
-    &["error", "money", "order", "contained", "parallel", "batch"],
+    &["error", "money", "order", "parallel", "batch"],
     // The statement model: Statement, Transaction, Category, Format, Provider.
     &["statement"],
     // Reading rows: their arithmetic, their categories.

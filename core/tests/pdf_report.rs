@@ -1,4 +1,4 @@
-//! The shareable PDF report: content (via a text extractor), validity (lopdf), determinism and
+//! The shareable PDF report: content (text read back with `lopdf`), validity (lopdf), determinism and
 //! robustness against extreme reports. Run with `cargo test -p alama-core --features pdf-report`.
 #![cfg(feature = "pdf-report")]
 
@@ -115,7 +115,9 @@ fn at() -> NaiveDateTime {
 
 /// Text of a PDF with all whitespace removed (extractors differ in the spaces they emit).
 fn squashed_text(pdf: &[u8]) -> String {
-    let text = pdf_extract::extract_text_from_mem(pdf).expect("extract text");
+    let doc = lopdf::Document::load_mem(pdf).expect("lopdf opens the report");
+    let pages: Vec<u32> = doc.get_pages().keys().copied().collect();
+    let text = doc.extract_text(&pages).expect("extract text");
     squash(&text)
 }
 

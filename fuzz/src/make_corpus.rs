@@ -2,7 +2,7 @@
 //! personal data): `cargo run --manifest-path fuzz/Cargo.toml --bin make-corpus`.
 //! `corpus/parse_json` and `corpus/parse_csv`: canonical JSON and CSV of synthetic statements;
 //! `corpus/parse_pdf`: small text PDFs laid out like an M-Pesa statement's table (each with a
-//! font the engine's own reader takes and with one it leaves to `pdf-extract`);
+//! font the engine's own reader takes and with one it refuses);
 //! `corpus/score`: seeds, sizes and a few edits.
 
 #![allow(clippy::print_stdout)]
@@ -46,7 +46,7 @@ fn main() -> std::io::Result<()> {
 /// A one- or two-page PDF (base-14 Helvetica, uncompressed) drawing the statement's first rows
 /// in the columns of an M-Pesa statement table. With `win_ansi` the font names
 /// `/WinAnsiEncoding`, as the 2021 iText statements do, so the engine's own content-stream reader
-/// reads it; without, the font is one that reader leaves to the general `pdf-extract` path.
+/// reads it; without, the font is one that reader does not read (the refusal path).
 fn statement_pdf(statement: &alama_core::Statement, win_ansi: bool) -> Vec<u8> {
     let columns = [
         (30, "Receipt No."),

@@ -394,8 +394,7 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
         export.as_ref(),
     );
     // Panics become one log line with their location instead of Rust's default message and
-    // backtrace note. (Those of `pdf-extract` that the PDF parser contains and answers
-    // `malformed_statement` do not reach this hook: the engine keeps them quiet.)
+    // backtrace note.
     std::panic::set_hook(Box::new(|info| {
         let location = info
             .location()

@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
+use super::MAX_BUFFER_DAYS;
+use super::credit::Credit;
+use super::stats::{count, ratio};
 use crate::amount::{Amount, net_of};
 use crate::statement::Transaction;
 
@@ -181,6 +184,58 @@ pub(crate) fn daily_owed_in<A: Amount>(
         }
     }
     out
+}
+
+/// Balance figures; every field `None` (and 0 days) without printed balances.
+pub(super) struct Balances {
+    pub(super) average: Option<Decimal>,
+    pub(super) average_net: Option<Decimal>,
+    pub(super) minimum_net: Option<Decimal>,
+    pub(super) days_near_zero: u32,
+    pub(super) near_zero_share: Option<Decimal>,
+    pub(super) buffer_days: Option<Decimal>,
+}
+
+/// The balance figures of the completed `rows` (in reading order) over the days `first` ..=
+/// `last`, in the arithmetic `A`: the printed end-of-day balances, the same net of what is
+/// owed to Fuliza and lenders (`owed`), the days below `near_zero_balance`, and the days of
+/// `spending` the average net balance would pay for (at most [`MAX_BUFFER_DAYS`]).
+pub(super) fn balance_figures<A: Amount>(
+    rows: &[&Transaction],
+    first: NaiveDate,
+    last: NaiveDate,
+    spending: Decimal,
+    owed: &Credit,
+    near_zero_balance: Decimal,
+) -> Balances {
+    let printed = daily_balances_in::<A>(rows, first, last).unwrap_or_default();
+    let owed = daily_owed_in::<A>(&owed.owed_change_by_day, first, last);
+    let net: Vec<A> = printed
+        .iter()
+        .zip(owed.iter().chain(std::iter::repeat(&A::ZERO)))
+        .map(|(b, o)| b.minus(*o))
+        .collect();
+    let days = Decimal::from(printed.len());
+    let total = |values: &[A]| values.iter().fold(A::ZERO, |s, v| s.plus(*v)).decimal();
+    let average = ratio(total(&printed), days);
+    let average_net = ratio(total(&net), days);
+    let near_zero = A::of(near_zero_balance);
+    let days_near_zero = count(net.iter().filter(|v| **v < near_zero).count());
+    let buffer_days = average_net.map(|avg| match ratio(spending, days) {
+        _ if avg <= Decimal::ZERO => Decimal::ZERO,
+        Some(daily) if daily > Decimal::ZERO => ratio(avg, daily)
+            .unwrap_or(MAX_BUFFER_DAYS)
+            .min(MAX_BUFFER_DAYS),
+        _ => MAX_BUFFER_DAYS,
+    });
+    Balances {
+        average,
+        average_net,
+        minimum_net: net.iter().min().map(|v| v.decimal()),
+        days_near_zero,
+        near_zero_share: ratio(Decimal::from(days_near_zero), days),
+        buffer_days,
+    }
 }
 
 #[cfg(test)]

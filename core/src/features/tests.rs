@@ -1,3 +1,6 @@
+use chrono::{Datelike, Duration, NaiveDate};
+
+use super::stats::sqrt;
 use super::*;
 use crate::statement::{Period, TransactionStatus};
 

@@ -22,13 +22,11 @@
 //! 2. [`reader`] reads each page's content stream once, straight from the opened document,
 //!    for the operators that place text, with each font read once per document ([`fonts`]):
 //!    every character with its position (x from the left, y from the top of the page, in
-//!    points). It covers the fonts Safaricom's layouts use; for any other document (a Type3
-//!    font, a Form `XObject`, an inline image…) it steps aside and the general path reads it:
-//!    [`load`] writes a sanitised, decrypted copy without images, [`content`] reduces its
-//!    content streams to well-formed text operators, and [`glyphs`] runs `pdf-extract`'s
-//!    interpreter over it. Both paths give the same characters to the bit (a test compares
-//!    them on synthetic and real statements). [`glyphs`] then groups characters into lines by
-//!    baseline.
+//!    points). It covers the fonts and operators the supported wallets' statements use; a
+//!    document drawn otherwise (a Type3 font, a Form `XObject`, an inline image…) is refused
+//!    as `UnsupportedWallet` (no genuine statement in `../shared/samples` needs more: issue 37
+//!    measured it and removed the general `pdf-extract` path that read such documents).
+//!    [`glyphs`] then groups characters into lines by baseline.
 //! 3. [`layout`] finds the table header on each page and derives the column boundaries from it:
 //!    the statement centres each header label in its cell and right-aligns the amounts, so cells
 //!    are split by x position and an empty Paid In or Withdrawn cell stays empty (plain text
@@ -39,7 +37,6 @@
 //!    Steps 3 and 4 take each page as soon as [`reader`] has placed its characters, so a long
 //!    statement's characters are never all in memory at once.
 
-mod content;
 mod fonts;
 mod glyphs;
 mod header;
@@ -56,7 +53,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub(in crate::parse) use glyphs::{Line, Page};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::parse::ParseOptions;
 use crate::statement::{Provider, Statement};
 
@@ -78,9 +75,9 @@ use crate::statement::{Provider, Statement};
 ///   machinery failed on it.
 /// - `ErrorKind::UnsupportedWallet`: a readable PDF without an M-Pesa transaction table.
 pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    // Last line of defence: `pdf-extract` (and, rarely, `lopdf`) panic on some malformed fonts
-    // and objects instead of returning an error. A panic here must not take the caller down, so
-    // it is caught and reported as a malformed file. (Requires the default `panic = "unwind"`.)
+    // Last line of defence: `lopdf` or the engine's own reader could panic on a malformed
+    // object instead of returning an error. A panic here must not take the caller down, so it
+    // is caught and reported as a malformed file. (Requires the default `panic = "unwind"`.)
     match catch_unwind(AssertUnwindSafe(|| parse_inner(bytes, options))) {
         Ok(result) => result,
         Err(_) => Err(reader_failed()),
@@ -88,8 +85,8 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
 }
 
 /// Every page's lines of text, each character with its position, and the document's facts
-/// (metadata, file structure), read as [`parse`] reads them (the engine's own reader, or the
-/// general path for what it does not read): the text layer the other wallets' PDF parsers
+/// (metadata, file structure), read as [`parse`] reads them (the engine's own reader): the text
+/// layer the other wallets' PDF parsers
 /// ([`crate::parse::airtel_pdf`], [`crate::parse::vodacom_pdf`]) read their layouts from.
 ///
 /// # Errors
@@ -119,12 +116,22 @@ fn read_pages_inner(
         |page| pages.push(page),
     )?;
     if !read_all {
-        pages = glyphs::extract(&load::extraction_copy(opened)?, document.pages)?;
+        return Err(not_read());
     }
     Ok((document, pages))
 }
 
-/// `Malformed`: a PDF reader (`lopdf`, `pdf-extract`) panicked on the file's content.
+/// `UnsupportedWallet`: the PDF draws its text in a way no supported wallet's statement does,
+/// so the own reader stepped aside (see the module documentation).
+fn not_read() -> Error {
+    Error::new(
+        ErrorKind::UnsupportedWallet,
+        "the PDF draws its text in a way no supported wallet's statement does (a font of \
+         another kind, a form or an inline image), so it is not read",
+    )
+}
+
+/// `Malformed`: a PDF reader (`lopdf`, the engine's own) panicked on the file's content.
 fn reader_failed() -> Error {
     Error::malformed(
         0,
@@ -146,12 +153,10 @@ fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
         opened.total_budget,
         |page| reader.page(&page),
     )?;
-    let table = if read_all {
-        reader.finish()?
-    } else {
-        let pages = glyphs::extract(&load::extraction_copy(opened)?, document.pages)?;
-        rows::read(&pages)?
-    };
+    if !read_all {
+        return Err(not_read());
+    }
+    let table = reader.finish()?;
     document.declared_pages = table.declared_pages;
     if let Some(structure) = document.structure.as_mut() {
         structure.off_grid = table.off_grid;

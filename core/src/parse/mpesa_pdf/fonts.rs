@@ -14,7 +14,7 @@
 //!
 //! Anything else (Type3, other encodings, `/Differences`, embedded Type1 programs, a width
 //! table that does not match its `/FirstChar`…`/LastChar`, a code outside the base-14 table)
-//! is [`Unsupported`], and the document is read by the general `pdf-extract` path instead.
+//! is [`Unsupported`], and the document is refused (`UnsupportedWallet`).
 
 use std::collections::HashMap;
 
@@ -22,8 +22,7 @@ use lopdf::{Dictionary, Document, Object};
 
 use super::load::resolve;
 
-/// A font (or a code in it) this reader does not handle; the caller falls back to
-/// `pdf-extract`.
+/// A font (or a code in it) this reader does not handle; the caller refuses the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Unsupported;
 

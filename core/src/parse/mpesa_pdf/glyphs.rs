@@ -1,17 +1,12 @@
-//! Characters with their positions, through `pdf-extract`'s content-stream interpreter, grouped
+//! Characters with their positions, as the own [`reader`](super::reader) places them, grouped
 //! into lines by baseline.
 //!
 //! Coordinates are PDF points with the origin at the top-left of the page: `x` grows to the
-//! right, `y` (the baseline) grows downwards. For each character `pdf-extract` gives the text
+//! right, `y` (the baseline) grows downwards. For each character the reader computes the text
 //! rendering matrix `Trm`; its translation is the glyph origin (`x = m31`,
 //! `y = page height − m32`), and the glyph advance is the font width times the rendered size.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use pdf_extract::{MediaBox, OutputDev, OutputError, Transform};
-
-use crate::error::{Error, ErrorKind, Result};
-use crate::parallel;
+use crate::error::{Error, ErrorKind};
 
 /// Most characters kept on one page (a real statement page has about 4,500).
 pub(super) const MAX_GLYPHS_PER_PAGE: usize = 100_000;
@@ -99,8 +94,7 @@ pub(super) struct PageFull;
 
 /// Adds the characters `text` of one glyph drawn with the text rendering matrix `trm`
 /// (`[m11 m12 m21 m22 m31 m32]`), advance `width` (text space units, ÷ 1000 already) and
-/// `font_size`, on a page `height` points tall. Both text readers place characters here, so
-/// they agree to the bit: the glyph origin is `(m31, height − m32)`, its advance `width ×
+/// `font_size`, on a page `height` points tall: the glyph origin is `(m31, height − m32)`, its advance `width ×
 /// font_size × scale`, shared evenly by the characters of a ligature. Rotated or skewed
 /// glyphs and non-finite positions are skipped.
 ///
@@ -145,79 +139,6 @@ pub(super) fn place(
     Ok(())
 }
 
-/// Collects the characters of one page.
-struct Collector {
-    height: f64,
-    glyphs: Vec<Glyph>,
-    overflow: bool,
-}
-
-impl OutputDev for Collector {
-    fn begin_page(
-        &mut self,
-        _page_num: u32,
-        media_box: &MediaBox,
-        _art_box: Option<(f64, f64, f64, f64)>,
-    ) -> Result<(), OutputError> {
-        self.height = media_box.ury - media_box.lly;
-        Ok(())
-    }
-
-    fn end_page(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
-
-    fn output_character(
-        &mut self,
-        trm: &Transform,
-        width: f64,
-        _spacing: f64,
-        font_size: f64,
-        char: &str,
-    ) -> Result<(), OutputError> {
-        let trm = [trm.m11, trm.m12, trm.m21, trm.m22, trm.m31, trm.m32];
-        place(
-            &mut self.glyphs,
-            self.height,
-            trm,
-            width,
-            font_size,
-            char.chars(),
-        )
-        .map_err(|_| {
-            self.overflow = true;
-            OutputError::FormatError(std::fmt::Error)
-        })
-    }
-
-    fn begin_word(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
-
-    fn end_word(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
-
-    fn end_line(&mut self) -> Result<(), OutputError> {
-        Ok(())
-    }
-}
-
-/// Extracts the lines of every page of the sanitised PDF `bytes` (see `load`), which has
-/// `pages` pages. Pages are read in parallel (see `parallel`).
-pub(super) fn extract(bytes: &[u8], pages: u32) -> Result<Vec<Page>> {
-    // The reload runs `pdf-extract`'s own `lopdf` 0.42, which can panic like the rest of it:
-    // quietly, and answered as the parser's outer catch answers a reader's panic.
-    let doc = crate::contained::catch_quietly(|| pdf_extract::Document::load_mem(bytes))
-        .map_err(|_| super::reader_failed())?
-        .map_err(|e| Error::malformed(0, 0, format!("the PDF could not be reloaded: {e}")))?;
-    let numbers: Vec<u32> = (1..=pages).collect();
-    let total = AtomicUsize::new(0);
-    parallel::map(&numbers, |n| extract_page(&doc, *n, &total))
-        .into_iter()
-        .collect()
-}
-
 /// `TooLarge`: `what` (a page, the PDF) draws more than `limit` characters.
 pub(super) fn too_many_glyphs(what: &str, limit: usize) -> Error {
     let limit = limit as u64;
@@ -225,50 +146,6 @@ pub(super) fn too_many_glyphs(what: &str, limit: usize) -> Error {
         ErrorKind::TooLarge { limit },
         format!("{what} draws more than {limit} characters"),
     )
-}
-
-/// Runs `pdf-extract` over one page and groups its characters into lines. `total` counts the
-/// characters of the document so far.
-fn extract_page(doc: &pdf_extract::Document, number: u32, total: &AtomicUsize) -> Result<Page> {
-    if total.load(Ordering::Relaxed) > MAX_GLYPHS_TOTAL {
-        return Err(too_many_glyphs("the PDF", MAX_GLYPHS_TOTAL));
-    }
-    let mut collector = Collector {
-        height: 0.0,
-        glyphs: Vec::new(),
-        overflow: false,
-    };
-    // `pdf-extract` panics (unwrap/expect/index) on some malformed fonts and objects instead of
-    // returning an error; a panic is caught here, quietly, and reported as a malformed page.
-    let outcome = crate::contained::catch_quietly(|| {
-        pdf_extract::output_doc_page(doc, &mut collector, number)
-    });
-    if collector.overflow {
-        return Err(too_many_glyphs(
-            &format!("page {number}"),
-            MAX_GLYPHS_PER_PAGE,
-        ));
-    }
-    let count = collector.glyphs.len();
-    if total.fetch_add(count, Ordering::Relaxed) + count > MAX_GLYPHS_TOTAL {
-        return Err(too_many_glyphs("the PDF", MAX_GLYPHS_TOTAL));
-    }
-    match outcome {
-        Ok(Ok(())) => Ok(Page {
-            number,
-            lines: group_lines(collector.glyphs),
-        }),
-        Ok(Err(e)) => Err(Error::malformed(
-            number,
-            0,
-            format!("page {number} could not be read: {e}"),
-        )),
-        Err(_) => Err(Error::malformed(
-            number,
-            0,
-            format!("page {number} could not be read (the PDF reader failed on its content)"),
-        )),
-    }
 }
 
 /// Groups characters into lines: sorted by baseline, a new line starts when the baseline moves

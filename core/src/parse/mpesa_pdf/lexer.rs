@@ -1,10 +1,10 @@
 //! Tokens of a PDF content stream (ISO 32000-1 §7.2–7.3, §7.8.2), without building objects:
 //! numbers, names, strings (decoded into a caller's buffer), array brackets, operators.
 //!
-//! Reals parse as `f32` and integers as `i64`, then widen to `f64`, as `lopdf` 0.47 reads them,
-//! so positions match the `pdf-extract` path to the bit. Anything this lexer cannot read with
-//! certainty (an unterminated string, a stray delimiter, an inline image) ends the stream with
-//! [`Unsupported`]: the document is then read by the general path, which decides.
+//! Reals parse as `f32` and integers as `i64`, then widen to `f64`, as `lopdf` 0.47 reads them
+//! (and as `pdf-extract` 0.12, the engine's reader before issue 37, read them). Anything this
+//! lexer cannot read with certainty (an unterminated string, a stray delimiter, an inline
+//! image) ends the stream with [`Unsupported`]: the document is then refused.
 
 use super::fonts::Unsupported;
 

@@ -1,17 +1,9 @@
-//! Opening the PDF with `lopdf` 0.47: password, safety limits, metadata; and, for documents the
-//! own [`reader`](super::reader) does not read, a sanitised copy for `pdf-extract`.
-//!
-//! `pdf-extract` 0.12 reads documents through its own `lopdf` 0.42, which can decrypt these
-//! files but decompresses every stream without a bound (object streams while loading, images
-//! and fonts while extracting). So the untrusted bytes only ever meet `lopdf` 0.47 with its
-//! decompression limit; what `pdf-extract` gets is a copy this module writes: decrypted, every
-//! stream already decoded (so 0.42 decodes nothing), images emptied (Safaricom's 2023+ layout
-//! draws a ~1 MB banner on every page, which `pdf-extract` would inflate and then interpret as
-//! a content stream), a flat page tree with resources and media box on every page (no
-//! `/Parent` walks), and Form `XObject`s nested at most [`MAX_FORM_DEPTH`] deep (no unbounded
-//! recursion on a self-referencing form).
+//! Opening the PDF with `lopdf` 0.47: password, safety limits (decompression bounded per
+//! stream and in total, a page limit), metadata and file structure; and the look-ups the own
+//! [`reader`](super::reader) shares (resolved objects, inherited page attributes, the media
+//! box, resource sub-dictionaries).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use lopdf::{DecompressError, Dictionary, Document, LoadOptions, Object, ObjectId};
 
@@ -19,11 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::parse::ParseOptions;
 use crate::statement::DocumentInfo;
 
-/// Deepest nesting of Form `XObject`s kept (page → form → form …). Deeper or cyclic forms are
-/// emptied.
-const MAX_FORM_DEPTH: usize = 8;
-
-/// The whole sanitised document may decode to this many times `Limits::max_decompressed`.
+/// The document's streams together may decode to this many times `Limits::max_decompressed`.
 const TOTAL_DECOMPRESSED_FACTOR: u64 = 4;
 
 /// Page size used when a page has no usable `/MediaBox` (A4, points).
@@ -96,33 +84,6 @@ fn page_ids(doc: &Document, max_pages: u32) -> Vec<ObjectId> {
         }
     }
     ids
-}
-
-/// The sanitised, decrypted, uncompressed copy of an opened document for `pdf-extract` (see
-/// the module documentation).
-///
-/// # Errors
-/// `ErrorKind::TooLarge` for streams decoding beyond their bounds, `ErrorKind::Malformed` for
-/// a content stream that cannot be decoded or parsed, or a copy that cannot be written.
-pub(super) fn extraction_copy(opened: Opened) -> Result<Vec<u8>> {
-    let Opened {
-        mut doc,
-        page_ids,
-        per_stream,
-        total_budget,
-        ..
-    } = opened;
-    decode_streams(&mut doc, &page_ids, per_stream, total_budget)?;
-    let page_ids = flatten_pages(&mut doc, &page_ids);
-    limit_forms(&mut doc, &page_ids);
-    super::content::sanitise(&mut doc, &page_ids)?;
-
-    doc.trailer.remove(b"Encrypt");
-    doc.encryption_state = None;
-    let mut extract_bytes = Vec::new();
-    doc.save_to(&mut extract_bytes)
-        .map_err(|e| Error::malformed(0, 0, format!("the PDF could not be re-encoded: {e}")))?;
-    Ok(extract_bytes)
 }
 
 /// Loads and decrypts. Maps `lopdf`'s errors to the engine's kinds.
@@ -218,60 +179,6 @@ pub(super) fn too_large_total(total_budget: u64) -> Error {
     )
 }
 
-/// Decodes every stream in place (bounded), empties images, and refuses a document whose
-/// decoded streams exceed `total_budget` bytes.
-fn decode_streams(
-    doc: &mut Document,
-    page_ids: &[ObjectId],
-    per_stream: usize,
-    total_budget: u64,
-) -> Result<()> {
-    // Content streams, to name the page when one cannot be decoded.
-    let mut content_page: BTreeMap<ObjectId, u32> = BTreeMap::new();
-    for (index, page_id) in page_ids.iter().enumerate() {
-        for id in doc.get_page_contents(*page_id) {
-            content_page
-                .entry(id)
-                .or_insert(u32::try_from(index + 1).unwrap_or(u32::MAX));
-        }
-    }
-    let mut total: u64 = 0;
-    for (id, object) in &mut doc.objects {
-        let Object::Stream(stream) = object else {
-            continue;
-        };
-        if has_subtype(&stream.dict, b"Image") {
-            stream.set_plain_content(Vec::new());
-            continue;
-        }
-        let filtered = stream.filters().is_ok_and(|f| !f.is_empty());
-        if filtered {
-            match stream.decompressed_content_with_limit(per_stream) {
-                Ok(data) => stream.set_plain_content(data),
-                Err(lopdf::Error::Decompress(DecompressError::MemoryLimitExceeded { limit })) => {
-                    return Err(too_large_stream(limit));
-                }
-                Err(e) => {
-                    if let Some(page) = content_page.get(id) {
-                        return Err(Error::malformed(
-                            *page,
-                            0,
-                            format!("a content stream of page {page} cannot be decoded: {e}"),
-                        ));
-                    }
-                    // Fonts, colour profiles, metadata: text extraction does without them.
-                    stream.set_plain_content(Vec::new());
-                }
-            }
-        }
-        total = total.saturating_add(stream.content.len() as u64);
-        if total > total_budget {
-            return Err(too_large_total(total_budget));
-        }
-    }
-    Ok(())
-}
-
 /// `object`, or the object it refers to.
 pub(super) fn resolve<'a>(doc: &'a Document, object: &'a Object) -> &'a Object {
     doc.dereference(object).map_or(object, |(_, o)| o)
@@ -299,7 +206,7 @@ pub(super) fn inherited<'a>(
 }
 
 /// A page's `/MediaBox` (inherited) as four finite numbers with positive width and height,
-/// else A4. Both text readers take the page height from it.
+/// else A4. The reader takes the page height from it.
 pub(super) fn media_box_numbers(doc: &Document, page_id: ObjectId) -> [f32; 4] {
     let numbers: Option<[f32; 4]> = inherited(doc, page_id, b"MediaBox").and_then(|o| {
         let (_, o) = doc.dereference(o).ok()?;
@@ -315,148 +222,15 @@ pub(super) fn media_box_numbers(doc: &Document, page_id: ObjectId) -> [f32; 4] {
     numbers.unwrap_or(A4)
 }
 
-fn media_box(doc: &Document, page_id: ObjectId) -> Vec<Object> {
-    media_box_numbers(doc, page_id)
-        .into_iter()
-        .map(Object::Real)
-        .collect()
-}
-
-/// Replaces the page tree by a flat one whose pages carry their own `/Resources` and
-/// `/MediaBox`, so that `pdf-extract` never walks `/Parent` links. Returns the new page ids.
-fn flatten_pages(doc: &mut Document, page_ids: &[ObjectId]) -> Vec<ObjectId> {
-    let root_id = doc.new_object_id();
-    let mut kids = Vec::with_capacity(page_ids.len());
-    let mut new_ids = Vec::with_capacity(page_ids.len());
-    for page_id in page_ids {
-        let resources = inherited(doc, *page_id, b"Resources")
-            .cloned()
-            .unwrap_or_else(|| Object::Dictionary(Dictionary::new()));
-        let media_box = media_box(doc, *page_id);
-        let mut page = doc.get_dictionary(*page_id).cloned().unwrap_or_default();
-        page.set("Type", Object::Name(b"Page".to_vec()));
-        page.set("Resources", resources);
-        page.set("MediaBox", Object::Array(media_box));
-        page.set("Parent", Object::Reference(root_id));
-        page.remove(b"ArtBox");
-        // A fresh id per page: the same page object listed twice stays two pages.
-        let id = doc.add_object(Object::Dictionary(page));
-        kids.push(Object::Reference(id));
-        new_ids.push(id);
-    }
-    let mut root = Dictionary::new();
-    root.set("Type", Object::Name(b"Pages".to_vec()));
-    root.set(
-        "Count",
-        Object::Integer(i64::try_from(kids.len()).unwrap_or(i64::MAX)),
-    );
-    root.set("Kids", Object::Array(kids));
-    doc.objects.insert(root_id, Object::Dictionary(root));
-    let catalog_id = doc.trailer.get(b"Root").and_then(Object::as_reference).ok();
-    if let Some(catalog) = catalog_id.and_then(|id| doc.get_dictionary_mut(id).ok()) {
-        catalog.set("Pages", Object::Reference(root_id));
-    } else {
-        let mut catalog = Dictionary::new();
-        catalog.set("Type", Object::Name(b"Catalog".to_vec()));
-        catalog.set("Pages", Object::Reference(root_id));
-        let id = doc.add_object(Object::Dictionary(catalog));
-        doc.trailer.set("Root", Object::Reference(id));
-    }
-    new_ids
-}
-
-/// Form `XObject`s a resource dictionary names.
-fn forms_in(doc: &Document, resources: &Object, forms: &BTreeSet<ObjectId>) -> Vec<ObjectId> {
-    let Ok((_, resources)) = doc.dereference(resources) else {
-        return Vec::new();
-    };
-    let Some(xobjects) = resources
-        .as_dict()
-        .and_then(|r| r.get(b"XObject"))
-        .and_then(|x| doc.dereference(x))
-        .and_then(|(_, x)| x.as_dict())
+/// A resource sub-dictionary (`/Font`, `/XObject`), resolved.
+pub(super) fn sub_dict<'a>(
+    doc: &'a Document,
+    resources: &'a Dictionary,
+    key: &[u8],
+) -> Option<&'a Dictionary> {
+    resources
+        .get(key)
+        .and_then(|o| doc.dereference(o))
+        .and_then(|(_, o)| o.as_dict())
         .ok()
-    else {
-        return Vec::new();
-    };
-    xobjects
-        .iter()
-        .filter_map(|(_, v)| v.as_reference().ok())
-        .filter(|id| forms.contains(id))
-        .collect()
-}
-
-/// Empties every Form `XObject` that can be reached deeper than [`MAX_FORM_DEPTH`] (which
-/// includes every form on a cycle), so content-stream interpretation recursion stays bounded.
-fn limit_forms(doc: &mut Document, page_ids: &[ObjectId]) {
-    let forms: BTreeSet<ObjectId> = doc
-        .objects
-        .iter()
-        .filter(|(_, o)| o.as_stream().is_ok_and(|s| has_subtype(&s.dict, b"Form")))
-        .map(|(id, _)| *id)
-        .collect();
-    if forms.is_empty() {
-        return;
-    }
-    // A form without its own /Resources uses its caller's, so it may call any form at all.
-    let every_named: Vec<ObjectId> = {
-        let mut all = BTreeSet::new();
-        for object in doc.objects.values() {
-            if let Ok(dict) = object.as_dict()
-                && let Ok(resources) = dict.get(b"Resources")
-            {
-                all.extend(forms_in(doc, resources, &forms));
-            }
-            if let Ok(stream) = object.as_stream()
-                && let Ok(resources) = stream.dict.get(b"Resources")
-            {
-                all.extend(forms_in(doc, resources, &forms));
-            }
-        }
-        all.into_iter().collect()
-    };
-    let callees: BTreeMap<ObjectId, Vec<ObjectId>> = forms
-        .iter()
-        .map(|id| {
-            let own = doc
-                .get_object(*id)
-                .and_then(Object::as_stream)
-                .ok()
-                .and_then(|s| s.dict.get(b"Resources").ok());
-            let called = match own {
-                Some(resources) => forms_in(doc, resources, &forms),
-                None => every_named.clone(),
-            };
-            (*id, called)
-        })
-        .collect();
-    let mut level: BTreeSet<ObjectId> = BTreeSet::new();
-    for page_id in page_ids {
-        if let Some(resources) = inherited(doc, *page_id, b"Resources") {
-            level.extend(forms_in(doc, resources, &forms));
-        }
-    }
-    for _ in 1..MAX_FORM_DEPTH {
-        level = level
-            .iter()
-            .filter_map(|id| callees.get(id))
-            .flatten()
-            .copied()
-            .collect();
-        if level.is_empty() {
-            return;
-        }
-    }
-    // `level` now holds the forms reachable at depth MAX_FORM_DEPTH: empty what they call.
-    let too_deep: BTreeSet<ObjectId> = level
-        .iter()
-        .filter_map(|id| callees.get(id))
-        .flatten()
-        .copied()
-        .collect();
-    for id in too_deep {
-        if let Some(Object::Stream(stream)) = doc.objects.get_mut(&id) {
-            stream.set_plain_content(Vec::new());
-        }
-    }
 }

@@ -4,20 +4,21 @@
 //!
 //! It computes every character's position with the same arithmetic as `pdf-extract` 0.12's
 //! interpreter (ISO 32000-1 §9.4.4: `Trm = Tsm × Tm × CTM`, advances `tx = Th · (w0 · Tfs +
-//! Tc + Tw)`), operator for operator, so its [`Page`]s equal the general path's; what it does not
-//! read (a font kind outside [`fonts`](super::fonts), a Form `XObject`, an inline image, a
-//! string it cannot lex) makes [`extract`] return `Ok(false)` and the caller uses the general
-//! path. Pages are read in parallel ([`parallel`](crate::parallel)), in batches.
+//! Tc + Tw)`), operator for operator (the engine read through `pdf-extract` until issue 37,
+//! and a test compared both readers to the bit on every real statement before it was
+//! removed); what it does not read (a font kind outside [`fonts`](super::fonts), a Form
+//! `XObject`, an inline image, a string it cannot lex) makes [`extract`] return `Ok(false)`
+//! and the caller refuses the document. Pages are read in parallel
+//! ([`parallel`](crate::parallel)), in batches.
 //!
-//! Operators with malformed operands are skipped exactly as the general path's sanitiser
-//! skips them; `q` nesting deeper than [`MAX_STATE_DEPTH`] is ignored with its `Q`.
+//! Operators with malformed operands are skipped; `q` nesting deeper than
+//! [`MAX_STATE_DEPTH`] is ignored with its `Q`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use lopdf::{Dictionary, Document, Object, ObjectId};
 
-use super::content::sub_dict;
 use super::fonts::{Font, Unsupported};
 use super::glyphs::{
     Glyph, MAX_GLYPHS_PER_PAGE, MAX_GLYPHS_TOTAL, Page, PageFull, group_lines, place,
@@ -25,12 +26,12 @@ use super::glyphs::{
 };
 use super::lexer::{Lexer, Token};
 use super::load::{
-    has_subtype, inherited, media_box_numbers, resolve, too_large_stream, too_large_total,
+    has_subtype, inherited, media_box_numbers, resolve, sub_dict, too_large_stream, too_large_total,
 };
 use crate::error::{Error, Result};
 use crate::parallel;
 
-/// Deepest `q` nesting kept (as the general path's sanitiser).
+/// Deepest `q` nesting kept.
 const MAX_STATE_DEPTH: usize = 64;
 
 /// A 2-D affine matrix `[a b c d e f]`, row-vector convention (`euclid`'s `Transform2D`).
@@ -79,7 +80,7 @@ struct Fonts {
     by_id: HashMap<ObjectId, usize>,
 }
 
-/// Page height in points, from `/MediaBox` as the general path reads it (`f32` numbers).
+/// Page height in points, from `/MediaBox` (`f32` numbers, as `pdf-extract` read it).
 fn page_height(doc: &Document, page_id: ObjectId) -> f64 {
     let [_, lly, _, ury] = media_box_numbers(doc, page_id);
     f64::from(ury) - f64::from(lly)
@@ -190,8 +191,8 @@ pub(super) const PAGES_PER_BATCH: usize = 16;
 
 /// Reads the characters of every page of `doc` (opened and decrypted) and hands each page to
 /// `each`, in page order, a batch of [`PAGES_PER_BATCH`] pages at a time; `Ok(false)` when
-/// the document needs the general path (see the module documentation), after which `each`
-/// gets no further page (the pages it had are to be discarded). `max_stream` bounds each
+/// the document is drawn in a way this reader does not read (see the module documentation),
+/// after which `each` gets no further page (the pages it had are to be discarded). `max_stream` bounds each
 /// decoded stream, `total_budget` all of them together.
 ///
 /// # Errors
@@ -247,7 +248,7 @@ pub(super) fn extract(
     Ok(true)
 }
 
-/// Reads one page; `Ok(None)` when it needs the general path.
+/// Reads one page; `Ok(None)` when it draws text in a way this reader does not read.
 fn read_page(
     job: &PageJob,
     content: &[u8],
@@ -437,7 +438,7 @@ impl PageReader<'_> {
                     self.show_array(state, font, operands, strings)?;
                 }
             }
-            // A Form XObject is drawn with its own resources and state: the general path.
+            // A Form XObject is drawn with its own resources and state: not read.
             // (Images draw no text.)
             b"Do" => {
                 if let [Token::Name(name)] = operands

@@ -101,10 +101,12 @@ enum Region {
     Footer,
 }
 
-/// Reads the statement from its pages: [`Reader::page`] of each, then [`Reader::finish`].
+/// Reads the statement from its pages: [`Reader::page`] of each, then [`Reader::finish`]
+/// (the tests' shorthand; the parser hands pages to a [`Reader`] as they are read).
 ///
 /// # Errors
 /// Those of [`Reader::finish`].
+#[cfg(test)]
 pub(super) fn read(pages: &[Page]) -> Result<Table> {
     let mut reader = Reader::new();
     for page in pages {

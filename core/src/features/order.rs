@@ -1,0 +1,44 @@
+//! The order the features (and a report) read a statement's rows in.
+
+use chrono::NaiveDateTime;
+use rust_decimal::Decimal;
+
+use crate::statement::Transaction;
+
+/// The order the features (and a report) read rows in: completion time, then receipt number,
+/// Details, Paid In, Withdrawn and Balance. Completed rows that tie are alike in all the
+/// features read (a prepared row's category follows from its Details and amounts), so the
+/// features do not depend on the order a statement lists its rows in.
+pub fn sort_key(t: &Transaction) -> (NaiveDateTime, &str, &str, Decimal, Decimal, Option<Decimal>) {
+    (
+        t.completed_at,
+        &t.receipt_no,
+        &t.details,
+        t.paid_in,
+        t.withdrawn,
+        t.balance,
+    )
+}
+
+/// `rows` (each with its index in the statement) in the order they are read in: by
+/// [`sort_key`], then by index. Made as a stable sort of completion times as integers (cheap to
+/// compare; rows listed in either time order are sorted in one pass, see
+/// [`crate::order::sort_stable_by_key`]), then a sort by the whole key and index of the few
+/// rows that share a time.
+pub(crate) fn reading_order<'a>(
+    rows: impl Iterator<Item = (usize, &'a Transaction)>,
+) -> Vec<(usize, &'a Transaction)> {
+    let mut keyed: Vec<(i64, u32, usize, &Transaction)> = rows
+        .map(|(i, t)| {
+            let at = t.completed_at.and_utc();
+            (at.timestamp(), at.timestamp_subsec_nanos(), i, t)
+        })
+        .collect();
+    crate::order::sort_stable_by_key(&mut keyed, |k| (k.0, k.1));
+    for same_time in keyed.chunk_by_mut(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if same_time.len() > 1 {
+            same_time.sort_by(|a, b| (sort_key(a.3), a.2).cmp(&(sort_key(b.3), b.2)));
+        }
+    }
+    keyed.into_iter().map(|k| (k.2, k.3)).collect()
+}

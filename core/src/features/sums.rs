@@ -1,0 +1,269 @@
+//! One pass over the rows in reading order: which categories count as income, spending and
+//! money received, and the statement's and each month's sums in the arithmetic `A` (see
+//! [`crate::amount`]).
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+
+#[cfg(doc)]
+use super::Thresholds;
+use super::months::month_index;
+use super::{MIX_ALWAYS, MonthFigures, netting};
+use crate::amount::Amount;
+use crate::categorise::{Category, categorise};
+use crate::statement::Transaction;
+
+/// Categories whose money in is not income.
+pub(super) const NOT_INCOME: &[Category] = &[
+    Category::OwnAccountTransfer,
+    Category::Reversal,
+    Category::FulizaDraw,
+    Category::MobileLoanDisbursement,
+    Category::DigitalLoanDisbursement,
+    Category::SavingsWithdrawal,
+    Category::Betting,
+];
+
+/// Categories whose money out is not spending.
+pub(super) const NOT_SPENDING: &[Category] = &[
+    Category::OwnAccountTransfer,
+    Category::SavingsDeposit,
+    Category::FulizaRepayment,
+    Category::MobileLoanRepayment,
+    Category::DigitalLoanRepayment,
+    Category::Reversal,
+];
+
+/// Categories of money received from people and other wallets.
+pub(super) const RECEIVED: &[Category] = &[
+    Category::ReceivedMoney,
+    Category::SendMoney,
+    Category::PochiLaBiashara,
+    Category::AgentDeposit,
+];
+
+/// The category of a row, categorising it on the fly when the input left it uncategorised.
+pub(super) fn category_of(t: &Transaction) -> Category {
+    if t.category == Category::Uncategorised {
+        categorise(&t.details, t.paid_in > t.withdrawn)
+    } else {
+        t.category
+    }
+}
+
+/// Statement-wide sums and counts of the non-ratio figures, in the arithmetic `A`.
+#[derive(Default)]
+pub(super) struct Sums<A> {
+    pub(super) income: A,
+    pub(super) salary: A,
+    pub(super) received: A,
+    pub(super) spending: A,
+    pub(super) fuliza_drawn: A,
+    pub(super) fuliza_draws: u32,
+    pub(super) fuliza_repaid: A,
+    pub(super) fuliza_repayments: u32,
+    pub(super) mobile_in: A,
+    pub(super) mobile_in_count: u32,
+    pub(super) mobile_out: A,
+    pub(super) mobile_out_count: u32,
+    pub(super) digital_in: A,
+    pub(super) digital_in_count: u32,
+    pub(super) digital_out: A,
+    pub(super) digital_out_count: u32,
+    pub(super) betting: A,
+    pub(super) cash_out: A,
+    pub(super) savings_in: A,
+    pub(super) savings_out: A,
+    pub(super) own_in: A,
+    pub(super) own_out: A,
+    pub(super) counted_rows: u32,
+    /// Spending in rows below [`Thresholds::min_activity_amount`] other than betting and cash withdrawals:
+    /// left out of the spending mix.
+    pub(super) token_spending: A,
+}
+
+/// The sums of one month that the rows add to, in the arithmetic `A` (the rest of
+/// [`MonthFigures`] is derived from them).
+#[derive(Default)]
+pub(super) struct MonthSums<A> {
+    pub(super) transactions: u32,
+    pub(super) earned_income: A,
+    pub(super) salary_income: A,
+    pub(super) bank_in: A,
+    pub(super) bank_out: A,
+    pub(super) spending: A,
+    pub(super) fuliza_drawn: A,
+    pub(super) bill_payments: u32,
+}
+
+impl<A: Amount> MonthSums<A> {
+    /// Writes these sums into `month`'s figures.
+    fn write_into(&self, month: &mut MonthFigures) {
+        month.transactions = self.transactions;
+        month.earned_income = self.earned_income.decimal();
+        month.salary_income = self.salary_income.decimal();
+        month.bank_in = self.bank_in.decimal();
+        month.bank_out = self.bank_out.decimal();
+        month.spending = self.spending.decimal();
+        month.fuliza_drawn = self.fuliza_drawn.decimal();
+        month.bill_payments = self.bill_payments;
+    }
+}
+
+pub(super) fn tally<A: Amount>(sum: &mut A, n: &mut u32, v: A) {
+    *sum = sum.plus(v);
+    *n = n.saturating_add(1);
+}
+
+impl<A: Amount> Sums<A> {
+    /// Adds one row; `netted` is the part of it that is a round trip, `free` the part that
+    /// moved no money net (see [`netting::mirrored_in`]), `activity` is
+    /// [`Thresholds::min_activity_amount`].
+    fn add(
+        &mut self,
+        t: &Transaction,
+        category: Category,
+        (netted, free): (A, A),
+        month: &mut MonthSums<A>,
+        activity: A,
+    ) {
+        let pin = A::of(t.paid_in).minus(netted).at_least_zero();
+        let wout = A::of(t.withdrawn).minus(netted).at_least_zero();
+        let counted = |v: Decimal| A::of(v).minus(free).at_least_zero() >= activity;
+        if (counted(t.paid_in) || counted(t.withdrawn)) && category != Category::Betting {
+            self.counted_rows = self.counted_rows.saturating_add(1);
+        }
+        if pin.is_positive() && !NOT_INCOME.contains(&category) {
+            self.income = self.income.plus(pin);
+            month.earned_income = month.earned_income.plus(pin);
+            if category == Category::SalaryAndBusinessPayments {
+                self.salary = self.salary.plus(pin);
+                month.salary_income = month.salary_income.plus(pin);
+            }
+            if RECEIVED.contains(&category) {
+                self.received = self.received.plus(pin);
+            }
+        }
+        if wout.is_positive() && !NOT_SPENDING.contains(&category) {
+            self.spending = self.spending.plus(wout);
+            month.spending = month.spending.plus(wout);
+            if wout < activity && !MIX_ALWAYS.contains(&category) {
+                self.token_spending = self.token_spending.plus(wout);
+            }
+        }
+        let mut unused = 0;
+        match category {
+            Category::FulizaDraw => {
+                tally(&mut self.fuliza_drawn, &mut self.fuliza_draws, pin);
+                month.fuliza_drawn = month.fuliza_drawn.plus(pin);
+            }
+            Category::FulizaRepayment => {
+                tally(&mut self.fuliza_repaid, &mut self.fuliza_repayments, wout);
+            }
+            Category::MobileLoanDisbursement => {
+                tally(&mut self.mobile_in, &mut self.mobile_in_count, pin);
+            }
+            Category::MobileLoanRepayment => {
+                tally(&mut self.mobile_out, &mut self.mobile_out_count, wout);
+            }
+            Category::DigitalLoanDisbursement => {
+                tally(&mut self.digital_in, &mut self.digital_in_count, pin);
+            }
+            Category::DigitalLoanRepayment => {
+                tally(&mut self.digital_out, &mut self.digital_out_count, wout);
+            }
+            Category::Utilities if wout.is_positive() => {
+                month.bill_payments = month.bill_payments.saturating_add(1);
+            }
+            Category::Betting => tally(&mut self.betting, &mut unused, wout),
+            Category::AgentWithdrawal => tally(&mut self.cash_out, &mut unused, wout),
+            Category::SavingsDeposit => tally(&mut self.savings_in, &mut unused, wout),
+            Category::SavingsWithdrawal => tally(&mut self.savings_out, &mut unused, pin),
+            Category::OwnAccountTransfer => {
+                tally(&mut self.own_in, &mut unused, pin);
+                tally(&mut self.own_out, &mut unused, wout);
+                month.bank_in = month.bank_in.plus(pin);
+                month.bank_out = month.bank_out.plus(wout);
+            }
+            _ => {}
+        }
+    }
+
+    /// These sums as `Decimal`s.
+    fn decimal(&self) -> Sums<Decimal> {
+        Sums {
+            income: self.income.decimal(),
+            salary: self.salary.decimal(),
+            received: self.received.decimal(),
+            spending: self.spending.decimal(),
+            fuliza_drawn: self.fuliza_drawn.decimal(),
+            fuliza_draws: self.fuliza_draws,
+            fuliza_repaid: self.fuliza_repaid.decimal(),
+            fuliza_repayments: self.fuliza_repayments,
+            mobile_in: self.mobile_in.decimal(),
+            mobile_in_count: self.mobile_in_count,
+            mobile_out: self.mobile_out.decimal(),
+            mobile_out_count: self.mobile_out_count,
+            digital_in: self.digital_in.decimal(),
+            digital_in_count: self.digital_in_count,
+            digital_out: self.digital_out.decimal(),
+            digital_out_count: self.digital_out_count,
+            betting: self.betting.decimal(),
+            cash_out: self.cash_out.decimal(),
+            savings_in: self.savings_in.decimal(),
+            savings_out: self.savings_out.decimal(),
+            own_in: self.own_in.decimal(),
+            own_out: self.own_out.decimal(),
+            counted_rows: self.counted_rows,
+            token_spending: self.token_spending.decimal(),
+        }
+    }
+}
+
+/// What one pass over the rows in reading order adds up.
+pub(super) struct RowSums<'a> {
+    pub(super) sums: Sums<Decimal>,
+    /// Money moved in round trips, each direction counted once.
+    pub(super) round_trip_amount: Decimal,
+    /// `(month index, Details, Withdrawn)` of every utility or bill payment.
+    pub(super) bill_rows: Vec<(usize, &'a str, Decimal)>,
+}
+
+/// Adds up `rows` (completed, in reading order, with their categories) in the arithmetic `A`
+/// (see [`crate::amount`]): the statement's sums, and each month's into `months`, which start
+/// at `cover_start`.
+pub(super) fn row_sums<'a, A: Amount>(
+    rows: &[&'a Transaction],
+    categories: &[Category],
+    cover_start: NaiveDate,
+    months: &mut [MonthFigures],
+    min_activity_amount: Decimal,
+) -> RowSums<'a> {
+    let netted = netting::round_trips_in::<A>(rows, categories);
+    let free = netting::mirrored_in::<A>(rows, categories, &netted);
+    let mut month_sums: Vec<MonthSums<A>> = Vec::with_capacity(months.len());
+    month_sums.resize_with(months.len(), MonthSums::default);
+    let mut sums = Sums::<A>::default();
+    let activity = A::of(min_activity_amount);
+    let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
+    for (((t, category), net), free) in rows.iter().zip(categories).zip(&netted).zip(&free) {
+        let m = month_index(t.completed_at.date(), cover_start);
+        let Some(month) = month_sums.get_mut(m) else {
+            continue;
+        };
+        month.transactions = month.transactions.saturating_add(1);
+        sums.add(t, *category, (*net, *free), month, activity);
+        if *category == Category::Utilities && A::of(t.withdrawn).minus(*net).is_positive() {
+            bill_rows.push((m, t.details.as_str(), t.withdrawn));
+        }
+    }
+    for (figures, sums) in months.iter_mut().zip(&month_sums) {
+        sums.write_into(figures);
+    }
+    let round_trips = netted.iter().fold(A::ZERO, |s, v| s.plus(*v));
+    RowSums {
+        sums: sums.decimal(),
+        round_trip_amount: round_trips.decimal() / Decimal::TWO,
+        bill_rows,
+    }
+}
