@@ -341,17 +341,18 @@ export interface Insight {
 }
 
 /**
- * One scorecard attribute that lost points through evidence, or `K01` (the knock-out); reason
- * codes are ordered by points lost, largest first.
+ * One scorecard attribute that lost points through evidence, or a knock-out (`K01`: overdue
+ * digital credit; `K02`: a thin file, too few activity rows or days to score); reason codes are
+ * ordered by points lost, largest first.
  */
 export interface ReasonCode {
-  /** Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"` for the knock-out. */
+  /** Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"`/`"K02"` for a knock-out. */
   code: string
   /** Code of the factor (characteristic) it comes from, e.g. `"credit_repayment"`. */
   factor: string
-  /** Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`). */
+  /** Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`, `"thin_file"` for `K02`). */
   attribute: string
-  /** Points this attribute lost (for `K01`, the points the cap removed). */
+  /** Points this attribute lost (for `K01` and `K02`, the points the cap removed). */
   pointsLost: number
   /** Adverse-action sentence with the figure behind it. */
   description: string

@@ -348,7 +348,8 @@ class Insight:
 
 @final
 class ReasonCode:
-    """An attribute that lost points through evidence, or `K01`, the knock-out."""
+    """An attribute that lost points through evidence, or a knock-out: `K01` (overdue digital
+    credit) or `K02` (a thin file: too few activity rows or days to score)."""
 
     @property
     def code(self, /) -> str: ...

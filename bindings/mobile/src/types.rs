@@ -474,17 +474,18 @@ pub struct Insight {
     pub unit: String,
 }
 
-/// One scorecard attribute that lost points through evidence, or `K01` (the knock-out),
-/// ordered by points lost (largest first).
+/// One scorecard attribute that lost points through evidence, or a knock-out (`K01`:
+/// overdue digital credit; `K02`: a thin file, too few activity rows or days to score), ordered by points lost (largest first).
 #[uniffi::remote(Record)]
 pub struct ReasonCode {
-    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"`.
+    /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"`/`"K02"`.
     pub code: String,
     /// Code of the factor (characteristic) it comes from.
     pub factor: String,
-    /// Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`).
+    /// Code of the attribute, e.g. `"on_time_repayment_share"` (`"overdue_credit"` for `K01`,
+    /// `"thin_file"` for `K02`).
     pub attribute: String,
-    /// Points this attribute lost (for `K01`, the points the cap removed).
+    /// Points this attribute lost (for `K01` and `K02`, the points the cap removed).
     pub points_lost: u16,
     /// Adverse-action sentence with the figure behind it.
     pub description: String,

@@ -205,8 +205,9 @@ impl PyInsight {
     }
 }
 
-/// A reason code: one scorecard attribute that lost points through evidence (or `K01`, the
-/// knock-out), ordered by points lost.
+/// A reason code: one scorecard attribute that lost points through evidence, or a knock-out
+/// (`K01`: overdue digital credit; `K02`: a thin file, too few activity rows or days to score),
+/// ordered by points lost.
 #[pyclass(name = "ReasonCode", module = "alama", frozen)]
 pub struct PyReasonCode(ReasonCode);
 
@@ -225,14 +226,14 @@ impl PyReasonCode {
     }
 
     /// Code of the attribute (`str`), e.g. `"on_time_repayment_share"`; `"overdue_credit"`
-    /// for `K01`.
+    /// for `K01`, `"thin_file"` for `K02`.
     #[getter]
     fn attribute(&self) -> &str {
         &self.0.attribute
     }
 
-    /// Points this attribute lost (`int`): its maximum minus its points; for `K01`, the points
-    /// the knock-out cap removed.
+    /// Points this attribute lost (`int`): its maximum minus its points; for `K01` and `K02`, the
+    /// points the knock-out's cap removed.
     #[getter]
     fn points_lost(&self) -> u16 {
         self.0.points_lost

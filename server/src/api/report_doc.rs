@@ -36,18 +36,20 @@ pub struct InsightDoc {
     unit: String,
 }
 
-/// A scorecard attribute that lost points through evidence, or `K01` (the knock-out).
+/// A scorecard attribute that lost points through evidence, or a knock-out: `K01` (overdue
+/// digital credit) or `K02` (a thin file: too few activity rows or days to score).
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = ReasonCode)]
 #[serde(rename_all = "camelCase")]
 pub struct ReasonCodeDoc {
-    /// Stable reason code of the characteristic, `R01`–`R08`, or `K01` for the knock-out.
+    /// Stable reason code of the characteristic, `R01`–`R08`, or `K01`/`K02` for a knock-out.
     code: String,
     /// Code of the factor (characteristic).
     factor: String,
-    /// Code of the attribute, e.g. `on_time_repayment_share` (`overdue_credit` for `K01`).
+    /// Code of the attribute, e.g. `on_time_repayment_share` (`overdue_credit` for `K01`,
+    /// `thin_file` for `K02`).
     attribute: String,
-    /// Points this attribute lost (for `K01`, the points the cap removed).
+    /// Points this attribute lost (for `K01` and `K02`, the points the cap removed).
     points_lost: u16,
     /// Adverse-action sentence with the figure behind it.
     description: String,
