@@ -65,9 +65,17 @@ fn check_or_write(path: &Path, expected: &str) {
 /// each wallet's seeded generator (`alama_core::testing::wallets`), never from a real file.
 fn wallet_vectors() -> Vec<(&'static str, &'static str, Synthetic)> {
     vec![
-        ("wallet-airtel-ug-seed1-60rows", "pdf", airtel_statement(1, 60)),
+        (
+            "wallet-airtel-ug-seed1-60rows",
+            "pdf",
+            airtel_statement(1, 60),
+        ),
         ("wallet-mtn-gh-seed2-80rows", "csv", mtn_statement(2, 80)),
-        ("wallet-vodacom-ls-seed3-80rows", "pdf", vodacom_statement(3, 80)),
+        (
+            "wallet-vodacom-ls-seed3-80rows",
+            "pdf",
+            vodacom_statement(3, 80),
+        ),
     ]
 }
 
@@ -160,8 +168,7 @@ fn wallet_vectors_replay() {
         assert_eq!(parsed, synthetic.expected_prepared(&parsed), "{name}");
         let report = alama_core::score_bytes(&bytes, &ParseOptions::default()).expect("scores");
         assert_eq!(report.statement.currency, parsed.currency, "{name}");
-        let statement: serde_json::Value =
-            serde_json::from_str(&parsed.to_json()).expect("json");
+        let statement: serde_json::Value = serde_json::from_str(&parsed.to_json()).expect("json");
         let expected: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
         let vector = serde_json::json!({
             "name": name,

@@ -1109,9 +1109,15 @@ async fn other_wallets_through_the_api_and_the_report_page(db: Db) {
             .and_then(|i| i["message"].as_str())
             .and_then(|m| m.split(" per 30 days").next())
             .expect("average income insight");
-        assert!(income.starts_with(&format!("Average income is {currency} ")), "{income}");
+        assert!(
+            income.starts_with(&format!("Average income is {currency} ")),
+            "{income}"
+        );
         assert!(body.contains(income), "{file}: {income} not on the page");
-        assert!(!body.contains("KES "), "{file}: KES on the page of a {currency} report");
+        assert!(
+            !body.contains("KES "),
+            "{file}: KES on the page of a {currency} report"
+        );
     }
     server.stop().await;
 }
