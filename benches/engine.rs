@@ -1,5 +1,8 @@
 //! Engine benchmarks (criterion): parse a real 117-page M-Pesa PDF, parse a 5,000-row CSV
-//! (and score it, bytes to report), score a parsed statement (5,000 rows, and 60 for the fixed cost of a report).
+//! (and score it, bytes to report), score a parsed statement (5,000 rows, and 60 for the fixed cost of a report),
+//! and parse 1,000-row statements of the other wallets (Airtel Money Uganda PDF, MTN MoMo Ghana
+//! CSV, Vodacom M-Pesa Lesotho PDF, from their seeded generators; issue 39's budget: well under
+//! 50 ms each).
 //!
 //! Run: `cargo bench --bench engine`. The PDF bench needs `../shared/samples/real/` (skipped
 //! with a note when absent). Figures are reported in the issue notes, never asserted in tests.
@@ -9,6 +12,7 @@ use std::path::Path;
 
 use alama_core::ParseOptions;
 use alama_core::testing::synthetic_statement_with_rows;
+use alama_core::testing::wallets::{airtel_statement, mtn_statement, vodacom_statement};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const REAL_PDF: &str = "../shared/samples/real/mpesa_2023-05_to_2024-05_encrypted_pw183177.pdf";
@@ -40,6 +44,24 @@ fn parse_csv(c: &mut Criterion) {
     });
 }
 
+/// Each other wallet's parser on a 1,000-row statement of its own layout, detection included.
+fn parse_wallets(c: &mut Criterion) {
+    let options = ParseOptions::default();
+    let mut group = c.benchmark_group("parse");
+    group.sample_size(20);
+    for (name, synthetic) in [
+        ("airtel_ug_pdf_1000_rows", airtel_statement(39, 1_000)),
+        ("mtn_gh_csv_1000_rows", mtn_statement(39, 1_000)),
+        ("vodacom_ls_pdf_1000_rows", vodacom_statement(39, 1_000)),
+    ] {
+        let bytes = synthetic.bytes;
+        group.bench_function(name, |b| {
+            b.iter(|| alama_core::parse(black_box(&bytes), &options).expect("parses"));
+        });
+    }
+    group.finish();
+}
+
 fn score(c: &mut Criterion) {
     let csv = synthetic_statement_with_rows(5, 5_000).to_csv();
     let statement = alama_core::parse(csv.as_bytes(), &ParseOptions::default()).expect("parses");
@@ -57,5 +79,5 @@ fn score(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, parse_pdf, parse_csv, score);
+criterion_group!(benches, parse_pdf, parse_csv, parse_wallets, score);
 criterion_main!(benches);

@@ -42,6 +42,8 @@ function statements() {
     const largest = readdirSync(vectors)
       .filter((f) => f.endsWith('.json'))
       .map((f) => join(vectors, f))
+      // Only the canonical-JSON vectors (the other wallets' vectors name their own PDF or CSV).
+      .filter((f) => JSON.parse(readFileSync(f, 'utf8')).input !== undefined)
       .sort((a, b) => statSync(b).size - statSync(a).size)[0]
     if (largest) {
       const path = join(tmp, `vector-${basename(largest)}`)

@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 
+use alama_core::testing::wallets::{Synthetic, airtel_statement, mtn_statement, vodacom_statement};
 use alama_core::testing::{synthetic_statement, thin_statement};
 use alama_core::{ParseOptions, Statement};
 
@@ -60,6 +61,43 @@ fn check_or_write(path: &Path, expected: &str) {
     );
 }
 
+/// The other wallets' vectors: (name, file extension, the file as the wallet writes it), made by
+/// each wallet's seeded generator (`alama_core::testing::wallets`), never from a real file.
+fn wallet_vectors() -> Vec<(&'static str, &'static str, Synthetic)> {
+    vec![
+        (
+            "wallet-airtel-ug-seed1-60rows",
+            "pdf",
+            airtel_statement(1, 60),
+        ),
+        ("wallet-mtn-gh-seed2-80rows", "csv", mtn_statement(2, 80)),
+        (
+            "wallet-vodacom-ls-seed3-80rows",
+            "pdf",
+            vodacom_statement(3, 80),
+        ),
+    ]
+}
+
+fn check_or_write_bytes(path: &Path, expected: &[u8]) {
+    if bless() {
+        std::fs::write(path, expected).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
+        return;
+    }
+    let actual = std::fs::read(path).unwrap_or_else(|e| {
+        panic!(
+            "{} is missing ({e}); run ALAMA_BLESS=1 cargo test --test fixtures",
+            path.display()
+        )
+    });
+    assert!(
+        actual == expected,
+        "{} differs from what the generator writes now; if the change is deliberate, run \
+         ALAMA_BLESS=1 cargo test --test fixtures and review the diff",
+        path.display()
+    );
+}
+
 #[test]
 fn example_statement_files_are_generated() {
     // The example is the canonical (categorised) form that `alama parse` prints.
@@ -107,6 +145,53 @@ fn golden_vectors_replay() {
             alama_core::score_bytes(&input_bytes, &ParseOptions::default()).expect("replays");
         assert_eq!(
             replayed.to_json(),
+            serde_json::to_string(&committed["report"]).expect("report"),
+            "{name}"
+        );
+    }
+}
+
+/// One vector per other wallet: `{name}.{pdf,csv}` is the wallet's own file; `{name}.json` names
+/// it (`file`) beside the canonical JSON its parse gives (`statement`) and the report of scoring
+/// the file with the built-in card of its currency (`report`). Every runtime scores the file to
+/// that report, byte for byte. (No `input`: the canonical JSON alone would score with the
+/// evidence level of a JSON file, not of the wallet's own PDF or CSV.)
+#[test]
+fn wallet_vectors_replay() {
+    let dir = root().join("tests/vectors");
+    for (name, ext, synthetic) in wallet_vectors() {
+        let file = format!("{name}.{ext}");
+        check_or_write_bytes(&dir.join(&file), &synthetic.bytes);
+        let bytes = std::fs::read(dir.join(&file)).expect("the vector's file");
+        let parsed = alama_core::parse(&bytes, &ParseOptions::default()).expect("parses");
+        assert!(parsed.unparsed.is_empty(), "{name}: {:?}", parsed.unparsed);
+        assert_eq!(parsed, synthetic.expected_prepared(&parsed), "{name}");
+        let report = alama_core::score_bytes(&bytes, &ParseOptions::default()).expect("scores");
+        assert_eq!(report.statement.currency, parsed.currency, "{name}");
+        let statement: serde_json::Value = serde_json::from_str(&parsed.to_json()).expect("json");
+        let expected: serde_json::Value = serde_json::from_str(&report.to_json()).expect("json");
+        let vector = serde_json::json!({
+            "name": name,
+            "file": file,
+            "statement": statement,
+            "report": expected,
+        });
+        let text = serde_json::to_string_pretty(&vector).expect("serialises") + "\n";
+        check_or_write(&dir.join(format!("{name}.json")), &text);
+
+        // The committed file replays to the committed statement and report.
+        let committed: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("vector"),
+        )
+        .expect("vector JSON");
+        assert_eq!(committed["file"], serde_json::json!(file));
+        assert_eq!(
+            parsed.to_json(),
+            serde_json::to_string(&committed["statement"]).expect("statement"),
+            "{name}"
+        );
+        assert_eq!(
+            report.to_json(),
             serde_json::to_string(&committed["report"]).expect("report"),
             "{name}"
         );

@@ -3,7 +3,7 @@
 // time encoding. Catches drift between the engine's structs and the TypeScript types.
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 
@@ -35,7 +35,9 @@ function aliases(text) {
 const IFACES = interfaces(dts)
 const ALIASES = aliases(dts)
 const FORMATS = {
-  Money: /^-?\d+\.\d{2}$/,
+  // A decimal string with the scale the statement prints: M-Pesa's two places ("425.00"), MTN
+  // MoMo Ghana's fees and E-LEVY as printed ("0", "0.1"); never a number, never an exponent.
+  Money: /^-?\d+(\.\d+)?$/,
   IsoDate: /^\d{4}-\d{2}-\d{2}$/,
   LocalDateTime: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/,
 }
@@ -74,7 +76,24 @@ function check(value, type, path) {
   if (FORMATS[t]) return typeof value === 'string' && FORMATS[t].test(value) ? [] : [`${path}: not ${t}`]
   if (ALIASES[t]) return check(value, ALIASES[t], path)
   if (IFACES[t]) return checkInterface(value, t, path)
+  if (t.startsWith('{') && t.endsWith('}')) return checkObject(value, t, path)
   return [`${path}: unknown type ${t} in the test`]
+}
+
+/** An inline object type `{ a: T; b?: U }` (members without nested braces). */
+function checkObject(value, type, path) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${path}: not an object`]
+  const props = {}
+  for (const m of type.slice(1, -1).matchAll(/(\w+)(\??):\s*([^;]+)/g)) props[m[1]] = { type: m[3].trim(), optional: m[2] === '?' }
+  const problems = []
+  for (const key of Object.keys(value)) {
+    if (!props[key]) problems.push(`${path}.${key}: not declared in ${type}`)
+    else problems.push(...check(value[key], props[key].type, `${path}.${key}`))
+  }
+  for (const [key, p] of Object.entries(props)) {
+    if (!p.optional && !(key in value)) problems.push(`${path}.${key}: required by ${type}, missing`)
+  }
+  return problems
 }
 
 function checkInterface(value, name, path) {
@@ -96,7 +115,9 @@ function samples() {
   const out = [{ label: 'synthetic CSV', input: Buffer.from(syntheticCsv({ months: 6, seed: 11 })) }]
   for (const file of filesIn('examples', ['.csv', '.json'])) out.push({ label: file, input: file })
   for (const file of filesIn(join('tests', 'vectors'), ['.json'])) {
-    out.push({ label: file, input: Buffer.from(JSON.stringify(JSON.parse(readFileSync(file, 'utf8')).input)) })
+    const vector = JSON.parse(readFileSync(file, 'utf8'))
+    const input = vector.file ? join(dirname(file), vector.file) : Buffer.from(JSON.stringify(vector.input))
+    out.push({ label: file, input })
   }
   for (const truth of Object.values(REAL_PDFS)) {
     const path = realSample(truth.file)

@@ -1,7 +1,8 @@
 """Python's Report.to_json() is byte for byte the CLI's `alama score FILE --format json`.
 
 Inputs: every file in examples/, the input of every golden vector in tests/vectors/ (whose
-expected report must also match), and statements built here, so the test never runs empty.
+expected report must also match; a vector of another wallet names its own PDF or CSV in `file`
+instead), and statements built here, so the test never runs empty.
 """
 
 from __future__ import annotations
@@ -42,6 +43,10 @@ def test_examples_match_cli(cli: Path, path: Path) -> None:
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: p.stem)
 def test_vectors_match_cli(cli: Path, path: Path, tmp_path: Path) -> None:
     vector = json.loads(path.read_text(encoding="utf-8"))
+    if "file" in vector:
+        wallet_file = path.parent / vector["file"]
+        assert alama.score(wallet_file).to_json() == cli_json(cli, wallet_file)
+        return
     input_file = tmp_path / "input.json"
     input_file.write_text(json.dumps(vector["input"]), encoding="utf-8")
     report = alama.score(alama.Statement.from_dict(vector["input"]))
@@ -51,8 +56,32 @@ def test_vectors_match_cli(cli: Path, path: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize("path", VECTORS, ids=lambda p: p.stem)
 def test_vectors_replay_expected_report(path: Path) -> None:
     vector = json.loads(path.read_text(encoding="utf-8"))
-    report = alama.score(alama.Statement.from_dict(vector["input"]))
+    if "file" in vector:
+        report = alama.score(path.parent / vector["file"])
+    else:
+        report = alama.score(alama.Statement.from_dict(vector["input"]))
     assert report.to_dict() == vector["report"], vector["name"]
+
+
+WALLET_VECTORS = [p for p in VECTORS if "file" in json.loads(p.read_text(encoding="utf-8"))]
+
+
+def test_wallet_vectors_are_present() -> None:
+    # One per other wallet: Airtel Money Uganda, MTN MoMo Ghana, Vodacom M-Pesa Lesotho.
+    names = sorted(p.stem for p in WALLET_VECTORS)
+    assert [n.split("-")[1] for n in names] == ["airtel", "mtn", "vodacom"], names
+
+
+@pytest.mark.parametrize("path", WALLET_VECTORS, ids=lambda p: p.stem)
+def test_wallet_vectors_byte_for_byte(path: Path) -> None:
+    # Compact JSON of the committed report, as Report.to_json() writes it, and the parse of the
+    # wallet's own file as the canonical statement the vector records.
+    vector = json.loads(path.read_text(encoding="utf-8"))
+    wallet_file = path.parent / vector["file"]
+    expected = json.dumps(vector["report"], separators=(",", ":"), ensure_ascii=False)
+    assert alama.score(wallet_file).to_json() == expected
+    assert alama.score(wallet_file.read_bytes()).to_json() == expected
+    assert json.loads(alama.parse(wallet_file).to_json()) == vector["statement"]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -29,6 +29,10 @@ def test_columns_and_dtypes(statement: alama.Statement) -> None:
         "withdrawn",
         "balance",
         "category",
+        "transaction_type",
+        "fee",
+        "tax",
+        "balance_before",
     ]
     assert len(df) == len(statement)
     assert pd.api.types.is_datetime64_dtype(df["completed_at"])

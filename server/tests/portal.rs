@@ -23,6 +23,7 @@ on_both_backends!(
     partners_never_reach_each_other,
     sessions_expire,
     keys_and_webhooks_from_the_portal,
+    other_wallets_through_the_api_and_the_report_page,
 );
 
 const PASSWORD: &str = "correct horse battery staple";
@@ -1018,5 +1019,105 @@ async fn sessions_expire(db: Db) {
         .find(|l| l.contains(&email))
         .expect("user listed");
     assert!(line.ends_with("  set"), "password set: {line}");
+    server.stop().await;
+}
+
+/// The other wallets' golden vectors (`tests/vectors/wallet-*`, each made by its wallet's seeded
+/// generator): (file, provider, wallet name, currency, built-in card of the currency).
+const WALLET_VECTORS: [(&str, &str, &str, &str, &str); 3] = [
+    (
+        "wallet-airtel-ug-seed1-60rows.pdf",
+        "airtel-money-ug",
+        "Airtel Money Uganda",
+        "UGX",
+        "alama-ugx-2027.01",
+    ),
+    (
+        "wallet-mtn-gh-seed2-80rows.csv",
+        "mtn-momo-gh",
+        "MTN MoMo Ghana",
+        "GHS",
+        "alama-ghs-2027.01",
+    ),
+    (
+        "wallet-vodacom-ls-seed3-80rows.pdf",
+        "vodacom-mpesa-ls",
+        "Vodacom M-Pesa Lesotho",
+        "LSL",
+        "alama-lsl-2027.01",
+    ),
+];
+
+/// Each other wallet's own file through `POST /v1/scores/analyse`: detected, scored with the
+/// built-in card of its currency, the engine's part of the report equal to the vector's; then
+/// the portal's report page names the wallet and the currency, and its money is in that currency.
+async fn other_wallets_through_the_api_and_the_report_page(db: Db) {
+    let server = start(&db).await;
+    let name = partner("portal-wallets");
+    let (mut b, _) = signed_in(&server, &db, &name).await;
+    let csrf = b.get("/portal/keys").await.csrf();
+    let key = shown_key(&b.post("/portal/keys", &[("csrf", &csrf)]).await);
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors");
+    for (file, provider, wallet, currency, card) in WALLET_VECTORS {
+        let bytes = std::fs::read(dir.join(file)).expect("the vector's file");
+        let path = dir.join(file).with_extension("json");
+        let vector: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("vector")).expect("JSON");
+        let (status, _, report) = server.analyse(&key, bytes, None, None, None).await;
+        assert_eq!(status, 201, "{file}: {report}");
+        assert_eq!(report["statement"]["provider"], provider, "{file}");
+        assert_eq!(report["statement"]["currency"], currency, "{file}");
+        assert_eq!(report["scorecardVersion"], card, "{file}");
+        let builtin = alama_core::scorecard::builtin_for(currency).expect("built-in card");
+        assert_eq!(report["scorecardSha256"], builtin.sha256(), "{file}");
+        for field in [
+            "score",
+            "band",
+            "statementPeriod",
+            "factors",
+            "insights",
+            "reasonCodes",
+            "integrity",
+        ] {
+            assert_eq!(report[field], vector["report"][field], "{file}: {field}");
+        }
+        // The statement's overview too, but for the holder's name, which the service masks.
+        let overview = |v: &serde_json::Value| {
+            let mut o = v["statement"].clone();
+            o.as_object_mut().map(|m| m.remove("holderName"));
+            o
+        };
+        assert_eq!(overview(&report), overview(&vector["report"]), "{file}");
+        assert_ne!(report["statement"]["holderName"], "TEST HOLDER", "masked");
+
+        let id = report["reportId"].as_str().expect("id");
+        let page = b.get(&format!("/portal/reports/{id}")).await;
+        assert_eq!(page.status, 200, "{file}");
+        let body = &page.body;
+        for shown in [
+            format!("id=\"score\">{}<", report["score"]),
+            format!("id=\"wallet\">{wallet}<"),
+            format!("id=\"currency\">{currency}<"),
+            format!("Scorecard {card}."),
+        ] {
+            assert!(body.contains(&shown), "{file}: {shown} not on the page");
+        }
+        // The insights' money is in the statement's currency as the engine writes it, never KES.
+        let income = report["insights"]
+            .as_array()
+            .and_then(|list| list.iter().find(|i| i["code"] == "average_monthly_income"))
+            .and_then(|i| i["message"].as_str())
+            .and_then(|m| m.split(" per 30 days").next())
+            .expect("average income insight");
+        assert!(
+            income.starts_with(&format!("Average income is {currency} ")),
+            "{income}"
+        );
+        assert!(body.contains(income), "{file}: {income} not on the page");
+        assert!(
+            !body.contains("KES "),
+            "{file}: KES on the page of a {currency} report"
+        );
+    }
     server.stop().await;
 }

@@ -27,17 +27,53 @@ pub struct PyStatement(pub(crate) Statement);
 
 #[pymethods]
 impl PyStatement {
-    /// The wallet that issued the statement: `"mpesa"`, `"mtn-momo"`, `"airtel-money"` or
-    /// `"other"`.
+    /// The wallet that issued the statement: `"mpesa"` (Safaricom M-Pesa Kenya),
+    /// `"airtel-money-ug"`, `"mtn-momo-gh"`, `"vodacom-mpesa-ls"`, or the older `"mtn-momo"`,
+    /// `"airtel-money"`, `"other"`.
     #[getter]
     fn provider(&self) -> String {
         wire(&self.0.provider)
     }
 
-    /// ISO 4217 currency of every amount (`"KES"` for M-Pesa).
+    /// ISO 4217 currency of every amount (`"KES"` for M-Pesa Kenya, `"UGX"`, `"GHS"`, `"LSL"`).
     #[getter]
     fn currency(&self) -> &str {
         &self.0.currency
+    }
+
+    /// The wallet's country, ISO 3166-1 alpha-2 (`str`: `"KE"`, `"UG"`, `"GH"`, `"LS"`), as the
+    /// statement says or else its provider's; `None` for a provider of no country (`"other"`).
+    #[getter]
+    fn country(&self) -> Option<&str> {
+        self.0.country_code()
+    }
+
+    /// The IANA time zone every `completed_at` is local to (`str`: `"Africa/Nairobi"`,
+    /// `"Africa/Kampala"`, `"Africa/Accra"`, `"Africa/Maseru"`), or `None` when unknown.
+    #[getter]
+    fn time_zone(&self) -> Option<&str> {
+        self.0.zone()
+    }
+
+    /// The ISO 4217 minor-unit exponent of `currency` (`int`: KES 2, UGX 0), or `None` for a
+    /// code the engine does not know. Amounts keep the precision the statement prints.
+    #[getter]
+    fn currency_exponent(&self) -> Option<u32> {
+        self.0.minor_units()
+    }
+
+    /// The opening balance the statement prints (`decimal.Decimal`, major units of
+    /// `currency`; Airtel's SUMMARY), or `None` when it prints none.
+    #[getter]
+    fn opening_balance(&self) -> Option<Decimal> {
+        self.0.balances.map(|b| b.opening)
+    }
+
+    /// The closing balance the statement prints (`decimal.Decimal`, major units of
+    /// `currency`), or `None` when it prints none.
+    #[getter]
+    fn closing_balance(&self) -> Option<Decimal> {
+        self.0.balances.map(|b| b.closing)
     }
 
     /// "Customer Name" from the statement header, or `None`. Personal data.
@@ -155,12 +191,15 @@ impl PyStatement {
 
     /// One row per transaction as a `pandas.DataFrame` (needs pandas).
     ///
-    /// Columns: `receipt_no` (str), `completed_at` (datetime64, naive local time),
-    /// `details` (str), `status` (str: `completed`, `cancelled`, `failed`, `other`),
-    /// `paid_in`, `withdrawn` (object dtype holding exact `decimal.Decimal`, KES major units,
-    /// withdrawn positive), `balance` (object: `Decimal` or `None`), `category` (str, `snake_case`).
-    /// Use `df["paid_in"].astype(float)` for plotting. Header fields are not in the frame;
-    /// pass them to `Statement.from_pandas` to go back.
+    /// Columns: `receipt_no` (str), `completed_at` (datetime64, naive local time of
+    /// `time_zone`), `details` (str), `status` (str: `completed`, `cancelled`, `failed`,
+    /// `other`), `paid_in`, `withdrawn` (object dtype holding exact `decimal.Decimal`, major
+    /// units of `currency`, withdrawn positive), `balance` (object: `Decimal` or `None`),
+    /// `category` (str, `snake_case`), then the wallet's own per-row fields, `None` where the
+    /// source has none: `transaction_type` (str, as printed), `fee`, `tax`, `balance_before`
+    /// (object: `Decimal`, major units of `currency`). Use `df["paid_in"].astype(float)` for
+    /// plotting. `df.attrs` carries the header: `provider`, `currency`, `currency_exponent`,
+    /// `country`, `time_zone`; `Statement.from_pandas` reads `provider` and `currency` back.
     ///
     /// Raises `ImportError` when pandas is not installed.
     fn to_pandas<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -175,7 +214,20 @@ impl PyStatement {
         columns.set_item("withdrawn", column(py, rows, |t| t.withdrawn)?)?;
         columns.set_item("balance", column(py, rows, |t| t.balance)?)?;
         columns.set_item("category", column(py, rows, |t| wire(&t.category))?)?;
+        columns.set_item(
+            "transaction_type",
+            column(py, rows, |t| t.transaction_type.clone())?,
+        )?;
+        columns.set_item("fee", column(py, rows, |t| t.fee)?)?;
+        columns.set_item("tax", column(py, rows, |t| t.tax)?)?;
+        columns.set_item("balance_before", column(py, rows, |t| t.balance_before)?)?;
         let frame = pandas.getattr("DataFrame")?.call1((columns,))?;
+        let attrs = frame.getattr("attrs")?;
+        attrs.set_item("provider", wire(&self.0.provider))?;
+        attrs.set_item("currency", &self.0.currency)?;
+        attrs.set_item("currency_exponent", self.0.minor_units())?;
+        attrs.set_item("country", self.0.country_code())?;
+        attrs.set_item("time_zone", self.0.zone())?;
         Ok(frame)
     }
 
@@ -212,23 +264,36 @@ impl PyStatement {
     ///
     /// Required columns: `receipt_no`, `completed_at` (naive datetimes, local time),
     /// `details` (str, may be empty), `status`, `paid_in`, `withdrawn` (`decimal.Decimal`,
-    /// `str` or `int`, KES major units, withdrawn positive). Optional: `balance`, `category`.
-    /// Other columns are ignored. Missing values (`None`, `NaN`, `NaT`) count as absent: fine
-    /// in optional columns, `MalformedStatementError` in required ones. `provider` and
-    /// `currency` set the header fields.
+    /// `str` or `int`, major units of `currency`, withdrawn positive). Optional: `balance`,
+    /// `category`, `transaction_type`, `fee`, `tax`, `balance_before`. Other columns are
+    /// ignored. Missing values (`None`, `NaN`, `NaT`) count as absent: fine in optional
+    /// columns, `MalformedStatementError` in required ones. `provider` and `currency` set the
+    /// header fields; when not given, those in `df.attrs` (as `to_pandas` writes them), else
+    /// `"mpesa"` and `"KES"`.
     ///
     /// Raises `TypeError` for float amounts (convert with `df["paid_in"].map(Decimal)` from
     /// strings, or read the CSV with `alama.parse`), `MalformedStatementError` for missing
     /// columns or bad values, `ImportError` without pandas.
     #[staticmethod]
-    #[pyo3(signature = (df, *, provider = "mpesa", currency = "KES"))]
+    #[pyo3(signature = (df, *, provider = None, currency = None))]
     fn from_pandas(
         py: Python<'_>,
         df: &Bound<'_, PyAny>,
-        provider: &str,
-        currency: &str,
+        provider: Option<String>,
+        currency: Option<String>,
     ) -> PyResult<PyStatement> {
         import_pandas(py)?;
+        let attrs = df.getattr("attrs")?;
+        let attr = |key: &str| -> PyResult<Option<String>> {
+            match attrs.get_item(key) {
+                Ok(value) if !value.is_none() => value.extract().map(Some),
+                _ => Ok(None),
+            }
+        };
+        let provider = provider.map_or_else(|| attr("provider"), |p| Ok(Some(p)))?;
+        let currency = currency.map_or_else(|| attr("currency"), |c| Ok(Some(c)))?;
+        let provider = provider.unwrap_or_else(|| "mpesa".to_owned());
+        let currency = currency.unwrap_or_else(|| "KES".to_owned());
         // Missing values of any dtype become None; numpy scalars become Python scalars.
         let objects = df.call_method1("astype", ("object",))?;
         let mask = df.call_method0("notna")?;
@@ -260,7 +325,7 @@ impl PyStatement {
 }
 
 /// `DataFrame` column → canonical JSON key.
-const COLUMNS: [(&str, &str); 8] = [
+const COLUMNS: [(&str, &str); 12] = [
     ("receipt_no", "receiptNo"),
     ("completed_at", "completedAt"),
     ("details", "details"),
@@ -269,6 +334,10 @@ const COLUMNS: [(&str, &str); 8] = [
     ("withdrawn", "withdrawn"),
     ("balance", "balance"),
     ("category", "category"),
+    ("transaction_type", "transactionType"),
+    ("fee", "fee"),
+    ("tax", "tax"),
+    ("balance_before", "balanceBefore"),
 ];
 
 fn import_pandas(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
@@ -302,8 +371,9 @@ fn parse_json(py: Python<'_>, bytes: &[u8]) -> PyResult<PyStatement> {
 
 /// One row of a statement (read-only).
 ///
-/// Money is `decimal.Decimal`, KES major units; `completed_at` is a naive `datetime.datetime`
-/// in the wallet's local time as printed (M-Pesa: Africa/Nairobi, UTC+03:00).
+/// Money is `decimal.Decimal`, major units of the statement's currency; `completed_at` is a
+/// naive `datetime.datetime` in the wallet's local time as printed (`Statement.time_zone`;
+/// M-Pesa: Africa/Nairobi, UTC+03:00).
 #[pyclass(name = "Transaction", module = "alama", frozen, eq)]
 #[derive(PartialEq)]
 pub struct PyTransaction(pub(crate) Transaction);
@@ -335,26 +405,27 @@ impl PyTransaction {
         wire(&self.0.status)
     }
 
-    /// Paid In (`decimal.Decimal`, KES major units, `>= 0`).
+    /// Paid In (`decimal.Decimal`, major units of the statement's currency, `>= 0`).
     #[getter]
     fn paid_in(&self) -> Decimal {
         self.0.paid_in
     }
 
-    /// Withdrawn (`decimal.Decimal`, KES major units, positive; the statement prints it
-    /// with a leading `-`).
+    /// Withdrawn (`decimal.Decimal`, major units of the statement's currency, positive; fees
+    /// and taxes included; M-Pesa prints it with a leading `-`).
     #[getter]
     fn withdrawn(&self) -> Decimal {
         self.0.withdrawn
     }
 
-    /// Balance after the row (`decimal.Decimal`, KES major units), or `None`.
+    /// Balance after the row (`decimal.Decimal`, major units of the statement's currency), or
+    /// `None`.
     #[getter]
     fn balance(&self) -> Option<Decimal> {
         self.0.balance
     }
 
-    /// Net effect on the wallet, `paid_in - withdrawn` (`decimal.Decimal`, KES).
+    /// Net effect on the wallet, `paid_in - withdrawn` (`decimal.Decimal`, statement currency).
     #[getter]
     fn net(&self) -> Decimal {
         self.0.net()
@@ -365,6 +436,34 @@ impl PyTransaction {
     #[getter]
     fn category(&self) -> String {
         wire(&self.0.category)
+    }
+
+    /// The row's own transaction type as the wallet prints it (`str`, e.g. MTN's
+    /// `"CASH_OUT"`), or `None` when the source has no such column (M-Pesa Kenya).
+    #[getter]
+    fn transaction_type(&self) -> Option<&str> {
+        self.0.transaction_type.as_deref()
+    }
+
+    /// The fee the wallet printed for the row (`decimal.Decimal`, major units of the
+    /// statement's currency; Airtel's Fee, MTN's FEES), already inside `withdrawn`; or `None`.
+    #[getter]
+    fn fee(&self) -> Option<Decimal> {
+        self.0.fee
+    }
+
+    /// The tax or levy printed for the row (`decimal.Decimal`, major units; Ghana's E-LEVY),
+    /// already inside `withdrawn`; or `None`.
+    #[getter]
+    fn tax(&self) -> Option<Decimal> {
+        self.0.tax
+    }
+
+    /// The balance before the row as printed (`decimal.Decimal`, major units; MTN's
+    /// `BAL BEFORE`), or `None`.
+    #[getter]
+    fn balance_before(&self) -> Option<Decimal> {
+        self.0.balance_before
     }
 
     /// The row in canonical JSON form (`dict`: camelCase keys, amounts as decimal strings).

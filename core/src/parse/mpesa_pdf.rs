@@ -105,7 +105,44 @@ fn read_pages_inner(
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<(crate::statement::DocumentInfo, Vec<Page>)> {
-    let mut opened = load::open_document(bytes, options)?;
+    pages_of(load::open_document(bytes, options)?)
+}
+
+/// A PDF opened once and read as what its writer says it is: Safaricom's statement, or the
+/// pages of a file whose document facts (`other_writer`: its decoded `/Producer`, `/Creator`)
+/// name another wallet's writer, for that wallet's parser.
+pub(in crate::parse) enum Read {
+    /// Safaricom's full statement, as [`parse`] reads it (boxed: the variants' sizes differ).
+    Mpesa(Box<Statement>),
+    /// Another writer's file: its facts and pages, as [`read_pages`] gives them.
+    Other(Box<crate::statement::DocumentInfo>, Vec<Page>),
+}
+
+/// Opens `bytes` once; when `other_writer` says the document facts name another wallet's
+/// writer, its pages ([`Read::Other`]), else the Safaricom statement ([`Read::Mpesa`]).
+///
+/// # Errors
+/// Those of [`parse`] (`UnsupportedWallet` for a readable PDF without Safaricom's table).
+pub(in crate::parse) fn read(
+    bytes: &[u8],
+    options: &ParseOptions,
+    other_writer: impl Fn(&crate::statement::DocumentInfo) -> bool,
+) -> Result<Read> {
+    let read = || {
+        let opened = load::open_document(bytes, options)?;
+        if other_writer(&opened.info) {
+            let (document, pages) = pages_of(opened)?;
+            return Ok(Read::Other(Box::new(document), pages));
+        }
+        parse_opened(opened).map(|s| Read::Mpesa(Box::new(s)))
+    };
+    match catch_unwind(AssertUnwindSafe(read)) {
+        Ok(result) => result,
+        Err(_) => Err(reader_failed()),
+    }
+}
+
+fn pages_of(mut opened: load::Opened) -> Result<(crate::statement::DocumentInfo, Vec<Page>)> {
     let document = std::mem::take(&mut opened.info);
     let mut pages = Vec::new();
     let read_all = reader::extract(
@@ -141,7 +178,10 @@ fn reader_failed() -> Error {
 }
 
 fn parse_inner(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    let mut opened = load::open_document(bytes, options)?;
+    parse_opened(load::open_document(bytes, options)?)
+}
+
+fn parse_opened(mut opened: load::Opened) -> Result<Statement> {
     let mut document = std::mem::take(&mut opened.info);
     // Each page is read into rows as soon as its characters are placed, so that a long
     // statement's characters are never all held at once.

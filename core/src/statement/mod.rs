@@ -221,6 +221,25 @@ impl Statement {
             source: self.source,
         }
     }
+
+    /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`): [`Self::country`] when set, else the
+    /// provider's ([`Provider::country`]; `"KE"` for M-Pesa); `None` for a provider of no country.
+    pub fn country_code(&self) -> Option<&str> {
+        self.country.as_deref().or(self.provider.country())
+    }
+
+    /// The IANA time zone every time is local to (`"Africa/Accra"`): [`Self::time_zone`] when
+    /// set, else the provider's ([`Provider::time_zone`]); `None` when neither says.
+    pub fn zone(&self) -> Option<&str> {
+        self.time_zone.as_deref().or(self.provider.time_zone())
+    }
+
+    /// The ISO 4217 minor-unit exponent of the currency (UGX 0, KES 2): [`Self::currency_exponent`]
+    /// when recorded, else ISO's for the code ([`currency_exponent`]); `None` for an unknown code.
+    pub fn minor_units(&self) -> Option<u32> {
+        self.currency_exponent
+            .or_else(|| currency_exponent(&self.currency))
+    }
 }
 
 /// One row of a statement.

@@ -115,6 +115,7 @@ pub async fn detail(
         })
         .unwrap_or_default();
     let integrity = json.get("integrity").cloned().unwrap_or(Value::Null);
+    let statement = json.get("statement").unwrap_or(&Value::Null);
     let page = ReportPage {
         c: Chrome::signed("Report", &session, "reports"),
         id: record.id.clone(),
@@ -126,6 +127,11 @@ pub async fn detail(
         band: text(&json, "band"),
         period: text(&json, "statementPeriod"),
         scorecard: text(&json, "scorecardVersion"),
+        wallet: statement
+            .get("provider")
+            .and_then(|p| serde_json::from_value::<alama_core::statement::Provider>(p.clone()).ok())
+            .map_or_else(String::new, |p| p.name().to_owned()),
+        currency: text(statement, "currency"),
         factors,
         insights: lines(&json, "insights", "code", &["message"]),
         reasons: lines(&json, "reasonCodes", "code", &["description"]),

@@ -411,6 +411,10 @@ pub struct ReportPage {
     pub period: String,
     /// Scorecard version.
     pub scorecard: String,
+    /// The wallet that issued the statement, for people (`"Airtel Money Uganda"`), or empty.
+    pub wallet: String,
+    /// The ISO 4217 currency every amount of the report is in (`"UGX"`), or empty.
+    pub currency: String,
     /// Factors.
     pub factors: Vec<FactorView>,
     /// Insights.
