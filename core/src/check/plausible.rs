@@ -92,13 +92,14 @@ pub(crate) fn check(statement: &Statement, by_time: &[&Transaction], findings: &
     if let Some(floor) = floor(statement.provider) {
         // A row paid with Fuliza may print the overdrawn balance (the 2019 format, "Customer
         // Transfer Fuliza MPESA", on the real 2019–2021 sample): not below the floor.
+        // The Details of a time are read only when one of its balances is below the floor.
+        let low = |t: &Transaction| t.is_completed() && t.balance.is_some_and(|b| b < floor);
         let below: Vec<Decimal> = by_time
             .chunk_by(|a, b| a.completed_at == b.completed_at)
-            .filter(|same| !super::balance::fuliza(same))
+            .filter(|same| same.iter().any(|t| low(t)) && !super::balance::fuliza(same))
             .flatten()
-            .filter(|t| t.is_completed())
+            .filter(|t| low(t))
             .filter_map(|t| t.balance)
-            .filter(|b| *b < floor)
             .collect();
         if let Some(lowest) = below.iter().min() {
             findings.push(finding(
