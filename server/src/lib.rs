@@ -61,3 +61,10 @@ pub use keys::Environment;
 pub use limits::Limits;
 pub use router::{router, serve};
 pub use state::AppState;
+
+/// The paths of `app.rs` before the service was split into layers (issue 42), kept for code
+/// written against them: the state is [`state`]'s, the router and `serve` are [`router`]'s.
+pub mod app {
+    pub use crate::router::{REQUEST_ID_HEADER, router, serve};
+    pub use crate::state::AppState;
+}

@@ -3,8 +3,10 @@
 //! header): in text as the `request{request_id=…}` prefix, in JSON in the `span` object.
 //! Nothing from a statement, a password, a holder's name or phone number is ever logged.
 //! A request with a valid W3C `traceparent` header also has its `trace_id` in those lines, so
-//! they can be found from the caller's trace.
+//! they can be found from the caller's trace; with OTLP export on (`crate::otel`'s `OTEL_*`
+//! variables) every request has one, its own trace's when the caller sent none.
 
+pub use crate::trace_context::trace_id;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 

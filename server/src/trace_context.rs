@@ -1,6 +1,11 @@
 //! W3C Trace Context: the `traceparent` a caller sends, read and continued
 //! (<https://www.w3.org/TR/trace-context/>). A plain type under the logs, the OpenTelemetry
 //! export and the webhook deliveries, which all carry the caller's trace.
+//!
+//! Only `traceparent` is carried: a caller's `tracestate` (vendor-specific entries the
+//! recommendation lets a participant pass on) is not stored with webhook events nor sent on
+//! deliveries, so nothing a caller puts in it is kept in the database. A decision, not an
+//! oversight.
 
 /// A valid W3C Trace Context `traceparent` (version `00`: `00-<32 hex trace id>-<16 hex parent
 /// id>-<2 hex flags>`, lowercase, neither id all zeros;

@@ -73,7 +73,9 @@ use crate::statement::{Provider, Statement};
 ///   decompresses beyond `options.limits.max_decompressed`, or an absurd amount of text.
 /// - `ErrorKind::Malformed`: the bytes are not a readable PDF (corrupt, truncated), or the PDF
 ///   machinery failed on it.
-/// - `ErrorKind::UnsupportedWallet`: a readable PDF without an M-Pesa transaction table.
+/// - `ErrorKind::UnsupportedWallet`: a readable PDF without an M-Pesa transaction table, or a
+///   PDF that draws its text in a way no supported wallet's statement does (a font of another
+///   kind, a form, an inline image), which the reader does not read.
 pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
     // Last line of defence: `lopdf` or the engine's own reader could panic on a malformed
     // object instead of returning an error. A panic here must not take the caller down, so it

@@ -24,7 +24,8 @@ pub const SUPPORTED: &str = "supported: Safaricom M-Pesa Kenya (full statement P
 ///
 /// # Errors
 /// Those of [`mpesa_pdf::parse`]; `UnsupportedWallet` (naming [`SUPPORTED`]) for a readable
-/// PDF of no known layout.
+/// PDF of no known layout, or (saying why) for one whose text the engine's reader does not
+/// read (a font of another kind, a form or an inline image).
 pub fn parse_pdf(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
     // The file is opened once; one that names another wallet's writer (in its plain bytes, or
     // in its decoded `/Producer` or `/Creator`) has its text read once for those layouts, any

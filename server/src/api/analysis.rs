@@ -73,7 +73,13 @@ pub async fn run(
                 limit.as_secs()
             ),
         )),
-        Ok(Err(join)) => Err(ApiError::internal(&join)),
+        // Only what happened, never the panic's message: it could quote the statement, and
+        // the log line may leave the machine as a span event (OTLP export).
+        Ok(Err(join)) => Err(ApiError::internal(&if join.is_panic() {
+            "the analysis panicked"
+        } else {
+            "the analysis was cancelled"
+        })),
         Ok(Ok(result)) => result,
     }
 }

@@ -136,8 +136,8 @@ pub struct ReportErrorDoc {
     detail: Option<String>,
 }
 
-/// The report as answered (for the OpenAPI document; the server writes it from
-/// [`alama_core::Report`] and the stored record, see [`super::scores`]).
+/// The report as answered (for the OpenAPI document; the server writes it from the engine's
+/// report and the stored record).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[allow(dead_code)]

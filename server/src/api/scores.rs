@@ -34,7 +34,7 @@ use crate::limits::{
 use crate::problem::Problem;
 use crate::state::AppState;
 
-use super::report_doc::ScoreReport;
+pub use super::report_doc::ScoreReport;
 use super::{analysis, consents};
 use crate::storage::{Claim, EventOrigin, NewReport, ReportRecord};
 

@@ -51,8 +51,9 @@ pub struct EventOrigin {
     /// The request's id (`req_…`, its `X-Request-Id`): written as `request_id` on the log lines
     /// of every delivery of the event.
     pub request_id: Option<String>,
-    /// The W3C `traceparent` of the request (`00-<trace id>-<parent id>-<flags>`) when it carried
-    /// a valid one: each delivery sends the same trace id and flags with a new parent id.
+    /// The W3C `traceparent` (`00-<trace id>-<parent id>-<flags>`) of the request's trace: the
+    /// caller's when it sent a valid one, or, with OTLP export on, the request span's own; `None`
+    /// otherwise. Each delivery sends the same trace id and flags with a new parent id.
     pub traceparent: Option<String>,
 }
 
