@@ -7,29 +7,13 @@
 #[macro_use]
 mod support;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use alama_server::Environment::Sandbox;
 use alama_server::logging::{self, LogFormat};
 use alama_server::webhooks::WebhookConfig;
 use serde_json::Value;
-use support::{Db, Server, partner};
-
-/// Log lines written to memory.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("lock").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use support::{Capture, Db, Server, partner};
 
 /// The synthetic example statement of the repository (`examples/statement.csv`).
 fn example_statement() -> Vec<u8> {
@@ -100,7 +84,7 @@ async fn json_logs_carry_request_ids_and_no_personal_data() {
     assert_eq!(status, 422);
     server.stop().await;
 
-    let text = String::from_utf8(capture.0.lock().expect("lock").clone()).expect("utf-8");
+    let text = capture.text();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() > 20, "only {} log lines", lines.len());
     let mut of_requests = 0;

@@ -8,7 +8,6 @@
 #[macro_use]
 mod support;
 
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,21 +18,7 @@ use alama_server::storage::Owner;
 use alama_server::webhooks::{self, WebhookConfig};
 use axum::http::HeaderMap;
 use serde_json::Value;
-use support::{Db, Server, partner, statement_csv};
-
-/// Log lines written to memory.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().expect("lock").extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+use support::{Capture, Db, Server, partner, serve_loopback, statement_csv};
 
 /// What a loopback receiver saw: path, headers and body of every `POST`.
 type Seen = Arc<Mutex<Vec<(String, HeaderMap, Vec<u8>)>>>;
@@ -54,13 +39,7 @@ async fn receiver() -> (String, Seen) {
             }
         },
     ));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let (addr, _) = serve_loopback(app).await;
     (format!("http://{addr}"), seen)
 }
 
@@ -157,7 +136,7 @@ async fn otlp_export_and_deliveries_join_the_callers_trace() {
         parts[2],
         &request_id,
     );
-    let text = String::from_utf8(capture.0.lock().expect("lock").clone()).expect("utf-8");
+    let text = capture.text();
     assert_delivery_logged(&text, &request_id, trace);
 }
 

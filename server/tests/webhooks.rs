@@ -61,13 +61,7 @@ async fn receiver_after(script: Vec<u16>, delay: Duration) -> (String, Seen) {
             ),
         )
         .with_state(state);
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let (addr, _) = support::serve_loopback(app).await;
     (format!("http://{addr}/hook"), seen)
 }
 

@@ -43,6 +43,40 @@ pub mod ops;
 mod statement;
 pub use statement::statement_csv;
 
+/// Log lines written to memory (a `tracing` writer for the log tests).
+#[derive(Clone, Default)]
+pub struct Capture(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Capture {
+    /// Everything written so far, as text.
+    pub fn text(&self) -> String {
+        String::from_utf8(self.0.lock().expect("lock").clone()).expect("utf-8")
+    }
+}
+
+impl std::io::Write for Capture {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("lock").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Serves `app` on a free loopback port in the background (a webhook endpoint, a collector):
+/// its address and the serving task.
+pub async fn serve_loopback(app: axum::Router) -> (std::net::SocketAddr, JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (addr, task)
+}
+
 /// Where a test's data lives.
 pub struct Db {
     pub url: String,

@@ -168,12 +168,6 @@ pub fn fast_webhooks() -> WebhookConfig {
 /// A loopback webhook receiver answering 200.
 pub async fn receiver() -> (String, JoinHandle<()>) {
     let app = axum::Router::new().route("/hook", axum::routing::post(|| async { "ok" }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let (addr, task) = super::serve_loopback(app).await;
     (format!("http://{addr}/hook"), task)
 }
