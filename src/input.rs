@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use alama_core::parse::{ReadError, read_bounded, read_file};
-use alama_core::{Error, ErrorKind, Format, ParseOptions, Statement};
+use alama_core::{Error, ErrorKind, Format, ParseOptions, ParsedStatement};
 use clap::Args;
 
 /// Where the statement comes from and how to open it.
@@ -43,7 +43,7 @@ pub fn options(
 ///
 /// # Errors
 /// The engine's error: `io_error` when the file cannot be read, any parse error otherwise.
-pub fn read_statement(file: &Path, options: &ParseOptions) -> Result<Statement, Error> {
+pub fn read_statement(file: &Path, options: &ParseOptions) -> Result<ParsedStatement, Error> {
     let bytes = read(file, options)?;
     alama_core::parse(&bytes, options)
 }
@@ -80,7 +80,7 @@ fn read(file: &Path, options: &ParseOptions) -> Result<Vec<u8>, Error> {
 
 impl InputArgs {
     /// Reads the file and parses it.
-    pub fn statement(&self) -> Result<Statement, String> {
+    pub fn statement(&self) -> Result<ParsedStatement, String> {
         let options = options(self.password.clone(), self.input_format.as_deref())
             .map_err(|e| describe(&e))?;
         read_statement(&self.file, &options).map_err(|e| describe(&e))

@@ -40,6 +40,7 @@ fn example() -> Statement {
     let raw = synthetic_statement(42, 6);
     alama_core::parse(raw.to_json().as_bytes(), &ParseOptions::default())
         .expect("generator output parses")
+        .into_statement()
 }
 
 fn check_or_write(path: &Path, expected: &str) {

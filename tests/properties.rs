@@ -78,7 +78,7 @@ proptest! {
         let csv = statement.to_csv();
         let again = alama_core::parse(csv.as_bytes(), &ParseOptions::default()).expect("parses");
         prop_assert_eq!(again.to_csv(), csv);
-        prop_assert_eq!(again.transactions, statement.transactions);
+        prop_assert_eq!(&again.transactions, &statement.transactions);
     }
 
     #[test]

@@ -43,7 +43,7 @@ fn parse_timed(bytes: &[u8], options: &ParseOptions, label: &str) -> Statement {
         statement.document.as_ref().map_or(0, |d| d.pages),
         start.elapsed()
     );
-    statement
+    statement.into_statement()
 }
 
 fn document(statement: &Statement) -> &DocumentInfo {

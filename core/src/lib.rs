@@ -7,7 +7,7 @@
 //! ```no_run
 //! let bytes = std::fs::read("statement.pdf")?;
 //! let statement = alama_core::parse(&bytes, &alama_core::ParseOptions::with_password("123456"))?;
-//! let report = alama_core::score(&statement)?;
+//! let report = alama_core::score(&statement)?; // `statement` is a `ParsedStatement`
 //! println!("{} {}", report.score, report.band.as_str());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
@@ -42,7 +42,7 @@ mod report_id;
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};
 pub use parallel::on_calling_thread;
-pub use parse::{Format, Limits, ParseOptions, parse};
+pub use parse::{Format, Limits, ParseOptions, ParsedStatement, Scorable, parse};
 pub use report::{
     Band, EvidenceLevel, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
 };
@@ -58,17 +58,18 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// whose rows are centuries apart would otherwise cost hundreds of megabytes.
 pub const MAX_PERIOD_DAYS: u64 = 3_660;
 
-/// Scores a parsed statement.
+/// Scores a statement: a [`ParsedStatement`] from [`parse`], or a [`Statement`] built or
+/// edited in code.
 ///
-/// Order-invariant: shuffling `statement.transactions` gives the same report. A statement of
-/// 1,000 rows or more is scored on two threads (the features and the scorecard on the calling
-/// thread, the report id and then the integrity check on a thread of the pool); the report is
-/// the same byte for byte.
+/// Order-invariant: shuffling the rows gives the same report. A statement of 1,000 rows or
+/// more is scored on two threads (the features and the scorecard on the calling thread, the
+/// report id and then the integrity check on a thread of the pool); the report is the same
+/// byte for byte.
 ///
-/// The statement is copied and prepared first ([`parse::prepare`]: categories from Details,
-/// amounts to two decimal places), whether it comes from [`parse`] or was built or edited in
-/// code: a parsed statement is prepared again (idempotent; the cost is recorded in
-/// `docs/performance-history.md`). [`score_bytes`] parses and scores without preparing twice.
+/// A [`Statement`] is copied and prepared first ([`parse::prepare`]: categories from Details,
+/// amounts to two decimal places), since one built or edited in code may carry no categories,
+/// or stale ones; a [`ParsedStatement`] is scored as it is (`parse` prepared it, and it cannot
+/// have been changed since). Both give the same report.
 ///
 /// The card is the built-in one of the statement's currency ([`scorecard::builtin_for`]: KES,
 /// UGX, GHS, LSL); amounts are never converted.
@@ -79,43 +80,42 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// `ErrorKind::TooLarge` when its rows or its header period span more than
 /// [`MAX_PERIOD_DAYS`] days (the features are computed day by day), or when an amount is
 /// beyond [`money::MAX_AMOUNT`] (a statement built by hand; the parsers do not read one).
-pub fn score(statement: &Statement) -> Result<Report> {
-    assemble::report(statement, scorecard::builtin_for(&statement.currency)?)
+pub fn score<S: Scorable + ?Sized>(statement: &S) -> Result<Report> {
+    let card = scorecard::builtin_for(&statement.statement().currency)?;
+    assemble::report(&statement.prepared(), card, None)
 }
 
-/// Scores a parsed statement with a given scorecard (a lender's own, loaded with
-/// [`Scorecard::from_json`]). The report carries the card's version and SHA-256, and its
+/// Scores a statement (as [`score`] takes it) with a given scorecard (a lender's own, loaded
+/// with [`Scorecard::from_json`]). The report carries the card's version and SHA-256, and its
 /// `reportId` covers both.
 ///
 /// # Errors
 /// `ErrorKind::CurrencyMismatch` when the card's currency is not the statement's (no amount is
 /// ever converted); those of [`score`] otherwise.
-pub fn score_with(statement: &Statement, scorecard: &Scorecard) -> Result<Report> {
-    scorecard.check_currency(&statement.currency)?;
-    assemble::report(statement, scorecard)
+pub fn score_with<S: Scorable + ?Sized>(statement: &S, scorecard: &Scorecard) -> Result<Report> {
+    scorecard.check_currency(&statement.statement().currency)?;
+    assemble::report(&statement.prepared(), scorecard, None)
 }
 
-/// Scores a statement `parse` prepared already (categories and amounts set), its rows moved in
-/// place, with `scorecard` or, when `None`, the built-in card of its currency; under
-/// `report_id` when given, else its content address.
-fn score_prepared(
-    statement: Statement,
+/// Scores a statement `parse` returned with `scorecard` or, when `None`, the built-in card of
+/// its currency; under `report_id` when given, else its content address.
+fn score_parsed(
+    statement: &ParsedStatement,
     scorecard: Option<&Scorecard>,
     report_id: Option<String>,
 ) -> Result<Report> {
     let card = scorecard::choose(scorecard, &statement.currency)?;
-    assemble::report_of_parsed(statement, card, report_id)
+    assemble::report(statement, card, report_id)
 }
 
 /// Parses and scores in one call with the built-in card of the statement's currency: the same
-/// report as `score(&parse(bytes, options)?)`, faster (the parsed rows are moved into reading
-/// order, not copied and prepared again).
+/// report as `score(&parse(bytes, options)?)`.
 ///
 /// # Errors
 /// Those of [`parse`] and [`score`], and `ErrorKind::UnsupportedCurrency` for a statement in a
 /// currency without a built-in card.
 pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
-    score_prepared(parse::parse(bytes, options)?, None, None)
+    score_parsed(&parse::parse(bytes, options)?, None, None)
 }
 
 /// [`score_bytes`] with a lender's own scorecard when one is given: the same report as
@@ -130,7 +130,7 @@ pub fn score_bytes_with(
     options: &ParseOptions,
     scorecard: Option<&Scorecard>,
 ) -> Result<Report> {
-    score_prepared(parse::parse(bytes, options)?, scorecard, None)
+    score_parsed(&parse::parse(bytes, options)?, scorecard, None)
 }
 
 /// [`score_bytes_with`] for a caller that names its reports itself (a service storing each
@@ -146,12 +146,12 @@ pub fn score_bytes_with_id(
     scorecard: Option<&Scorecard>,
     report_id: String,
 ) -> Result<Report> {
-    score_prepared(parse::parse(bytes, options)?, scorecard, Some(report_id))
+    score_parsed(&parse::parse(bytes, options)?, scorecard, Some(report_id))
 }
 
 /// Parses `bytes`, asks `choose` for the card of the statement's currency (ISO 4217, as
 /// printed or handed in; `Ok(None)`: the built-in card of that currency), then scores the
-/// parsed rows in place: the path of a caller whose card depends on the currency, such as a
+/// parsed statement: the path of a caller whose card depends on the currency, such as a
 /// service with a partner's default card per currency. `report_id`, when given, is the
 /// report's id in place of its content address.
 ///
@@ -169,8 +169,8 @@ where
 {
     let statement = parse::parse(bytes, options)?;
     let card = choose(&statement.currency)?;
-    Ok(score_prepared(
-        statement,
+    Ok(score_parsed(
+        &statement,
         card.as_ref().map(AsRef::as_ref),
         report_id,
     )?)

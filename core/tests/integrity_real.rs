@@ -70,7 +70,9 @@ fn parse(dir: &std::path::Path, name: &str, password: &str) -> Statement {
     } else {
         ParseOptions::with_password(password)
     };
-    alama_core::parse(&bytes, &options).expect("the sample parses")
+    alama_core::parse(&bytes, &options)
+        .expect("the sample parses")
+        .into_statement()
 }
 
 #[test]

@@ -97,7 +97,9 @@ fn statement(months: u32) -> Statement {
         format: Some(Format::Csv),
         ..ParseOptions::default()
     };
-    let mut s = alama_core::parse(synthetic_csv(months, 7).as_bytes(), &options).expect("parse");
+    let mut s = alama_core::parse(synthetic_csv(months, 7).as_bytes(), &options)
+        .expect("parse")
+        .into_statement();
     s.holder.name = Some("AMANI SAMPLE TESTMAN".to_owned());
     s.holder.mobile_number = Some("0700000123".to_owned());
     s

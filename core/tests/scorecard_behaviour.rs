@@ -335,7 +335,7 @@ proptest! {
     #[test]
     fn editing_input_categories_changes_nothing(kind in persona(), seed in 0u64..1_000, pick in any::<u64>()) {
         let s = alama_core::parse(persona_statement(kind, seed, 3).to_json().as_bytes(), &ParseOptions::default()).expect("parses");
-        let mut edited = s.clone();
+        let mut edited = s.clone().into_statement();
         let mut rng = SplitMix64::new(pick);
         for t in &mut edited.transactions {
             t.category = *rng.pick(&alama_core::Category::ALL);
@@ -385,7 +385,7 @@ proptest! {
         prop_assert_eq!(alama_core::score(&parsed).expect("scores").to_json(), from_bytes.to_json());
 
         // Every `step`-th row is edited, so that the edit moves the report.
-        let mut edited = parsed.clone();
+        let mut edited = parsed.clone().into_statement();
         let mut rng = SplitMix64::new(pick);
         let step = rng.range(1, 4) as usize;
         let picked = edited.transactions.iter().enumerate().filter(|(i, _)| i % step == 0).count();

@@ -13,7 +13,7 @@ fn sample(name: &str) -> Option<Statement> {
     let started = std::time::Instant::now();
     let statement = parse(&bytes, &ParseOptions::default()).expect("the sample parses");
     eprintln!("{name}: parsed in {:?}", started.elapsed());
-    Some(statement)
+    Some(statement.into_statement())
 }
 
 /// Rows, totals and the share of `other`, for the report (amounts only).

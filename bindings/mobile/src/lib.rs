@@ -67,7 +67,7 @@ fn options(password: Option<String>) -> ParseOptions {
 /// layout; `MalformedStatement` for a broken file; `TooLarge` past the engine's safety limits.
 #[uniffi::export(default(password = None))]
 pub fn parse_statement(bytes: Vec<u8>, password: Option<String>) -> Result<Statement, AlamaError> {
-    Ok(alama_core::parse(&bytes, &options(password))?)
+    Ok(alama_core::parse(&bytes, &options(password))?.into_statement())
 }
 
 /// Parses and scores a statement in one call (see [`parse_statement`] for the inputs).

@@ -99,7 +99,9 @@ impl Input {
     /// # Errors
     /// Those of `alama_core::parse`, and `io_error` for a path that cannot be read.
     pub fn into_statement(self, options: &ParseOptions) -> alama_core::Result<Statement> {
-        self.read_with(options, alama_core::parse)
+        self.read_with(options, |bytes, options| {
+            alama_core::parse(bytes, options).map(alama_core::ParsedStatement::into_statement)
+        })
     }
 
     /// Parses and scores the input with `card` (without one, the built-in card of the

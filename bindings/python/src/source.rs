@@ -59,11 +59,12 @@ impl Source {
     /// Those of [`alama_core::parse`], and `ErrorKind::Io` when a path cannot be read.
     pub(crate) fn statement(&self, options: &ParseOptions) -> alama_core::Result<Statement> {
         match self {
-            Self::Bytes(bytes) => alama_core::parse(bytes, options),
+            Self::Bytes(bytes) => alama_core::parse(bytes, options).map(Into::into),
             Self::Path(path) => alama_core::parse(
                 &alama_core::parse::read_file(path, &options.limits)?,
                 options,
-            ),
+            )
+            .map(Into::into),
             Self::Statement(statement) => Ok(statement.get().0.clone()),
         }
     }

@@ -366,7 +366,7 @@ fn parse_json(py: Python<'_>, bytes: &[u8]) -> PyResult<PyStatement> {
         format: Some(Format::Json),
         ..ParseOptions::default()
     };
-    error::map(py, alama_core::parse(bytes, &options)).map(PyStatement)
+    error::map(py, alama_core::parse(bytes, &options)).map(|s| PyStatement(s.into_statement()))
 }
 
 /// One row of a statement (read-only).

@@ -1,6 +1,5 @@
 //! The survey: what one pass over a prepared statement's rows tells before its report is
-//! made (whether it is refused, its dates, the arithmetic of the row passes, the overview's
-//! sums).
+//! made (whether it is refused, its dates, the overview's sums).
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
@@ -19,8 +18,6 @@ pub(super) struct Survey {
     pub(super) completed: bool,
     /// The first and last of the rows' dates.
     pub(super) dates: Option<(NaiveDate, NaiveDate)>,
-    /// The arithmetic of the row passes (see [`crate::amount`]).
-    pub(super) arithmetic: Arithmetic,
     /// The sums of the report's overview, added up in the same pass, in cents, when the
     /// arithmetic is [`Arithmetic::Cents`]; `None` otherwise (the overview adds them up in
     /// `Decimal`).
@@ -112,7 +109,6 @@ pub(super) fn survey(statement: &Statement) -> Survey {
         beyond_limit,
         completed,
         dates,
-        arithmetic,
         completed_sums: (arithmetic == Arithmetic::Cents).then(|| sums.finish()),
     }
 }

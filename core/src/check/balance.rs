@@ -145,19 +145,12 @@ const FEW: usize = 8;
 
 /// The completed rows that print a balance, in time order (stable: rows sharing a time keep
 /// their listed order): from `by_time`, every row in that order, when given.
-fn printed<'a>(
-    statement: &'a Statement,
-    by_time: Option<&[&'a Transaction]>,
-) -> Vec<&'a Transaction> {
-    let printing = |t: &&Transaction| t.is_completed() && t.balance.is_some();
-    let mut printed: Vec<&Transaction> = Vec::with_capacity(statement.transactions.len());
-    if let Some(by_time) = by_time {
-        printed.extend(by_time.iter().copied().filter(printing));
-    } else {
-        printed.extend(statement.transactions.iter().filter(printing));
-        crate::order::sort_stable_by_key(&mut printed, |t| t.completed_at);
-    }
-    printed
+fn printed<'a>(by_time: &[&'a Transaction]) -> Vec<&'a Transaction> {
+    by_time
+        .iter()
+        .copied()
+        .filter(|t| t.is_completed() && t.balance.is_some())
+        .collect()
 }
 
 /// `values` as a sorted set; of equal values (`1.0`, `1.00`) the last listed stays, as in a
@@ -342,19 +335,18 @@ fn edited_balances<A: Amount>(
     (paired, out_of_order)
 }
 
-/// Checks the chain. `summary_difference` is SUMMARY minus rows (paid in, paid out) when the
-/// SUMMARY does not reconcile, `None` otherwise. In `arithmetic` when the caller knows it for
-/// every row, else in the arithmetic of the rows that print a balance (see [`crate::amount`]).
+/// Checks the chain of the statement's rows, listed `by_time` (completion time, stable).
+/// `summary_difference` is SUMMARY minus rows (paid in, paid out) when the SUMMARY does not
+/// reconcile, `None` otherwise. In the arithmetic of the rows that print a balance (see
+/// [`crate::amount`]).
 pub(super) fn check(
     statement: &Statement,
     summary_difference: Option<(Decimal, Decimal)>,
-    arithmetic: Option<Arithmetic>,
-    by_time: Option<&[&Transaction]>,
+    by_time: &[&Transaction],
     findings: &mut Vec<Finding>,
 ) {
-    let printed = printed(statement, by_time);
-    let arithmetic = arithmetic.unwrap_or_else(|| Arithmetic::of(printed.iter().copied()));
-    if arithmetic == Arithmetic::Cents {
+    let printed = printed(by_time);
+    if Arithmetic::of(printed.iter().copied()) == Arithmetic::Cents {
         check_in::<Cents>(statement, &printed, summary_difference, findings);
     } else {
         check_in::<Decimal>(statement, &printed, summary_difference, findings);

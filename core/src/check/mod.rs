@@ -29,49 +29,25 @@ pub mod wallet;
 
 use rust_decimal::Decimal;
 
-use crate::amount::Arithmetic;
 use crate::parse::Format;
 use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
-use crate::statement::{Statement, Transaction};
+use crate::statement::Statement;
 
 pub use forensics::{MODIFIED_GRACE_SECONDS, SAFARICOM_FONTS, SAFARICOM_WRITERS};
 pub use reconcile::listed_totals;
 
 /// Runs every check and returns the statement's integrity, findings most severe first.
 pub fn check(statement: &Statement) -> Integrity {
-    check_in(statement, None, None)
-}
-
-/// [`check`] in `arithmetic` when the caller knows it for every row of the statement (see
-/// [`crate::amount`]), and with the rows `by_time` when the caller has them in completion-time
-/// order already (stable: rows that share a time in their listed order).
-pub(crate) fn check_in(
-    statement: &Statement,
-    arithmetic: Option<Arithmetic>,
-    by_time: Option<&[&Transaction]>,
-) -> Integrity {
     let mut findings = Vec::new();
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
-    let ordered;
-    let by_time = if let Some(by_time) = by_time {
-        by_time
-    } else {
-        ordered = crate::report_id::time_ordered(&statement.transactions);
-        &ordered
-    };
+    let by_time = &crate::report_id::time_ordered(&statement.transactions);
     let other_wallet = wallet::is_other_wallet(statement.provider);
     if other_wallet {
         wallet::check(statement, &mut findings);
     } else {
-        balance::check(
-            statement,
-            difference,
-            arithmetic,
-            Some(by_time),
-            &mut findings,
-        );
+        balance::check(statement, difference, by_time, &mut findings);
     }
     duplicates::check(by_time, &mut findings);
     plausible::check(statement, by_time, &mut findings);

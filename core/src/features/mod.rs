@@ -99,19 +99,10 @@ pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
 /// the money edges `thresholds` (a scorecard's, in the statement's currency: the caller checks
 /// that the currencies agree, as [`crate::score_with`] does). A statement without completed rows
 /// gives [`Features::default`].
-pub fn compute(statement: &Statement, thresholds: &Thresholds) -> Features {
-    compute_in(statement, None, thresholds)
-}
-
-/// [`compute`] in `arithmetic` when the caller knows it for every row of the statement (see
-/// [`crate::amount`]), else in the arithmetic of its completed rows.
 #[allow(clippy::too_many_lines)] // one assignment per figure, in the struct's order
-pub(crate) fn compute_in(
-    statement: &Statement,
-    arithmetic: Option<Arithmetic>,
-    thresholds: &Thresholds,
-) -> Features {
-    // A report's rows are often in reading order already (`score_bytes` moves them into it).
+pub fn compute(statement: &Statement, thresholds: &Thresholds) -> Features {
+    // Rows listed in reading order are read as listed; others (a parsed M-Pesa statement
+    // lists the newest first) are put in it.
     let mut rows: Vec<&Transaction> = statement
         .transactions
         .iter()
@@ -143,8 +134,7 @@ pub(crate) fn compute_in(
     let categories: Vec<Category> = rows.iter().map(|t| category_of(t)).collect();
     let credit_rows = netting::without_instant_credit(&rows, &categories);
     let credit = credit::ledgers(&rows, &credit_rows, last);
-    let cents =
-        arithmetic.unwrap_or_else(|| Arithmetic::of(rows.iter().copied())) == Arithmetic::Cents;
+    let cents = Arithmetic::of(rows.iter().copied()) == Arithmetic::Cents;
 
     let mut months = empty_months(cover_start, cover_end);
     let RowSums {

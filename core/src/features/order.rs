@@ -42,3 +42,36 @@ pub(crate) fn reading_order<'a>(
     }
     keyed.into_iter().map(|k| (k.2, k.3)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal::Decimal;
+
+    use super::*;
+    use crate::statement::TransactionStatus;
+
+    proptest::proptest! {
+        /// The cheap reading order is the stable sort by the whole key.
+        #[test]
+        fn reading_order_is_the_stable_sort_by_key(
+            rows in proptest::collection::vec((0i64..4, 0u32..3, 0u8..3, 0i64..3), 0..40)
+        ) {
+            let rows: Vec<Transaction> = rows
+                .into_iter()
+                .map(|(secs, nanos, receipt, amount)| Transaction {
+                    receipt_no: format!("R{receipt}"),
+                    completed_at: chrono::DateTime::from_timestamp(1_700_000_000 + secs, nanos * 500_000_000)
+                        .unwrap_or_default()
+                        .naive_utc(),
+                    status: TransactionStatus::Completed,
+                    paid_in: Decimal::new(amount, 2),
+                    ..Transaction::empty()
+                })
+                .collect();
+            let mut expected: Vec<usize> = (0..rows.len()).collect();
+            expected.sort_by(|a, b| sort_key(&rows[*a]).cmp(&sort_key(&rows[*b])));
+            let read: Vec<usize> = reading_order(rows.iter().enumerate()).into_iter().map(|(i, _)| i).collect();
+            proptest::prop_assert_eq!(read, expected);
+        }
+    }
+}

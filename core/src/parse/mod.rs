@@ -8,6 +8,7 @@ pub mod csv;
 pub mod json;
 pub mod mpesa_pdf;
 pub mod mtn_csv;
+mod parsed;
 mod pdf_text;
 mod time;
 pub mod vodacom_pdf;
@@ -17,6 +18,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::statement::Statement;
 
 pub use crate::statement::Format;
+pub use parsed::{ParsedStatement, Scorable};
 
 /// Safety limits for untrusted input. The defaults suit a partner upload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +107,10 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
 /// - `ErrorKind::Malformed` for a broken file.
 ///
 /// A statement with no transactions parses (it is an error only when scored).
-pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+///
+/// The statement comes back prepared for scoring and read-only ([`ParsedStatement`]: read it
+/// as a [`Statement`]; [`ParsedStatement::into_statement`] to edit it).
+pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<ParsedStatement> {
     let limit = options.limits.max_bytes;
     if bytes.len() as u64 > limit {
         return Err(Error::new(
@@ -137,13 +142,14 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
     }
     prepare(&mut statement);
     statement.source = Some(format);
-    Ok(statement)
+    Ok(ParsedStatement::prepared(statement))
 }
 
 /// What every parser's output goes through: amounts get at least two decimal places and every
 /// row is categorised from its Details (an input category is replaced). [`crate::score`]
-/// applies it to a copy of every statement it is handed, so `score(s)` of a hand-built
-/// statement and `score(parse(bytes))` agree. Idempotent: a row's category is a function of
+/// applies it to a copy of every [`Statement`] it is handed (a [`ParsedStatement`] has been
+/// through it already), so `score(s)` of a hand-built statement and `score(parse(bytes))`
+/// agree. Idempotent: a row's category is a function of
 /// its Details and direction, and amounts keep a scale of two or more.
 ///
 /// A long statement's two halves are categorised on two threads when the pool may be used
@@ -312,7 +318,7 @@ mod tests {
             let on_one_thread =
                 crate::on_calling_thread(|| parse(csv.as_bytes(), &options)).expect("parses");
             assert_eq!(parsed, on_one_thread, "{rows} rows");
-            let mut again = parsed.clone();
+            let mut again = parsed.clone().into_statement();
             prepare(&mut again);
             assert_eq!(again, parsed, "{rows} rows");
         }

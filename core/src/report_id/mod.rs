@@ -27,20 +27,9 @@ use row::RowWriter;
 /// SHA-256, the canonical JSON of the statement without its rows, the number of rows and each
 /// row's [`row::RowWriter::write`] form, rows ordered by completion time and then by that form (so row
 /// order does not matter).
-#[cfg(any(test, feature = "testing"))]
 pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
-    let by_time = time_ordered(&statement.transactions);
-    report_id_of(statement, &by_time, version, card_sha256)
-}
-
-/// [`report_id`] of `statement`, whose rows `by_time` lists in [`time_ordered`] order.
-pub(crate) fn report_id_of(
-    statement: &Statement,
-    by_time: &[&Transaction],
-    version: &str,
-    card_sha256: &str,
-) -> String {
     let rows = &statement.transactions;
+    let by_time = time_ordered(rows);
     // Everything but the rows.
     let without_rows = statement.with_transactions(Vec::new());
     let mut head = Vec::with_capacity(1_024);
@@ -52,7 +41,7 @@ pub(crate) fn report_id_of(
     head.push(0);
     head.extend_from_slice(&(rows.len() as u64).to_le_bytes());
     let mut hasher = blake3::Hasher::new();
-    hash_time_ordered(&head, by_time, |chunk| {
+    hash_time_ordered(&head, &by_time, |chunk| {
         hasher.update(chunk);
     });
     let digest = hasher.finalize();
