@@ -23,6 +23,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use crate::features::{Features, Thresholds};
 use crate::money::display;
 use crate::report::Insight;
+use crate::statement::Provider;
 
 /// A statement shorter than this many days gets a thin-file insight.
 pub const THIN_FILE_DAYS: u32 = 90;
@@ -66,16 +67,25 @@ pub fn affordable_instalment(f: &Features) -> Decimal {
 
 /// The insights of a statement's features, in a fixed order (the thin-file warning first).
 /// Money is shown and united in `currency` (the statement's, ISO 4217: `"UGX 25,111.80"`, unit
-/// `"UGX/month"`), with the scorecard's `thresholds` in that currency.
-pub fn insights(f: &Features, currency: &str, thresholds: &Thresholds) -> Vec<Insight> {
+/// `"UGX/month"`), with the scorecard's `thresholds` in that currency. The overdraft is named
+/// in the words of the statement's wallet (`provider`): Fuliza on Safaricom M-Pesa, "overdraft"
+/// elsewhere (Vodacom Lesotho's Redeem overdraft, Airtel's Wewole; see docs/wallets.md). The
+/// codes (`fuliza_reliance`, `fuliza_drawn`) are the same on every wallet.
+pub fn insights(
+    f: &Features,
+    currency: &str,
+    thresholds: &Thresholds,
+    provider: Provider,
+) -> Vec<Insight> {
+    let overdraft = Overdraft::of(provider);
     [
         thin_file(f),
-        Some(average_income(f, currency)),
+        Some(average_income(f, currency, overdraft)),
         income_regularity(f),
         salary_share(f),
         Some(net_cash_flow(f, currency)),
         average_balance(f, currency, thresholds.near_zero_balance),
-        Some(fuliza(f, currency)),
+        Some(fuliza(f, currency, overdraft)),
         mobile_loans(f, currency),
         Some(betting(f, currency)),
         Some(cash_out(f, currency)),
@@ -102,14 +112,44 @@ fn thin_file(f: &Features) -> Option<Insight> {
     })
 }
 
-fn average_income(f: &Features, cur: &str) -> Insight {
+/// How a wallet's insights name its overdraft.
+#[derive(Clone, Copy)]
+struct Overdraft {
+    /// In a list, lower case unless a product name (`"Fuliza"`, `"overdrafts"`).
+    listed: &'static str,
+    /// At the start of a sentence (`"Fuliza"`, `"Overdraft"`).
+    subject: &'static str,
+    /// After "No" (`"Fuliza overdraft"`, `"overdraft"`).
+    none: &'static str,
+}
+
+impl Overdraft {
+    fn of(provider: Provider) -> Self {
+        if provider == Provider::Mpesa {
+            Self {
+                listed: "Fuliza",
+                subject: "Fuliza",
+                none: "Fuliza overdraft",
+            }
+        } else {
+            Self {
+                listed: "overdrafts",
+                subject: "Overdraft",
+                none: "overdraft",
+            }
+        }
+    }
+}
+
+fn average_income(f: &Features, cur: &str, overdraft: Overdraft) -> Insight {
     insight(
         "average_monthly_income",
         format!(
-            "Average income is {} per 30 days (money in, excluding loans, Fuliza, savings, \
+            "Average income is {} per 30 days (money in, excluding loans, {}, savings, \
              reversals, betting winnings and round trips; money from banks counted, net of money \
              sent back, when it comes in most months)",
-            display(cur, f.average_monthly_income)
+            display(cur, f.average_monthly_income),
+            overdraft.listed
         ),
         money(f.average_monthly_income),
         &format!("{cur}/month"),
@@ -182,15 +222,16 @@ fn average_balance(f: &Features, cur: &str, near_zero: Decimal) -> Option<Insigh
     ))
 }
 
-fn fuliza(f: &Features, cur: &str) -> Insight {
+fn fuliza(f: &Features, cur: &str, overdraft: Overdraft) -> Insight {
     match f.fuliza_reliance.filter(|r| *r != Decimal::MAX) {
         Some(r) => insight(
             "fuliza_reliance",
             if f.fuliza_draw_count == 0 {
-                "No Fuliza overdraft was drawn".to_owned()
+                format!("No {} was drawn", overdraft.none)
             } else {
                 format!(
-                    "Fuliza drawn equals {} of income ({} draws totalling {}, in {} of {} months)",
+                    "{} drawn equals {} of income ({} draws totalling {}, in {} of {} months)",
+                    overdraft.subject,
                     percent(r),
                     f.fuliza_draw_count,
                     display(cur, f.fuliza_drawn),
@@ -204,7 +245,8 @@ fn fuliza(f: &Features, cur: &str) -> Insight {
         None => insight(
             "fuliza_drawn",
             format!(
-                "Fuliza was drawn {} times ({}) with no income on the statement",
+                "{} was drawn {} times ({}) with no income on the statement",
+                overdraft.subject,
                 f.fuliza_draw_count,
                 display(cur, f.fuliza_drawn)
             ),
@@ -327,7 +369,7 @@ mod tests {
 
     #[test]
     fn values_are_rounded_for_stable_json() {
-        let list = insights(&base(), "KES", &Thresholds::KES);
+        let list = insights(&base(), "KES", &Thresholds::KES, Provider::Mpesa);
         let cv = find(&list, "income_regularity").map(|i| i.value);
         assert_eq!(cv.map(|v| v.to_string()), Some("0.1235".to_owned()));
         let income = find(&list, "average_monthly_income").map(|i| i.value.to_string());
@@ -341,6 +383,43 @@ mod tests {
         }
     }
 
+    /// Only Safaricom M-Pesa's insights say Fuliza; every other wallet's say "overdraft",
+    /// with the same codes and figures.
+    #[test]
+    fn the_overdraft_is_named_in_the_wallets_words() {
+        let drawn = Features {
+            fuliza_draw_count: 3,
+            fuliza_drawn: dec!(1500),
+            fuliza_reliance: Some(dec!(0.05)),
+            ..base()
+        };
+        let none = Features {
+            fuliza_draw_count: 0,
+            fuliza_reliance: Some(Decimal::ZERO),
+            ..base()
+        };
+        let no_income = Features {
+            fuliza_draw_count: 2,
+            fuliza_drawn: dec!(300),
+            fuliza_reliance: None,
+            ..base()
+        };
+        for f in [&drawn, &none, &no_income] {
+            let kenya = insights(f, "KES", &Thresholds::KES, Provider::Mpesa);
+            let lesotho = insights(f, "LSL", &Thresholds::KES, Provider::VodacomMpesaLs);
+            let says = |list: &[Insight], word: &str| list.iter().any(|i| i.message.contains(word));
+            assert!(says(&kenya, "Fuliza"));
+            assert!(!says(&lesotho, "Fuliza"), "{lesotho:?}");
+            assert!(says(&lesotho, "verdraft"));
+            let codes = |list: &[Insight]| {
+                list.iter()
+                    .map(|i| (i.code.clone(), i.value))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(codes(&kenya), codes(&lesotho));
+        }
+    }
+
     #[test]
     fn thin_file_comes_first() {
         let f = Features {
@@ -348,7 +427,7 @@ mod tests {
             transaction_count: 6,
             ..Features::default()
         };
-        let list = insights(&f, "KES", &Thresholds::KES);
+        let list = insights(&f, "KES", &Thresholds::KES, Provider::Mpesa);
         assert_eq!(list[0].code, "thin_file");
         assert_eq!(list[0].value, dec!(21));
         assert!(list[0].message.contains("only 21 day(s)"));

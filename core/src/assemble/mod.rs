@@ -18,7 +18,7 @@ mod survey;
 
 use crate::error::Result;
 use crate::report::{Band, Integrity, Report, ReportStatus, StatementOverview};
-use crate::statement::{Period, Statement};
+use crate::statement::{Period, Provider, Statement};
 use crate::{check, features, insights, scorecard};
 
 /// The report of a prepared statement ([`crate::parse::prepare`]), its rows in any order,
@@ -61,6 +61,7 @@ pub(crate) fn report(
         integrity,
         period,
         overview,
+        provider: statement.provider,
     };
     Ok(parts.report(card, sha, report_id))
 }
@@ -72,6 +73,8 @@ struct Parts {
     integrity: Integrity,
     period: Period,
     overview: StatementOverview,
+    /// The statement's wallet, whose words the insights use.
+    provider: Provider,
 }
 
 impl Parts {
@@ -85,7 +88,12 @@ impl Parts {
             band: Band::of(score),
             statement_period: overview::format_period(self.period),
             reason_codes: self.assessment.reason_codes,
-            insights: insights::insights(&self.features, &card.currency, card.thresholds()),
+            insights: insights::insights(
+                &self.features,
+                &card.currency,
+                card.thresholds(),
+                self.provider,
+            ),
             factors: self.assessment.factors,
             scorecard_version: card.version.clone(),
             scorecard_sha256: sha,
