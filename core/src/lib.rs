@@ -58,7 +58,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// whose rows are centuries apart would otherwise cost hundreds of megabytes.
 pub const MAX_PERIOD_DAYS: u64 = 3_660;
 
-/// Scores a statement: a [`ParsedStatement`] from [`parse`], or a [`Statement`] built or
+/// Scores a statement: a [`ParsedStatement`] from [`parse()`], or a [`Statement`] built or
 /// edited in code.
 ///
 /// Order-invariant: shuffling the rows gives the same report. A statement of 1,000 rows or
@@ -112,7 +112,7 @@ fn score_parsed(
 /// report as `score(&parse(bytes, options)?)`.
 ///
 /// # Errors
-/// Those of [`parse`] and [`score`], and `ErrorKind::UnsupportedCurrency` for a statement in a
+/// Those of [`parse()`] and [`score`], and `ErrorKind::UnsupportedCurrency` for a statement in a
 /// currency without a built-in card.
 pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
     score_parsed(&parse::parse(bytes, options)?, None, None)
@@ -123,7 +123,7 @@ pub fn score_bytes(bytes: &[u8], options: &ParseOptions) -> Result<Report> {
 /// built-in card of the statement's currency). Every binding passes its optional card here.
 ///
 /// # Errors
-/// Those of [`parse`] and [`score_with`] (`ErrorKind::CurrencyMismatch` among them), and
+/// Those of [`parse()`] and [`score_with`] (`ErrorKind::CurrencyMismatch` among them), and
 /// `ErrorKind::UnsupportedCurrency` without a card for a currency that has no built-in one.
 pub fn score_bytes_with(
     bytes: &[u8],
@@ -156,7 +156,7 @@ pub fn score_bytes_with_id(
 /// report's id in place of its content address.
 ///
 /// # Errors
-/// Those of [`parse`] and [`score_bytes_with`], and whatever `choose` returns.
+/// Those of [`parse()`] and [`score_bytes_with`], and whatever `choose` returns.
 pub fn score_bytes_choosing<C, E>(
     bytes: &[u8],
     options: &ParseOptions,

@@ -1,4 +1,4 @@
-//! What [`crate::parse`] returns: a statement already prepared for scoring, read-only, so that
+//! What [`crate::parse()`] returns: a statement already prepared for scoring, read-only, so that
 //! scoring it needs no copy of its rows and no second categorisation.
 //!
 //! Scoring a statement needs every row's category (from its Details) and amounts of two
@@ -17,7 +17,7 @@ use std::ops::Deref;
 
 use crate::statement::Statement;
 
-/// A statement as [`crate::parse`] returns it: rows in the order the source lists them,
+/// A statement as [`crate::parse()`] returns it: rows in the order the source lists them,
 /// categorised, amounts with at least two decimal places, [`Statement::source`] set.
 ///
 /// Read it as a [`Statement`] (`parsed.transactions`, `parsed.to_json()`); score it with
