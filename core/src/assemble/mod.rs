@@ -10,8 +10,10 @@
 //! A statement reaches the pipeline prepared ([`crate::parse::prepare`]) exactly once: `score`
 //! prepares a copy of a [`Statement`] it is handed (one built or edited in code may carry no
 //! categories, or wrong ones), and scores a [`crate::ParsedStatement`] as it is. The report does
-//! not depend on row order (a property test shuffles rows): each stage reads the rows in
-//! [`features::sort_key`] order, sorting them itself when they are listed otherwise.
+//! not depend on row order (property tests shuffle rows, on every wallet): the features, the
+//! integrity checks and the report id read the rows in their reading order
+//! ([`crate::statement::reading_order`], sorting them themselves when they are listed
+//! otherwise); the survey and the overview only add up and count, which no order changes.
 
 mod overview;
 mod survey;

@@ -143,8 +143,8 @@ fn difference<A: Amount>(a: &[A], b: &[A]) -> Values<A> {
 /// not in a sorted copy.
 const FEW: usize = 8;
 
-/// The completed rows that print a balance, in time order (stable: rows sharing a time keep
-/// their listed order): from `by_time`, every row in that order, when given.
+/// The completed rows that print a balance, in the order of `by_time` (every row, in reading
+/// order: [`crate::statement::reading_order`]).
 fn printed<'a>(by_time: &[&'a Transaction]) -> Vec<&'a Transaction> {
     by_time
         .iter()

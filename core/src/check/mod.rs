@@ -42,10 +42,12 @@ pub fn check(statement: &Statement) -> Integrity {
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
-    let by_time = &crate::report_id::time_ordered(&statement.transactions);
+    // Every check reads the rows in reading order (by time; rows that share one by receipt,
+    // Details and amounts), so that none depends on the order the statement lists them in.
+    let by_time = &crate::statement::in_reading_order(&statement.transactions);
     let other_wallet = wallet::is_other_wallet(statement.provider);
     if other_wallet {
-        wallet::check(statement, &mut findings);
+        wallet::check(statement, by_time, &mut findings);
     } else {
         balance::check(statement, difference, by_time, &mut findings);
     }

@@ -53,21 +53,11 @@ pub fn is_other_wallet(provider: Provider) -> bool {
     )
 }
 
-/// The chain and SUMMARY-balance checks (see the module documentation).
-pub(super) fn check(statement: &Statement, findings: &mut Vec<Finding>) {
+/// The chain and SUMMARY-balance checks (see the module documentation) of the statement's
+/// rows, listed `by_time` in reading order ([`crate::statement::reading_order`]).
+pub(super) fn check(statement: &Statement, by_time: &[&Transaction], findings: &mut Vec<Finding>) {
     summary_balances(statement, findings);
-    chain(statement, findings);
-}
-
-/// The rows oldest first: a listing whose first row is newer than its last is reversed, then
-/// sorted by time (stable).
-fn oldest_first(rows: &[Transaction]) -> Vec<&Transaction> {
-    let mut ordered: Vec<&Transaction> = rows.iter().collect();
-    if rows.first().map(|t| t.completed_at) > rows.last().map(|t| t.completed_at) {
-        ordered.reverse();
-    }
-    ordered.sort_by_key(|t| t.completed_at);
-    ordered
+    chain(statement, by_time, findings);
 }
 
 /// Counts and the first time of each kind of finding.
@@ -84,9 +74,10 @@ impl Tally {
     }
 }
 
-fn chain(statement: &Statement, findings: &mut Vec<Finding>) {
-    let rows: Vec<&Transaction> = oldest_first(&statement.transactions)
-        .into_iter()
+fn chain(statement: &Statement, by_time: &[&Transaction], findings: &mut Vec<Finding>) {
+    let rows: Vec<&Transaction> = by_time
+        .iter()
+        .copied()
         .filter(|t| t.is_completed() && t.balance.is_some())
         .collect();
     let mut running: Option<Decimal> = statement

@@ -53,13 +53,12 @@ pub mod thresholds;
 
 mod figures;
 mod months;
-mod order;
 mod stats;
 mod sums;
 
+use crate::statement::reading_order;
+pub use crate::statement::sort_key;
 pub use figures::{Features, MonthFigures};
-pub(crate) use order::reading_order;
-pub use order::sort_key;
 pub(crate) use stats::ratio;
 pub use thresholds::Thresholds;
 

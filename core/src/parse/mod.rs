@@ -142,7 +142,7 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<ParsedStatement> {
     }
     prepare(&mut statement);
     statement.source = Some(format);
-    Ok(ParsedStatement::prepared(statement))
+    Ok(ParsedStatement::from_prepared(statement))
 }
 
 /// What every parser's output goes through: amounts get at least two decimal places and every

@@ -29,7 +29,8 @@ use row::RowWriter;
 /// order does not matter).
 pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
     let rows = &statement.transactions;
-    let by_time = time_ordered(rows);
+    // By time (the reading order); rows that share a time are ordered by their bytes below.
+    let by_time = crate::statement::in_reading_order(rows);
     // Everything but the rows.
     let without_rows = statement.with_transactions(Vec::new());
     let mut head = Vec::with_capacity(1_024);
@@ -54,15 +55,6 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
             s
         });
     format!("rpt_{hex}")
-}
-
-/// The rows by completion time (stable: rows that share a time in their listed order): one
-/// pass for rows listed in time order either way. The order of rows that share a time does not
-/// matter to the id: [`hash_time_ordered`] orders them by their bytes.
-pub(crate) fn time_ordered(rows: &[Transaction]) -> Vec<&Transaction> {
-    let mut by_time: Vec<&Transaction> = rows.iter().collect();
-    crate::order::sort_stable_by_key(&mut by_time, |t| t.completed_at);
-    by_time
 }
 
 /// The bytes are hashed in chunks of exactly this many bytes, the last one shorter (see

@@ -1,11 +1,13 @@
-//! The order the features (and a report) read a statement's rows in.
+//! The reading order of a statement's rows: the one order every stage of a report reads them
+//! in, whatever order the source lists them in (M-Pesa: newest first). Part of the statement
+//! model, so that the features, the integrity checks and the report id share it.
 
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use crate::statement::Transaction;
+use super::Transaction;
 
-/// The order the features (and a report) read rows in: completion time, then receipt number,
+/// The order every stage of a report reads rows in: completion time, then receipt number,
 /// Details, Paid In, Withdrawn and Balance. Completed rows that tie are alike in all the
 /// features read (a prepared row's category follows from its Details and amounts), so the
 /// features do not depend on the order a statement lists its rows in.
@@ -25,7 +27,7 @@ pub fn sort_key(t: &Transaction) -> (NaiveDateTime, &str, &str, Decimal, Decimal
 /// compare; rows listed in either time order are sorted in one pass, see
 /// [`crate::order::sort_stable_by_key`]), then a sort by the whole key and index of the few
 /// rows that share a time.
-pub(crate) fn reading_order<'a>(
+pub fn reading_order<'a>(
     rows: impl Iterator<Item = (usize, &'a Transaction)>,
 ) -> Vec<(usize, &'a Transaction)> {
     let mut keyed: Vec<(i64, u32, usize, &Transaction)> = rows
@@ -41,6 +43,15 @@ pub(crate) fn reading_order<'a>(
         }
     }
     keyed.into_iter().map(|k| (k.2, k.3)).collect()
+}
+
+/// Every row of `rows` in reading order ([`reading_order`]): rows that share every field of
+/// [`sort_key`] in their listed order.
+pub fn in_reading_order(rows: &[Transaction]) -> Vec<&Transaction> {
+    reading_order(rows.iter().enumerate())
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect()
 }
 
 #[cfg(test)]
