@@ -335,7 +335,8 @@ fn edited_balances<A: Amount>(
     (paired, out_of_order)
 }
 
-/// Checks the chain of the statement's rows, listed `by_time` (completion time, stable).
+/// Checks the chain of the statement's rows, listed `by_time` in reading order (by completion
+/// time, ties by receipt, Details and amounts: [`crate::statement::reading_order`]).
 /// `summary_difference` is SUMMARY minus rows (paid in, paid out) when the SUMMARY does not
 /// reconcile, `None` otherwise. In the arithmetic of the rows that print a balance (see
 /// [`crate::amount`]).

@@ -21,8 +21,8 @@ pub fn same_row(a: &Transaction, b: &Transaction) -> bool {
     a.same_printed_row(b)
 }
 
-/// The rows of `by_time` (every row, in completion-time order) that repeat an earlier row
-/// ([`same_row`]): one entry per extra copy.
+/// The rows of `by_time` (every row, in reading order: [`crate::statement::reading_order`]) that
+/// repeat an earlier row ([`same_row`]): one entry per extra copy.
 pub(crate) fn copies<'a>(by_time: &[&'a Transaction]) -> Vec<&'a Transaction> {
     let mut extra = Vec::new();
     for same_time in by_time.chunk_by(|a, b| a.completed_at == b.completed_at) {
