@@ -76,7 +76,7 @@ proptest! {
             let mut shuffled = tied.clone();
             let mut rng = SplitMix64::new(shuffle);
             for i in (1..shuffled.transactions.len()).rev() {
-                let j = usize::try_from(rng.range(0, i as u64 + 1)).unwrap_or(0);
+                let j = usize::try_from(rng.range(0, i as u64)).unwrap_or(0); // inclusive
                 shuffled.transactions.swap(i, j);
             }
             let json = |s: &Statement| alama_core::score(s).map(|r| r.to_json()).map_err(|e| e.code().to_owned());
