@@ -98,7 +98,7 @@ fn the_same_numbers_in_ugx_score_far_below_kes() {
         let (k, u) = (score(&kes), score(&relabelled(&kes, "UGX")));
         assert!(u + 60 <= k, "seed {seed}: KES {k}, same numbers as UGX {u}");
         let ugx_report = alama_core::score(&relabelled(&kes, "UGX")).expect("scores");
-        assert_eq!(ugx_report.scorecard_version, "alama-ugx-2027.01");
+        assert_eq!(ugx_report.scorecard_version, "alama-ugx-2027.02");
         let capacity = |r: &alama_core::Report| {
             r.factors
                 .iter()

@@ -22,19 +22,19 @@ struct Market {
 const MARKETS: [Market; 3] = [
     Market {
         currency: "UGX",
-        file: "alama-ugx-2027.01",
+        file: "alama-ugx-2027.02",
         factor: market_factors::UGX,
         rationale: market_factors::UGX_RATIONALE,
     },
     Market {
         currency: "GHS",
-        file: "alama-ghs-2027.01",
+        file: "alama-ghs-2027.02",
         factor: market_factors::GHS,
         rationale: market_factors::GHS_RATIONALE,
     },
     Market {
         currency: "LSL",
-        file: "alama-lsl-2027.01",
+        file: "alama-lsl-2027.02",
         factor: market_factors::LSL,
         rationale: market_factors::LSL_RATIONALE,
     },
@@ -42,6 +42,8 @@ const MARKETS: [Market; 3] = [
 
 #[path = "market_cards/factors.rs"]
 mod market_factors;
+#[path = "market_cards/wording.rs"]
+mod wording;
 
 /// `v` rounded to two significant figures, half away from zero (`195000` → `200000`,
 /// `7.8` → `7.8`, `0.35` → `0.35`).
@@ -80,32 +82,76 @@ fn scaled(text: &str, factor: Decimal) -> String {
     two_significant(v * factor).to_string()
 }
 
-/// `"KES 1,000"` in a sentence → `"UGX 26,000"` (the same rounding as the edges).
+/// `"KES 1,000"` in a sentence → `"UGX 26,000"` (the same rounding as the edges), and a range
+/// `"KES 30,000–50,000"` → `"UGX 910,000–1,500,000"`. An amount written `{KES n}` (a Kenyan
+/// figure that stays one, see [`wording`]) becomes `KES n (UGX m)`.
 fn scaled_sentence(text: &str, currency: &str, factor: Decimal) -> String {
     let mut out = String::new();
     let mut rest = text;
     while let Some(at) = rest.find("KES ") {
+        let kept = at > 0 && rest[..at].ends_with('{');
         out.push_str(&rest[..at]);
         let after = &rest[at + 4..];
-        let len = after
-            .find(|c: char| !(c.is_ascii_digit() || c == ','))
-            .unwrap_or(after.len());
-        let number = after[..len].trim_end_matches(',');
-        if number.is_empty() {
+        let number = |s: &str| {
+            let len = s
+                .find(|c: char| !(c.is_ascii_digit() || c == ','))
+                .unwrap_or(s.len());
+            s[..len].trim_end_matches(',').len()
+        };
+        let first = number(after);
+        if first == 0 {
             out.push_str(currency);
             out.push(' ');
             rest = after;
             continue;
         }
-        let v = scaled(&number.replace(',', ""), factor);
-        let grouped = group(&v);
-        out.push_str(currency);
-        out.push(' ');
-        out.push_str(&grouped);
-        rest = &after[number.len()..];
+        // A range: the amount after the dash is converted too.
+        let mut end = first;
+        let mut amounts = vec![&after[..first]];
+        if let Some(second) = after[first..].strip_prefix('–') {
+            let n = number(second);
+            if n > 0 {
+                amounts.push(&second[..n]);
+                end = first + '–'.len_utf8() + n;
+            }
+        }
+        let converted: Vec<String> = amounts
+            .iter()
+            .map(|a| group(&scaled(&a.replace(',', ""), factor)))
+            .collect();
+        if kept {
+            out.pop(); // the `{`
+            out.push_str("KES ");
+            out.push_str(&after[..end]);
+            out.push_str(" (");
+            out.push_str(currency);
+            out.push(' ');
+            out.push_str(&converted.join("–"));
+            out.push(')');
+            rest = after[end..].strip_prefix('}').unwrap_or(&after[end..]);
+        } else {
+            out.push_str(currency);
+            out.push(' ');
+            out.push_str(&converted.join("–"));
+            rest = &after[end..];
+        }
     }
     out.push_str(rest);
     out
+}
+
+/// `text` with the Kenyan card's own words replaced by the other markets' ([`wording::WORDING`]).
+fn reworded(text: &str) -> String {
+    wording::WORDING
+        .iter()
+        .fold(text.to_owned(), |t, (kenyan, market)| {
+            t.replace(kenyan, market)
+        })
+}
+
+/// `text` in another market's words and currency.
+fn carried_over(text: &str, currency: &str, factor: Decimal) -> String {
+    scaled_sentence(&reworded(text), currency, factor)
 }
 
 fn group(v: &str) -> String {
@@ -158,7 +204,7 @@ fn derive(kes: &Value, m: &Market) -> Value {
         let rationale = c["rationale"].as_str().expect("rationale").to_owned();
         c.insert(
             "rationale".into(),
-            Value::String(scaled_sentence(&rationale, m.currency, factor)),
+            Value::String(carried_over(&rationale, m.currency, factor)),
         );
         for a in c["attributes"].as_array_mut().expect("attributes") {
             let a: &mut Map<String, Value> = a.as_object_mut().expect("attribute");
@@ -166,7 +212,7 @@ fn derive(kes: &Value, m: &Market) -> Value {
                 let t = a[key].as_str().expect("text").to_owned();
                 a.insert(
                     key.into(),
-                    Value::String(scaled_sentence(&t, m.currency, factor)),
+                    Value::String(carried_over(&t, m.currency, factor)),
                 );
             }
             let unit = a["unit"].as_str().expect("unit").to_owned();
@@ -226,6 +272,39 @@ fn built_in_market_cards_are_the_kenyan_card_carried_over() {
             "{} differs from its derivation: ALAMA_BLESS=1 cargo test -p alama-core --test market_cards",
             m.file
         );
+    }
+}
+
+/// Each of the Kenyan card's own phrases occurs in it exactly once, so a change of its words
+/// fails here instead of leaving a Kenyan phrase in another market's card; no name or reason of
+/// another market's card (what a report's reader sees) names a Kenyan product, regulator or the
+/// shilling.
+#[test]
+fn market_cards_speak_their_market() {
+    for (kenyan, _) in wording::WORDING {
+        assert_eq!(
+            alama_core::scorecard::BUILTIN_JSON.matches(kenyan).count(),
+            1,
+            "{kenyan}"
+        );
+    }
+    for m in &MARKETS {
+        let card = alama_core::Scorecard::from_json(
+            &std::fs::read_to_string(path(m.file)).expect("committed card"),
+        )
+        .expect("card");
+        let json: Value = serde_json::from_str(&card.to_json()).expect("json");
+        for c in json["characteristics"].as_array().expect("characteristics") {
+            let attributes = c["attributes"].as_array().expect("attributes");
+            let texts = std::iter::once(&c["name"])
+                .chain(attributes.iter().flat_map(|a| [&a["name"], &a["reason"]]));
+            for text in texts.filter_map(Value::as_str) {
+                for word in wording::KENYAN_WORDS {
+                    assert!(!text.contains(word), "{}: {text}", m.file);
+                }
+            }
+        }
+        assert!(!json.to_string().contains("{KES"), "{}", m.file);
     }
 }
 

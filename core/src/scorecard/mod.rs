@@ -48,15 +48,15 @@ pub const BUILTIN_CARDS: [(&str, &str); 4] = [
     ("KES", BUILTIN_JSON),
     (
         "UGX",
-        include_str!("../../scorecards/alama-ugx-2027.01.json"),
+        include_str!("../../scorecards/alama-ugx-2027.02.json"),
     ),
     (
         "GHS",
-        include_str!("../../scorecards/alama-ghs-2027.01.json"),
+        include_str!("../../scorecards/alama-ghs-2027.02.json"),
     ),
     (
         "LSL",
-        include_str!("../../scorecards/alama-lsl-2027.01.json"),
+        include_str!("../../scorecards/alama-lsl-2027.02.json"),
     ),
 ];
 
