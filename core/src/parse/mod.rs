@@ -79,13 +79,21 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
     if trimmed.first() == Some(&b'{') {
         return Ok(Format::Json);
     }
+    // The first KiB may end inside a character: only what precedes it is read.
+    let text = match std::str::from_utf8(trimmed) {
+        Ok(text) => Some(text),
+        Err(e) if e.error_len().is_none() => std::str::from_utf8(&trimmed[..e.valid_up_to()]).ok(),
+        Err(_) => None,
+    };
     let text_like = !head.is_empty()
-        && std::str::from_utf8(trimmed).is_ok_and(|s| {
+        && text.is_some_and(|s| {
             s.chars()
                 .all(|c| !c.is_control() || matches!(c, '\n' | '\r' | '\t'))
         });
     let first_line = trimmed.split(|b| *b == b'\n').next().unwrap_or_default();
-    if text_like && first_line.iter().any(|b| matches!(b, b',' | b';' | b'\t')) {
+    let delimited = first_line.iter().any(|b| matches!(b, b',' | b';' | b'\t'));
+    // MTN's spreadsheet saved as CSV may keep a title above its header.
+    if text_like && (delimited || mtn_csv::find_header(bytes).is_some()) {
         return Ok(Format::Csv);
     }
     Err(Error::new(
@@ -304,6 +312,25 @@ mod tests {
         let err = detect(b"\x89PNG\r\n\x1a\n\0\0\0").unwrap_err();
         assert_eq!(err.code(), "unsupported_format");
         assert_eq!(detect(b"").unwrap_err().code(), "unsupported_format");
+        // The first KiB read ends inside a two-byte character: still a CSV.
+        let mut csv = b"Receipt No,Completion Time,Details\n".to_vec();
+        while csv.len() < 1023 {
+            csv.push(b'x');
+        }
+        csv.extend("é,\n".as_bytes());
+        assert_eq!(csv[1023], 0xC3);
+        assert_eq!(detect(&csv).ok(), Some(Format::Csv));
+        // A title above MTN's header: the MTN statement's CSV; above any other, not a CSV.
+        let mtn = format!(
+            "MTN MOBILE MONEY STATEMENT\n\n{}\n",
+            mtn_csv::HEADER.join(",")
+        );
+        assert_eq!(detect(mtn.as_bytes()).ok(), Some(Format::Csv));
+        let other = "A TITLE\nReceipt No,Completion Time,Details\n";
+        assert_eq!(
+            detect(other.as_bytes()).unwrap_err().code(),
+            "unsupported_format"
+        );
     }
 
     /// Preparing is idempotent, on one thread or two: a parsed statement prepared again is

@@ -1,10 +1,15 @@
-//! MTN MoMo Ghana statements as CSV (MTN's statement spreadsheet saved as CSV, 16 columns).
+//! MTN MoMo Ghana statements as CSV (MTN's statement spreadsheet saved as CSV).
 //!
 //! Layout (measured on a real 105-row statement, see docs/wallets.md): the header
 //! `TRANSACTION DATE,FROM ACCT,FROM NAME,FROM NO.,TRANS. TYPE,AMOUNT,FEES,E-LEVY,BAL BEFORE,BAL
 //! AFTER,TO NO.,TO NAME,TO ACCT,F_ID,REF,OVA`, then one record per transaction, newest first.
 //! Times read `05-May-2025 05:26:03 AM`, local time of Ghana (GMT, no daylight saving). Amounts
 //! are GHS, major units, unsigned; the currency is not printed.
+//!
+//! The columns are found by their names ([`Layout`]), not their places, so that a statement
+//! saved again from the spreadsheet still reads: columns in another order or among others, a
+//! title above the header, no `E-LEVY` (statements from before May 2022), times in the forms a
+//! spreadsheet writes ([`TIME_FORMATS`]), blank fees.
 //!
 //! - **The holder** is the account that appears on every row, on the FROM side (money out) or
 //!   on the TO side (money in). An account on both sides of a row (a transfer to oneself) is
@@ -20,7 +25,7 @@
 //!   `" | "`, for the category table ([`crate::categorise::mtn_gh`]).
 //!
 //! A record whose time or amounts cannot be read becomes an [`UnparsedLine`]; a file without
-//! MTN's columns is not this parser's (see [`is_mtn_header`]).
+//! MTN's columns is not this parser's (see [`find_header`]).
 
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
@@ -31,7 +36,8 @@ use crate::statement::{
     AccountHolder, Provider, Statement, Transaction, TransactionStatus, UnparsedLine,
 };
 
-/// MTN's 16 column names, in their order.
+/// MTN's 16 column names, in the order its statement prints them (a statement is read by the
+/// names: see [`Layout`]).
 pub const HEADER: [&str; 16] = [
     "TRANSACTION DATE",
     "FROM ACCT",
@@ -51,38 +57,140 @@ pub const HEADER: [&str; 16] = [
     "OVA",
 ];
 
-/// The time layout of `TRANSACTION DATE` (`05-May-2025 05:26:03 AM`).
+/// The time layout of `TRANSACTION DATE` (`05-May-2025 05:26:03 AM`), the one MTN's statement
+/// prints and the synthetic generator writes.
 pub const TIME_FORMAT: &str = "%d-%b-%Y %I:%M:%S %p";
 
-/// Whether the first line of a CSV is MTN's header: every name of [`HEADER`] in order
-/// (case-insensitive, cells trimmed).
-pub fn is_mtn_header(first_line: &str) -> bool {
-    let cells: Vec<&str> = first_line
-        .trim_start_matches('\u{feff}')
-        .trim_end()
-        .split(',')
-        .map(str::trim)
-        .collect();
-    cells.len() >= HEADER.len()
-        && HEADER
-            .iter()
-            .zip(&cells)
-            .all(|(name, cell)| name.eq_ignore_ascii_case(cell))
+/// Every time layout `TRANSACTION DATE` is read in, tried in order: MTN's own
+/// ([`TIME_FORMAT`]), then the forms a spreadsheet gives the same cell when it is saved again
+/// (24-hour clock, no seconds, ISO dates, slashes). **Decision:** a date with slashes is read
+/// day first (`05/03/2025` is 5 March), as Ghana writes dates and as MTN prints its own
+/// (`05-May-2025`); never month first.
+const TIME_FORMATS: [&str; 12] = [
+    TIME_FORMAT,
+    "%d-%b-%Y %H:%M:%S",
+    "%d-%b-%Y %I:%M %p",
+    "%d-%b-%Y %H:%M",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%d %H:%M",
+    "%d/%m/%Y %I:%M:%S %p",
+    "%d/%m/%Y %H:%M:%S",
+    "%d/%m/%Y %I:%M %p",
+    "%d/%m/%Y %H:%M",
+    "%d-%m-%Y %H:%M:%S",
+];
+
+/// The columns a statement must have to be read: the time, both accounts (the holder is the
+/// one on every row), the type, the amount and both balances. The others (names, numbers,
+/// `FEES`, `E-LEVY`, `F_ID`, `REF`, `OVA`) are read when present (`E-LEVY` is not printed on
+/// statements from before Ghana's levy of May 2022).
+const REQUIRED: [usize; 7] = [
+    TIME, FROM_ACCT, TO_ACCT, TYPE, AMOUNT, BAL_BEFORE, BAL_AFTER,
+];
+
+/// Lines read, at most, before MTN's header: a statement saved from the spreadsheet may keep
+/// a title or the holder's details above it.
+const MAX_LINES_BEFORE_HEADER: usize = 10;
+
+/// A column name in a comparable form: letters and digits only, upper case (`"Trans. Type"` →
+/// `"TRANSTYPE"`).
+fn key(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
 }
 
-/// One record's cells, by [`HEADER`] position.
+/// The [`HEADER`] position a column name stands for: its own name or a spelling of it seen in
+/// re-saved exports (`TRANSACTION TYPE`, `BALANCE BEFORE`, `FEE`, `LEVY`, `TRANSACTION ID`).
+fn column_of(name: &str) -> Option<usize> {
+    let name = key(name);
+    HEADER
+        .iter()
+        .position(|h| key(h) == name)
+        .or(match name.as_str() {
+            "TRANSACTIONTYPE" | "TYPE" => Some(TYPE),
+            "BALANCEBEFORE" => Some(BAL_BEFORE),
+            "BALANCEAFTER" => Some(BAL_AFTER),
+            "FEE" => Some(FEES),
+            "LEVY" | "ELEVYAMOUNT" => Some(LEVY),
+            "TRANSACTIONID" | "FINANCIALTRANSACTIONID" => Some(F_ID),
+            "REFERENCE" => Some(REF),
+            _ => None,
+        })
+}
+
+/// Where each of [`HEADER`]'s columns is in a statement's records, found by name in its header
+/// line (in any order, among other columns).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    /// Per [`HEADER`] position: the column's index in a record, if the statement has it.
+    index: [Option<usize>; 16],
+}
+
+impl Layout {
+    /// The layout of a header line, when it names every [`REQUIRED`] column (case, spaces and
+    /// punctuation aside): MTN's 16 columns in MTN's order, or in another order, or fewer.
+    pub fn of_header(line: &str) -> Option<Layout> {
+        let mut index = [None; 16];
+        let cells = line.trim_start_matches('\u{feff}').trim_end().split(',');
+        for (at, cell) in cells.enumerate() {
+            if let Some(column) = column_of(cell.trim().trim_matches('"'))
+                && index[column].is_none()
+            {
+                index[column] = Some(at);
+            }
+        }
+        REQUIRED
+            .iter()
+            .all(|c| index[*c].is_some())
+            .then_some(Layout { index })
+    }
+
+    /// The cell of `column` (a [`HEADER`] position) in `r`, trimmed; empty when the statement
+    /// has no such column or the record is short.
+    fn cell<'r>(&self, r: &'r Record, column: usize) -> &'r str {
+        self.index[column]
+            .and_then(|at| r.cells.get(at))
+            .map_or("", |c| c.trim())
+    }
+
+    /// Whether the statement prints `column`.
+    fn has(&self, column: usize) -> bool {
+        self.index[column].is_some()
+    }
+}
+
+/// MTN's header among the first lines of a CSV: the byte offset of the header line and the
+/// layout it gives ([`Layout::of_header`]), or `None` when the file is not MTN's.
+pub fn find_header(bytes: &[u8]) -> Option<(usize, Layout)> {
+    let bytes_start = bytes.strip_prefix(b"\xEF\xBB\xBF").map_or(0, |_| 3);
+    let mut offset = bytes_start;
+    for line in bytes[bytes_start..]
+        .split(|b| *b == b'\n')
+        .take(MAX_LINES_BEFORE_HEADER + 1)
+    {
+        if let Some(layout) = Layout::of_header(&String::from_utf8_lossy(line)) {
+            return Some((offset, layout));
+        }
+        offset += line.len() + 1;
+    }
+    None
+}
+
+/// Whether the first line of a CSV is MTN's header ([`Layout::of_header`]).
+pub fn is_mtn_header(first_line: &str) -> bool {
+    Layout::of_header(first_line).is_some()
+}
+
+/// One record's cells, as the file has them.
 struct Record {
     line: u32,
     cells: Vec<String>,
 }
 
-impl Record {
-    fn cell(&self, column: usize) -> &str {
-        self.cells.get(column).map_or("", |c| c.trim())
-    }
-}
-
-/// `FROM ACCT`, `TO ACCT`, and the other columns by position in [`HEADER`].
+/// Positions in [`HEADER`].
 const TIME: usize = 0;
 const FROM_ACCT: usize = 1;
 const FROM_NAME: usize = 2;
@@ -121,41 +229,42 @@ pub fn details_of(kind: &str, out: bool, counterparty: &str, reference: &str, ov
 /// Parses an MTN MoMo Ghana CSV statement.
 ///
 /// # Errors
-/// - `ErrorKind::UnsupportedWallet` when the header is not MTN's ([`is_mtn_header`]).
+/// - `ErrorKind::UnsupportedWallet` when no header among the first lines names MTN's columns
+///   ([`find_header`]).
 /// - `ErrorKind::Malformed` when the file is not UTF-8 CSV, or when no account appears on
 ///   every row (the holder cannot be known, so no row's direction can).
 pub fn parse(bytes: &[u8]) -> Result<Statement> {
-    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let first_line = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
-    if !is_mtn_header(&String::from_utf8_lossy(first_line)) {
+    let Some((start, layout)) = find_header(bytes) else {
         return Err(Error::new(
             ErrorKind::UnsupportedWallet,
-            "not an MTN MoMo Ghana CSV: the header is not MTN's 16 columns",
+            "not an MTN MoMo Ghana CSV: no header names MTN's columns (TRANSACTION DATE, FROM \
+             ACCT, TO ACCT, TRANS. TYPE, AMOUNT, BAL BEFORE, BAL AFTER)",
         ));
-    }
+    };
+    let lines_before =
+        u64::try_from(memchr::memchr_iter(b'\n', &bytes[..start]).count()).unwrap_or(u64::MAX);
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .has_headers(true)
-        .from_reader(bytes);
+        .from_reader(&bytes[start..]);
     let mut records = Vec::new();
     for record in reader.records() {
+        let line_of =
+            |line: u64| u32::try_from(line.saturating_add(lines_before)).unwrap_or(u32::MAX);
         let record = record.map_err(|e| {
             let line = e.position().map_or(0, csv::Position::line);
-            Error::malformed(
-                0,
-                u32::try_from(line).unwrap_or(u32::MAX),
-                format!("unreadable MTN CSV record: {e}"),
-            )
+            Error::malformed(0, line_of(line), format!("unreadable MTN CSV record: {e}"))
         })?;
-        let line = record
-            .position()
-            .map_or(0, |p| u32::try_from(p.line()).unwrap_or(u32::MAX));
+        if record.iter().all(|c| c.trim().is_empty()) {
+            continue;
+        }
+        let line = line_of(record.position().map_or(0, csv::Position::line));
         records.push(Record {
             line,
             cells: record.iter().map(str::to_owned).collect(),
         });
     }
-    let holder = holder_account(&records)?;
+    let holder = holder_account(&layout, &records)?;
     let mut statement = Statement {
         provider: Provider::MtnMomoGh,
         currency: "GHS".to_owned(),
@@ -165,7 +274,7 @@ pub fn parse(bytes: &[u8]) -> Result<Statement> {
         ..Statement::default()
     };
     for record in &records {
-        match read_row(record, &holder) {
+        match read_row(&layout, record, &holder) {
             Ok((row, side)) => {
                 if statement.holder.mobile_number.is_none() {
                     statement.holder = side;
@@ -185,18 +294,18 @@ pub fn parse(bytes: &[u8]) -> Result<Statement> {
 
 /// The account on every row (FROM ACCT or TO ACCT). Several (a one-row file) are told apart by
 /// how often each side agrees with the balances; ties take the smallest account.
-fn holder_account(records: &[Record]) -> Result<String> {
+fn holder_account(layout: &Layout, records: &[Record]) -> Result<String> {
     let Some(first) = records.first() else {
         return Ok(String::new());
     };
-    let mut candidates: Vec<&str> = [first.cell(FROM_ACCT), first.cell(TO_ACCT)]
+    let mut candidates: Vec<&str> = [layout.cell(first, FROM_ACCT), layout.cell(first, TO_ACCT)]
         .into_iter()
         .filter(|a| !a.is_empty())
         .collect();
     candidates.retain(|a| {
         records
             .iter()
-            .all(|r| r.cell(FROM_ACCT) == *a || r.cell(TO_ACCT) == *a)
+            .all(|r| layout.cell(r, FROM_ACCT) == *a || layout.cell(r, TO_ACCT) == *a)
     });
     candidates.sort_unstable();
     candidates.dedup();
@@ -204,9 +313,12 @@ fn holder_account(records: &[Record]) -> Result<String> {
         records
             .iter()
             .filter(|r| {
-                let (before, after) = (amount(r.cell(BAL_BEFORE)), amount(r.cell(BAL_AFTER)));
+                let (before, after) = (
+                    amount(layout.cell(r, BAL_BEFORE)),
+                    amount(layout.cell(r, BAL_AFTER)),
+                );
                 let falls = matches!((before, after), (Some(b), Some(a)) if a < b);
-                falls == (r.cell(FROM_ACCT) == account)
+                falls == (layout.cell(r, FROM_ACCT) == account)
             })
             .count()
     };
@@ -229,39 +341,59 @@ fn amount(text: &str) -> Option<Decimal> {
 }
 
 /// One row and the holder as that row names them (name and number on the holder's side).
-fn read_row(r: &Record, holder: &str) -> std::result::Result<(Transaction, AccountHolder), String> {
-    if r.cells.len() < HEADER.len() {
-        return Err(format!(
-            "{} cells where MTN's statement has {}",
-            r.cells.len(),
-            HEADER.len()
-        ));
+fn read_row(
+    layout: &Layout,
+    r: &Record,
+    holder: &str,
+) -> std::result::Result<(Transaction, AccountHolder), String> {
+    if let Some(missing) = REQUIRED.iter().find(|c| layout.cell(r, **c).is_empty()) {
+        return Err(format!("no {} on this row", HEADER[*missing]));
     }
-    let time = r.cell(TIME);
-    let completed_at = NaiveDateTime::parse_from_str(time, TIME_FORMAT)
-        .map_err(|_| format!("TRANSACTION DATE {time:?} is not a date and time"))?;
+    let time = layout.cell(r, TIME);
+    let completed_at = TIME_FORMATS
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(time, f).ok())
+        .ok_or_else(|| format!("TRANSACTION DATE {time:?} is not a date and time"))?;
+    // A fee or levy left blank (or a column the statement does not print) is nothing paid.
     let read = |column: usize| {
-        amount(r.cell(column))
-            .ok_or_else(|| format!("{} {:?} is not an amount", HEADER[column], r.cell(column)))
+        let text = layout.cell(r, column);
+        if text.is_empty() && matches!(column, FEES | LEVY) {
+            return Ok(Decimal::ZERO);
+        }
+        amount(text).ok_or_else(|| format!("{} {text:?} is not an amount", HEADER[column]))
     };
     let [value, fees, levy, before, after] = [AMOUNT, FEES, LEVY, BAL_BEFORE, BAL_AFTER].map(read);
     let (value, fees, levy, before, after) = (value?, fees?, levy?, before?, after?);
-    let from_holder = r.cell(FROM_ACCT) == holder;
-    let to_holder = r.cell(TO_ACCT) == holder;
+    let from_holder = layout.cell(r, FROM_ACCT) == holder;
+    let to_holder = layout.cell(r, TO_ACCT) == holder;
     let out = match (from_holder, to_holder) {
         (true, true) => after < before,
         (from, _) => from,
     };
-    let kind = r.cell(TYPE);
+    let kind = layout.cell(r, TYPE);
     let (counterparty, name, number) = if out {
-        (r.cell(TO_NAME), r.cell(FROM_NAME), r.cell(FROM_NO))
+        (
+            layout.cell(r, TO_NAME),
+            layout.cell(r, FROM_NAME),
+            layout.cell(r, FROM_NO),
+        )
     } else {
-        (r.cell(FROM_NAME), r.cell(TO_NAME), r.cell(TO_NO))
+        (
+            layout.cell(r, FROM_NAME),
+            layout.cell(r, TO_NAME),
+            layout.cell(r, TO_NO),
+        )
     };
     let row = Transaction {
-        receipt_no: r.cell(F_ID).to_owned(),
+        receipt_no: layout.cell(r, F_ID).to_owned(),
         completed_at,
-        details: details_of(kind, out, counterparty, r.cell(REF), r.cell(OVA)),
+        details: details_of(
+            kind,
+            out,
+            counterparty,
+            layout.cell(r, REF),
+            layout.cell(r, OVA),
+        ),
         status: TransactionStatus::Completed,
         paid_in: if out { Decimal::ZERO } else { value },
         withdrawn: if out {
@@ -271,8 +403,8 @@ fn read_row(r: &Record, holder: &str) -> std::result::Result<(Transaction, Accou
         },
         balance: Some(after),
         transaction_type: (!kind.is_empty()).then(|| kind.to_owned()),
-        fee: out.then_some(fees),
-        tax: out.then_some(levy),
+        fee: (out && layout.has(FEES)).then_some(fees),
+        tax: (out && layout.has(LEVY)).then_some(levy),
         balance_before: Some(before),
         ..Transaction::empty()
     };

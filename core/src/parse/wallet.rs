@@ -94,9 +94,7 @@ fn other_layout(document: DocumentInfo, pages: &[Page]) -> Result<Option<Stateme
 /// Those of [`mtn_csv::parse`] and [`csv::parse`]; an unknown header is `UnsupportedWallet`,
 /// naming the header's columns and [`SUPPORTED`].
 pub fn parse_csv(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let first_line = body.split(|b| *b == b'\n').next().unwrap_or_default();
-    if mtn_csv::is_mtn_header(&String::from_utf8_lossy(first_line)) {
+    if mtn_csv::find_header(bytes).is_some() {
         return mtn_csv::parse(bytes);
     }
     csv::parse(bytes, options).map_err(|e| {
