@@ -54,7 +54,7 @@ fn document(statement: &Statement) -> &DocumentInfo {
 }
 
 fn codes(statement: &Statement) -> Vec<String> {
-    check(statement)
+    check(&statement.reading())
         .findings
         .into_iter()
         .map(|f| f.code)
@@ -73,7 +73,7 @@ fn assert_reconciles(statement: &Statement, paid_in: &str, withdrawn: &str) {
         summary.rows.len() >= 5,
         "one SUMMARY row per transaction type"
     );
-    assert_eq!(check(statement).summary_reconciled, Some(true));
+    assert_eq!(check(&statement.reading()).summary_reconciled, Some(true));
     for t in &statement.transactions {
         assert_eq!(t.receipt_no.len(), 10);
         assert!(!t.paid_in.is_sign_negative() && !t.withdrawn.is_sign_negative());
@@ -161,7 +161,7 @@ fn encrypted_2023_statement_reconciles_with_its_summary() {
     assert!(!findings.contains(&"non_safaricom_producer".to_owned()));
     assert!(!findings.contains(&"summary_mismatch".to_owned()));
     assert!(!findings.contains(&"missing_pages".to_owned()));
-    assert_eq!(check(&s).status, "verified");
+    assert_eq!(check(&s.reading()).status, "verified");
 }
 
 #[test]
@@ -190,7 +190,7 @@ fn ilovepdf_copy_reconciles_and_is_flagged() {
     assert!(findings.contains(&"non_safaricom_producer".to_owned()));
     assert!(!findings.contains(&"summary_mismatch".to_owned()));
     // Re-saved by a named tool: a fact, not evidence of editing.
-    assert_eq!(check(&s).status, "consistent");
+    assert_eq!(check(&s.reading()).status, "consistent");
 }
 
 #[test]
@@ -228,7 +228,7 @@ fn truncated_2021_statement_is_flagged_incomplete() {
             .as_deref()
             .is_some_and(|p| p.starts_with("iText"))
     );
-    let integrity = check(&s);
+    let integrity = check(&s.reading());
     assert_eq!(integrity.summary_reconciled, Some(false));
     assert_eq!(integrity.status, "failed");
     let findings = codes(&s);

@@ -48,9 +48,9 @@ fn main() -> alama_core::Result<()> {
     let options = ParseOptions::default();
     let parsed = alama_core::parse(csv.as_bytes(), &options)?;
     // The stages of a report read the rows in reading order: completion time, receipt,
-    // Details, amounts. A parsed statement lists them as the file does (newest first), and
-    // each stage sorts them itself ("as listed", the time a report takes); "in order" times
-    // the stage alone. (A charge shares its payment's receipt and time, so sorting by time and
+    // Details, amounts. A parsed statement lists them as the file does (newest first); a
+    // report puts them in reading order once ("reading order", `Statement::reading`) and every
+    // stage reads that. (A charge shares its payment's receipt and time, so sorting by time and
     // receipt alone leaves 386 of these rows out of order.)
     let mut in_order = parsed.clone().into_statement();
     in_order
@@ -64,15 +64,13 @@ fn main() -> alama_core::Result<()> {
         alama_core::categorise::categorise_all(&mut rows);
         rows
     });
+    // The rows in reading order, made once per report and read by every stage after it.
+    time("reading order", n, || parsed.reading());
+    let reading = parsed.reading();
     time("features", n, || {
-        alama_core::features::compute(&in_order, card.thresholds())
+        alama_core::features::compute(&reading, card.thresholds())
     });
-    // As a parsed statement lists them: newest first.
-    time("features, as listed", n, || {
-        alama_core::features::compute(&parsed, card.thresholds())
-    });
-    time("check, as listed", n, || alama_core::check::check(&parsed));
-    time("integrity check", n, || alama_core::check::check(&in_order));
+    time("integrity check", n, || alama_core::check::check(&reading));
     time("report id", n, || alama_core::testing::report_id(&parsed));
     time("score", n, || alama_core::score(&parsed));
     time("one-thread score", n, || {

@@ -494,11 +494,11 @@ mod tests {
         fn the_cents_passes_are_the_decimal_passes(statement in edited_statement()) {
             prop_assert!(cents_domain(statement.transactions.iter()), "read in cents");
             let cents = (
-                crate::features::compute(&statement, &crate::features::Thresholds::KES),
-                crate::check::check(&statement),
+                crate::features::compute(&statement.reading(), &crate::features::Thresholds::KES),
+                crate::check::check(&statement.reading()),
             );
             let decimal = decimal_only(|| {
-                (crate::features::compute(&statement, &crate::features::Thresholds::KES), crate::check::check(&statement))
+                (crate::features::compute(&statement.reading(), &crate::features::Thresholds::KES), crate::check::check(&statement.reading()))
             });
             prop_assert_eq!(format!("{cents:?}"), format!("{decimal:?}"));
         }

@@ -541,7 +541,7 @@ impl Builder {
 /// report.
 pub fn report_id(statement: &Statement) -> String {
     let card = crate::scorecard::builtin();
-    crate::report_id::report_id(statement, &card.version, &card.sha256())
+    crate::report_id::report_id(&statement.reading(), &card.version, &card.sha256())
 }
 
 /// A synthetic statement with exactly `rows` rows (the newest `rows` of a long enough history),
@@ -613,7 +613,7 @@ mod tests {
                 "seed {seed}: {} rows",
                 s.transactions.len()
             );
-            let integrity = crate::check::check(&s);
+            let integrity = crate::check::check(&s.reading());
             assert_eq!(integrity.summary_reconciled, Some(true), "seed {seed}");
             assert!(
                 !integrity

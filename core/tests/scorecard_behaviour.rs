@@ -167,8 +167,8 @@ fn with_token_bills(kind: PersonaKind, seed: u64) -> (Statement, Statement) {
 fn token_bills_do_not_dilute_the_spending_mix() {
     let (s, gamed) = with_token_bills(PersonaKind::InformalTrader, 424);
     let (a, b) = (
-        alama_core::features::compute(&s, &alama_core::features::Thresholds::KES),
-        alama_core::features::compute(&gamed, &alama_core::features::Thresholds::KES),
+        alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES),
+        alama_core::features::compute(&gamed.reading(), &alama_core::features::Thresholds::KES),
     );
     assert_eq!(a.cash_and_betting_share, b.cash_and_betting_share);
     assert_eq!(a.betting_share, b.betting_share);
@@ -264,7 +264,7 @@ proptest! {
     #[test]
     fn scaling_amounts_down_tenfold_lowers_the_score(kind in persona(), seed in 0u64..1_000) {
         let s = persona_statement(kind, seed, 12);
-        let f = alama_core::features::compute(&s, &alama_core::features::Thresholds::KES);
+        let f = alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES);
         // Above the lowest income edge (KES 3,000 a month) every bin is less than ten times the next.
         prop_assume!(f.typical_monthly_income >= Decimal::from(3_000));
         let small = edits::scale(&s, Decimal::new(1, 1));
@@ -310,7 +310,7 @@ proptest! {
         // activity, which may move the account-history points).
         let s = persona_statement(PersonaKind::SeasonalFarmer, seed, 12);
         let gamed = edits::insert_rows(&s, &monthly(3, "Pay Bill Online to 888880 - KPLC PREPAID Acc. 1", Decimal::from(-60)));
-        let (a, b) = (alama_core::features::compute(&s, &alama_core::features::Thresholds::KES), alama_core::features::compute(&gamed, &alama_core::features::Thresholds::KES));
+        let (a, b) = (alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES), alama_core::features::compute(&gamed.reading(), &alama_core::features::Thresholds::KES));
         prop_assert_eq!(a.bill_month_share, b.bill_month_share);
         prop_assert_eq!(a.bill_payment_count, b.bill_payment_count);
     }

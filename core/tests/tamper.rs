@@ -77,7 +77,7 @@ fn judge(bytes: &[u8], password: &str) -> Outcome {
     let Ok(statement) = alama_core::parse(bytes, &options) else {
         return Outcome::Refused;
     };
-    let integrity = check(&statement);
+    let integrity = check(&statement.reading());
     let serious = |f: &&alama_core::Finding| f.severity > Severity::Info;
     if !integrity.findings.iter().any(|f| serious(&f)) {
         return Outcome::Missed;

@@ -75,7 +75,7 @@ proptest! {
             let r = report(&gamed);
             prop_assert_eq!(r.integrity.status.as_str(), "failed");
             prop_assert!(codes(&r).contains(&"duplicate_rows"), "{:?}", codes(&r));
-            prop_assert_eq!(alama_core::features::compute(&gamed, &alama_core::features::Thresholds::KES), alama_core::features::compute(&s, &alama_core::features::Thresholds::KES));
+            prop_assert_eq!(alama_core::features::compute(&gamed.reading(), &alama_core::features::Thresholds::KES), alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES));
             prop_assert_eq!(r.score, once.score);
         }
         // A wallet without receipt numbers: the same time, Details, amounts and balance.
@@ -86,7 +86,7 @@ proptest! {
         prop_assert!(!codes(&report(&bare)).contains(&"duplicate_rows"));
         let r = report(&via_json(&doubled(&bare)));
         prop_assert!(codes(&r).contains(&"duplicate_rows"), "{:?}", codes(&r));
-        prop_assert_eq!(alama_core::features::compute(&doubled(&bare), &alama_core::features::Thresholds::KES), alama_core::features::compute(&bare, &alama_core::features::Thresholds::KES));
+        prop_assert_eq!(alama_core::features::compute(&doubled(&bare).reading(), &alama_core::features::Thresholds::KES), alama_core::features::compute(&bare.reading(), &alama_core::features::Thresholds::KES));
     }
 
     /// Item 4: no persona shows a plausibility finding; each impossible edit is `failed` with
@@ -206,7 +206,7 @@ proptest! {
         // saturated there.
         for s in [quiet(&full), full] {
             let gamed = edits::insert_rows(&s, &free_rows(style, amount));
-            let (f, g) = (alama_core::features::compute(&s, &alama_core::features::Thresholds::KES), alama_core::features::compute(&gamed, &alama_core::features::Thresholds::KES));
+            let (f, g) = (alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES), alama_core::features::compute(&gamed.reading(), &alama_core::features::Thresholds::KES));
             prop_assert_eq!(g.transactions_per_month, f.transactions_per_month, "style {}", style);
             let (a, b) = (report(&s).score, report(&gamed).score);
             prop_assert!(b <= a + 1, "style {}: {} > {} + 1", style, b, a);
@@ -277,7 +277,7 @@ fn figures() {
             eprint!("quiet ");
         }
         let base = report(&s);
-        let f = alama_core::features::compute(&s, &alama_core::features::Thresholds::KES);
+        let f = alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES);
         let d = report(&via_json(&doubled(&s)));
         eprintln!(
             "{}: score {} {}; doubled {} {} {:?}",
@@ -290,7 +290,8 @@ fn figures() {
         );
         for style in 0..4u8 {
             let g = edits::insert_rows(&s, &free_rows(style, 100));
-            let gf = alama_core::features::compute(&g, &alama_core::features::Thresholds::KES);
+            let gf =
+                alama_core::features::compute(&g.reading(), &alama_core::features::Thresholds::KES);
             eprintln!(
                 "  free style {style}: score {} -> {}, activity/month {} -> {}",
                 base.score,

@@ -38,7 +38,7 @@ fn describe(name: &str, s: &Statement) {
         *by_category.entry(format!("{:?}", t.category)).or_insert(0) += 1;
     }
     eprintln!("{name}: categories {by_category:?}");
-    let integrity = alama_core::check::check(s);
+    let integrity = alama_core::check::check(&s.reading());
     eprintln!(
         "{name}: integrity {} ({:?}), findings {:?}",
         integrity.status,

@@ -159,7 +159,7 @@ pub(crate) fn values(
 ) -> alama_core::Result<Vec<(&'static str, Option<Decimal>)>> {
     let card = alama_core::scorecard::builtin_for(&statement.currency)?;
     Ok(catalogue::values(&alama_core::features::compute(
-        statement,
+        &statement.reading(),
         card.thresholds(),
     )))
 }

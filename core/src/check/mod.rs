@@ -31,20 +31,23 @@ use rust_decimal::Decimal;
 
 use crate::parse::Format;
 use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
-use crate::statement::Statement;
+use crate::statement::{Reading, Statement};
 
 pub use forensics::{MODIFIED_GRACE_SECONDS, SAFARICOM_FONTS, SAFARICOM_WRITERS};
 pub use reconcile::listed_totals;
 
-/// Runs every check and returns the statement's integrity, findings most severe first.
-pub fn check(statement: &Statement) -> Integrity {
+/// Runs every check on a statement read in reading order (`reading`,
+/// [`Statement::reading`](crate::statement::Statement::reading)) and returns its integrity,
+/// findings most severe first.
+pub fn check(reading: &Reading<'_>) -> Integrity {
+    let statement = reading.statement;
     let mut findings = Vec::new();
     let reconciliation = reconcile::reconcile(statement, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
     // Every check reads the rows in reading order (by time; rows that share one by receipt,
     // Details and amounts), so that none depends on the order the statement lists them in.
-    let by_time = &crate::statement::in_reading_order(&statement.transactions);
+    let by_time = &reading.rows;
     let other_wallet = wallet::is_other_wallet(statement.provider);
     if other_wallet {
         wallet::check(statement, by_time, &mut findings);

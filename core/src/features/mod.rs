@@ -6,8 +6,8 @@
 //! - **Only `Completed` rows count.** Cancelled and failed rows moved no money.
 //! - **Each row once.** A row printed twice (alike in every field, see
 //!   [`crate::check::duplicates`]) is read once; the integrity check names the copies.
-//! - **Order-invariant.** Rows are read from a copy sorted by completion time, then receipt,
-//!   Details and amounts; every figure is a sum, an order statistic or a first-in first-out
+//! - **Order-invariant.** Rows are read in reading order ([`Statement::reading`](crate::statement::Statement::reading): by completion
+//!   time, then receipt, Details and amounts); every figure is a sum, an order statistic or a first-in first-out
 //!   match in that order, so the order the source lists rows in does not matter.
 //! - **Exact money.** Every amount is a [`Decimal`] in the statement's currency, major units;
 //!   ratios are `Decimal` too. The money edges (a month with income, a row that is activity, a
@@ -42,7 +42,7 @@ use rust_decimal::Decimal;
 
 use crate::amount::{Amount, Arithmetic, Cents};
 use crate::categorise::Category;
-use crate::statement::{Statement, Transaction};
+use crate::statement::{Reading, Transaction};
 
 pub mod balance;
 pub mod bills;
@@ -56,7 +56,6 @@ mod months;
 mod stats;
 mod sums;
 
-use crate::statement::reading_order;
 pub use crate::statement::sort_key;
 pub use figures::{Features, MonthFigures};
 pub(crate) use stats::ratio;
@@ -94,32 +93,20 @@ pub const DSR_CAP_DIVISOR: u32 = 3;
 /// [`crate::insights`]).
 pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
 
-/// Computes the features of a statement from its completed rows (see the module rules), with
-/// the money edges `thresholds` (a scorecard's, in the statement's currency: the caller checks
-/// that the currencies agree, as [`crate::score_with`] does). A statement without completed rows
-/// gives [`Features::default`].
+/// Computes the features of a statement from its completed rows (see the module rules), read
+/// in reading order (`reading`, [`Statement::reading`](crate::statement::Statement::reading)), with the money edges `thresholds` (a
+/// scorecard's, in the statement's currency: the caller checks that the currencies agree, as
+/// [`crate::score_with`] does). A statement without completed rows gives
+/// [`Features::default`].
 #[allow(clippy::too_many_lines)] // one assignment per figure, in the struct's order
-pub fn compute(statement: &Statement, thresholds: &Thresholds) -> Features {
-    // Rows listed in reading order are read as listed; others (a parsed M-Pesa statement
-    // lists the newest first) are put in it.
-    let mut rows: Vec<&Transaction> = statement
-        .transactions
+pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
+    let statement = reading.statement;
+    let mut rows: Vec<&Transaction> = reading
+        .rows
         .iter()
+        .copied()
         .filter(|t| t.is_completed())
         .collect();
-    // Times first: rows that share one are few (a payment and its charge).
-    let in_order = rows.is_sorted_by(|a, b| match a.completed_at.cmp(&b.completed_at) {
-        std::cmp::Ordering::Less => true,
-        std::cmp::Ordering::Greater => false,
-        std::cmp::Ordering::Equal => sort_key(a) <= sort_key(b),
-    });
-    if !in_order {
-        let completed = rows.iter().copied().enumerate();
-        rows = reading_order(completed)
-            .into_iter()
-            .map(|(_, t)| t)
-            .collect();
-    }
     // Each row once: exact copies (`check::duplicates` names them) are one row printed twice,
     // adjacent in reading order.
     rows.dedup_by(|copy, kept| kept.same_printed_row(copy));

@@ -2,11 +2,11 @@ use chrono::{Datelike, Duration, NaiveDate};
 
 use super::stats::sqrt;
 use super::*;
-use crate::statement::{Period, TransactionStatus};
+use crate::statement::{Period, Statement, TransactionStatus};
 
 /// The features with the Kenyan card's money edges (these tests are in KES).
 fn compute(statement: &Statement) -> Features {
-    super::compute(statement, &Thresholds::KES)
+    super::compute(&statement.reading(), &Thresholds::KES)
 }
 use proptest::prelude::*;
 use rust_decimal_macros::dec;

@@ -20,17 +20,18 @@ use std::ops::Range;
 
 mod row;
 
-use crate::statement::{Statement, Transaction};
+use crate::statement::{Reading, Transaction};
 use row::RowWriter;
 
 /// A stable id: `rpt_` + 24 hex digits of BLAKE3 over the scorecard version, the scorecard's
 /// SHA-256, the canonical JSON of the statement without its rows, the number of rows and each
 /// row's [`row::RowWriter::write`] form, rows ordered by completion time and then by that form (so row
 /// order does not matter).
-pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str) -> String {
+pub(crate) fn report_id(reading: &Reading<'_>, version: &str, card_sha256: &str) -> String {
+    let statement = reading.statement;
     let rows = &statement.transactions;
     // By time (the reading order); rows that share a time are ordered by their bytes below.
-    let by_time = crate::statement::in_reading_order(rows);
+    let by_time = &reading.rows;
     // Everything but the rows.
     let without_rows = statement.with_transactions(Vec::new());
     let mut head = Vec::with_capacity(1_024);
@@ -42,7 +43,7 @@ pub(crate) fn report_id(statement: &Statement, version: &str, card_sha256: &str)
     head.push(0);
     head.extend_from_slice(&(rows.len() as u64).to_le_bytes());
     let mut hasher = blake3::Hasher::new();
-    hash_time_ordered(&head, &by_time, |chunk| {
+    hash_time_ordered(&head, by_time, |chunk| {
         hasher.update(chunk);
     });
     let digest = hasher.finalize();
@@ -112,7 +113,7 @@ mod tests {
     use super::row::{category_name, status_code, write_row};
     use super::*;
     use crate::categorise::Category;
-    use crate::statement::TransactionStatus;
+    use crate::statement::{Statement, TransactionStatus};
     use chrono::{DateTime, NaiveDateTime, TimeDelta};
     use proptest::prelude::*;
     use rust_decimal::Decimal;
@@ -190,7 +191,7 @@ mod tests {
     }
 
     fn id(rows: Vec<Transaction>) -> String {
-        report_id(&statement(rows), "card", "sha")
+        report_id(&statement(rows).reading(), "card", "sha")
     }
 
     /// One field of `t` changed, chosen by `field`.
@@ -268,7 +269,7 @@ mod tests {
                 .prop_flat_map(|rows| (Just(rows.clone()), Just(rows).prop_shuffle()))
         ) {
             let (original, shuffled) = (statement(rows), statement(shuffled));
-            let id_of = |s: &Statement| report_id(s, "card", "sha");
+            let id_of = |s: &Statement| report_id(&s.reading(), "card", "sha");
             prop_assert_eq!(id_of(&original), id_of(&shuffled));
         }
 
@@ -351,10 +352,16 @@ mod tests {
     #[test]
     fn the_scorecard_counts() {
         let s = statement(Vec::new());
-        assert_ne!(report_id(&s, "a", "sha"), report_id(&s, "b", "sha"));
-        assert_ne!(report_id(&s, "a", "sha1"), report_id(&s, "a", "sha2"));
-        assert!(report_id(&s, "a", "sha").starts_with("rpt_"));
-        assert_eq!(report_id(&s, "a", "sha").len(), 4 + 24);
+        assert_ne!(
+            report_id(&s.reading(), "a", "sha"),
+            report_id(&s.reading(), "b", "sha")
+        );
+        assert_ne!(
+            report_id(&s.reading(), "a", "sha1"),
+            report_id(&s.reading(), "a", "sha2")
+        );
+        assert!(report_id(&s.reading(), "a", "sha").starts_with("rpt_"));
+        assert_eq!(report_id(&s.reading(), "a", "sha").len(), 4 + 24);
     }
 
     /// Every category is hashed as its own JSON name, whatever its place in the enum.

@@ -23,7 +23,7 @@ mod provider;
 pub use provider::{Provider, currency_exponent};
 
 mod reading;
-pub use reading::{in_reading_order, reading_order, sort_key};
+pub use reading::{Reading, in_reading_order, reading_order, sort_key};
 
 /// A full mobile-money statement in canonical form.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]

@@ -5,7 +5,7 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use super::Transaction;
+use super::{Statement, Transaction};
 
 /// The order every stage of a report reads rows in: completion time, then receipt number,
 /// Details, Paid In, Withdrawn and Balance. Completed rows that tie are alike in all the
@@ -52,6 +52,32 @@ pub fn in_reading_order(rows: &[Transaction]) -> Vec<&Transaction> {
         .into_iter()
         .map(|(_, t)| t)
         .collect()
+}
+
+/// A statement and its rows in reading order ([`in_reading_order`]): what the stages of a
+/// report read (the features, the integrity checks, the report id), made once per report so
+/// that the rows are put in order once (until 2026-11-27 each stage sorted them itself).
+///
+/// Made by [`Statement::reading`]; a stage that takes one reads `rows` for the order and
+/// `statement` for everything else (header, period, document, unread lines).
+#[derive(Debug, Clone)]
+pub struct Reading<'a> {
+    /// The statement, its rows as listed.
+    pub statement: &'a Statement,
+    /// Every row of the statement (cancelled and failed ones too), in reading order.
+    pub rows: Vec<&'a Transaction>,
+}
+
+impl Statement {
+    /// This statement with its rows in reading order, for the stages of a report
+    /// ([`crate::features::compute`], [`crate::check::check`]). Sorts the rows: O(n log n), one
+    /// pass when they are listed in either time order.
+    pub fn reading(&self) -> Reading<'_> {
+        Reading {
+            statement: self,
+            rows: in_reading_order(&self.transactions),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -48,7 +48,10 @@ pub struct Member {
 
 /// The true probability of default of a statement (see the module documentation).
 pub fn true_probability(statement: &Statement) -> f64 {
-    let f = features::compute(statement, crate::scorecard::builtin().thresholds());
+    let f = features::compute(
+        &statement.reading(),
+        crate::scorecard::builtin().thresholds(),
+    );
     let value = |name: &str| {
         catalogue::find(name)
             .and_then(|d| (d.value)(&f))
