@@ -6,6 +6,8 @@
 //! lists a `Failed` row, so their rule is not measured: a statement reconciles when the TOTAL
 //! matches every listed row, or every listed row except `Failed` / other-status ones (the one
 //! choice that still reconciles is named in the finding-free result; see docs/integrity.md).
+//! The other wallets' SUMMARY (Airtel's) may also count the completed rows alone: their rule
+//! for rows that did not succeed is not measured either.
 //!
 //! Per-type reconciliation (SEND MONEY, PAYBILL, …) is not done: the Details → SUMMARY type
 //! mapping is not exact on every genuine statement (see docs/integrity.md), and a check that is
@@ -61,7 +63,11 @@ pub(super) fn reconcile(statement: &Statement, findings: &mut Vec<Finding>) -> R
             TransactionStatus::Completed | TransactionStatus::Cancelled
         )
     });
-    if all == expected || without_failed == expected {
+    // Airtel's own rule is not measured on a statement with a failed or cancelled row (its
+    // sample lists successful rows only): its SUMMARY may count the successful rows alone.
+    let completed = super::wallet::is_other_wallet(statement.provider)
+        && totals(statement, |s| s == TransactionStatus::Completed) == expected;
+    if all == expected || without_failed == expected || completed {
         return Reconciliation {
             reconciled: Some(true),
             difference: (Decimal::ZERO, Decimal::ZERO),

@@ -10,8 +10,9 @@
 //!   the rest of the date (`31T10:26:23`) and the Description wraps over up to four lines;
 //! - the footer: `© 2021 Vodacom Lesotho` and the page number.
 //!
-//! **The holder** is the number on one side (From or To) of every row: money out when it is
-//! From, in when it is To. Charges are rows of their own (`Withdrawal Charge`), as in Kenya, so
+//! **The holder** is the number on a side (From or To) of the most rows (on the sample, every
+//! row): money out when it is From, in when it is To; a row without it (a system row) is read
+//! by its balance against the row before it in time, or kept as an unparsed line. Charges are rows of their own (`Withdrawal Charge`), as in Kenya, so
 //! no row has a fee.
 
 use chrono::NaiveDateTime;
@@ -74,11 +75,13 @@ fn header_columns(line: &Line) -> Option<[f32; 6]> {
     ])
 }
 
-/// The footer's first line, the copyright line (the page number follows it). A line of
-/// digits alone is not a footer: a Description can wrap onto a line holding only a number.
+/// The footer's first line, the copyright line (`© 2021 Vodacom Lesotho`; the page number
+/// follows it). Only a line that starts with the sign is: a Description may name Vodacom
+/// Lesotho (`Pay Bill to … - Vodacom Lesotho Postpaid`), and a line of digits alone may be a
+/// Description's wrapped number.
 fn is_footer(text: &str) -> bool {
-    let t = text.trim();
-    t.starts_with('©') || t.contains("Vodacom Lesotho")
+    let t = text.trim_start();
+    t.starts_with('©') || t.starts_with("(c)") || t.starts_with("(C)")
 }
 
 /// A row as printed, before its direction is known.
@@ -148,7 +151,23 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
                 continue;
             };
             let cells = cells_of(line, columns);
-            if starts_row(&cells[DATE]) {
+            // Only the date, the numbers and the Description wrap: an amount or a balance
+            // below a row's is not the row's (a note or a number after the table).
+            let stray = !starts_row(&cells[DATE])
+                && raw.last().is_some_and(|row| {
+                    [AMOUNT, BALANCE]
+                        .iter()
+                        .any(|c| !cells[*c].is_empty() && !row.cells[*c].is_empty())
+                });
+            if stray {
+                unparsed.push(UnparsedLine {
+                    page: page.number,
+                    line: number,
+                    text: text.to_owned(),
+                    reason: "a line under the amount or balance of the row above, which has one"
+                        .to_owned(),
+                });
+            } else if starts_row(&cells[DATE]) {
                 raw.push(RawRow {
                     page: page.number,
                     line: number,
@@ -175,18 +194,7 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
         }
     }
     let holder = holder_number(&raw)?;
-    let mut transactions = Vec::with_capacity(raw.len());
-    for row in &raw {
-        match read_row(row, &holder) {
-            Ok(t) => transactions.push(t),
-            Err(reason) => unparsed.push(UnparsedLine {
-                page: row.page,
-                line: row.line,
-                text: row.cells.join(" | "),
-                reason,
-            }),
-        }
-    }
+    let transactions = rows_of(&raw, &holder, &mut unparsed);
     Ok(Statement {
         provider: Provider::VodacomMpesaLs,
         holder: AccountHolder {
@@ -204,33 +212,86 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
     })
 }
 
-/// The number on one side of every row: of the first row's From and To, the one every row has
-/// (when both are, which only a statement of rows between the same two numbers can have, the
-/// smaller, so that the choice is deterministic).
+/// The rows read, money out where `holder` is From (see [`out_by_balance`] for a row without
+/// the holder's number); rows that cannot be read are added to `unparsed`.
+fn rows_of(rows: &[RawRow], holder: &str, unparsed: &mut Vec<UnparsedLine>) -> Vec<Transaction> {
+    let mut transactions = Vec::with_capacity(rows.len());
+    for (at, row) in rows.iter().enumerate() {
+        let out = if row.cells[FROM].trim() == holder {
+            Some(true)
+        } else if row.cells[TO].trim() == holder {
+            Some(false)
+        } else {
+            out_by_balance(row, rows.get(at + 1))
+        };
+        let read = out
+            .ok_or_else(|| {
+                "neither From nor To is the holder's number, and the balance does not tell the \
+                 direction"
+                    .to_owned()
+            })
+            .and_then(|out| read_row(row, out));
+        match read {
+            Ok(t) => transactions.push(t),
+            Err(reason) => unparsed.push(UnparsedLine {
+                page: row.page,
+                line: row.line,
+                text: row.cells.join(" | "),
+                reason,
+            }),
+        }
+    }
+    transactions
+}
+
+/// The holder's number: the one on a side (From or To) of the most rows. When two are on
+/// every row (a statement whose rows are all between the same two numbers), a phone number
+/// (eight digits or more) is preferred to an agent's, till's or organisation's short code, and
+/// then the smaller, so that the choice is deterministic.
+///
+/// # Errors
+/// `ErrorKind::Malformed` when no row has a number (the holder, and so every row's
+/// direction, cannot be known).
 fn holder_number(rows: &[RawRow]) -> Result<String> {
     let Some(first) = rows.first() else {
         return Ok(String::new());
     };
-    let mut candidates: Vec<&str> = [first.cells[FROM].as_str(), first.cells[TO].as_str()]
-        .into_iter()
-        .filter(|n| !n.is_empty())
-        .filter(|n| {
-            rows.iter()
-                .all(|r| r.cells[FROM] == *n || r.cells[TO] == *n)
+    let mut counts: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for row in rows {
+        let (from, to) = (row.cells[FROM].trim(), row.cells[TO].trim());
+        if !from.is_empty() {
+            *counts.entry(from).or_default() += 1;
+        }
+        if !to.is_empty() && to != from {
+            *counts.entry(to).or_default() += 1;
+        }
+    }
+    let phone = |n: &str| n.chars().filter(char::is_ascii_digit).count() >= 8;
+    counts
+        .iter()
+        .max_by_key(|(number, count)| (**count, phone(number), std::cmp::Reverse(**number)))
+        .map(|(number, _)| (*number).to_owned())
+        .ok_or_else(|| {
+            Error::malformed(
+                first.page,
+                first.line,
+                "Vodacom M-Pesa statement: no row has a From or To number, so the holder and \
+                 each row's direction cannot be known",
+            )
         })
-        .collect();
-    candidates.sort_unstable();
-    candidates.first().map(|n| (*n).to_owned()).ok_or_else(|| {
-        Error::malformed(
-            first.page,
-            first.line,
-            "Vodacom M-Pesa statement: no number is on one side (From or To) of every row, so \
-             the holder and each row's direction cannot be known",
-        )
-    })
 }
 
-fn read_row(row: &RawRow, holder: &str) -> std::result::Result<Transaction, String> {
+/// Whether a row without the holder's number took money out: its balance is below the one
+/// after the row listed next (the row before it in time; rows are listed newest first).
+/// `None` when that cannot be told.
+fn out_by_balance(row: &RawRow, older: Option<&RawRow>) -> Option<bool> {
+    let balance = |r: &RawRow| parse_amount(r.cells[BALANCE].trim());
+    let (now, before) = (balance(row)?, balance(older?)?);
+    (now != before).then_some(now < before)
+}
+
+/// The row, money out when `out`.
+fn read_row(row: &RawRow, out: bool) -> std::result::Result<Transaction, String> {
     let cell = |c: usize| row.cells[c].trim();
     let date = cell(DATE);
     let completed_at = NaiveDateTime::parse_from_str(date, "%Y-%m-%dT%H:%M:%S")
@@ -244,7 +305,6 @@ fn read_row(row: &RawRow, holder: &str) -> std::result::Result<Transaction, Stri
     let balance = parse_amount(cell(BALANCE))
         .filter(|_| !cell(BALANCE).is_empty())
         .ok_or_else(|| format!("Balance {:?} is not an amount", cell(BALANCE)))?;
-    let out = cell(FROM) == holder;
     Ok(Transaction {
         receipt_no: String::new(),
         completed_at,
@@ -255,4 +315,57 @@ fn read_row(row: &RawRow, holder: &str) -> std::result::Result<Transaction, Stri
         balance: Some(balance),
         ..Transaction::empty()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(from: &str, to: &str, balance: &str) -> RawRow {
+        RawRow {
+            page: 1,
+            line: 1,
+            cells: [
+                "2024-12-31T10:26:23".to_owned(),
+                from.to_owned(),
+                to.to_owned(),
+                "10.00".to_owned(),
+                balance.to_owned(),
+                "Test".to_owned(),
+            ],
+        }
+    }
+
+    #[test]
+    fn only_the_copyright_line_is_the_footer() {
+        assert!(is_footer("© 2021 Vodacom Lesotho"));
+        assert!(is_footer("  (c) 2021 Vodacom Lesotho"));
+        assert!(!is_footer(
+            "2024-12- 26650000000 50050 25.00 100.00 Pay Bill to 50050 - Vodacom Lesotho"
+        ));
+        assert!(!is_footer("Vodacom Lesotho Postpaid"));
+    }
+
+    #[test]
+    fn the_holder_is_the_number_of_most_rows() {
+        let holder = "26650000000";
+        // A system row without the holder's number does not make the statement unreadable.
+        let rows = [
+            row(holder, "123456", "90.00"),
+            row("", "", "100.00"),
+            row("26651111111", holder, "90.00"),
+        ];
+        assert_eq!(holder_number(&rows).ok().as_deref(), Some(holder));
+        // Listed newest first: the middle row's balance rose from 90 to 100 (money in).
+        assert_eq!(out_by_balance(&rows[1], rows.get(2)), Some(false));
+        assert_eq!(out_by_balance(&rows[0], rows.get(1)), Some(true));
+        assert_eq!(out_by_balance(&rows[2], None), None);
+        // Rows all between the same two numbers: the phone number, not the till.
+        let pair = [
+            row("123456", holder, "10.00"),
+            row("123456", holder, "20.00"),
+        ];
+        assert_eq!(holder_number(&pair).ok().as_deref(), Some(holder));
+        assert!(holder_number(&[row("", "", "1.00")]).is_err());
+    }
 }

@@ -21,19 +21,29 @@
 //!
 //! Amounts: a `Debit` row withdraws `amount + fee` (Airtel's `Total Debit` counts the fees:
 //! opening + credit − debit = closing to the cent on the sample), with `fee` kept beside it; a
-//! `Credit` row pays in `amount` (and withdraws its fee, if it has one). The SUMMARY's totals
+//! `Credit` row pays in `amount` (and withdraws its fee, if it has one). A fee the balance shows
+//! the holder did not pay (the balance moved by the amount alone) is not the holder's
+//! ([`fee_by_balance`]); a blank fee is none.
+//!
+//! Not only the sample's edition is read: cells are found from the row's `Credit`/`Debit`
+//! (so a blank fee cannot shift them), ids may hold letters, times and header dates are read
+//! in a few day-first layouts, and a month without rows (no table) is still a statement. The SUMMARY's totals
 //! become [`Summary::total`] (paid in = Total Credit, paid out = Total Debit), its balances
 //! [`Statement::balances`].
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
+
+mod front;
+
+use front::Front;
 
 use super::mpesa_pdf::{Line, Page};
 use super::pdf_text::{Piece, pieces};
 use crate::money::parse_amount;
 use crate::statement::{
-    AccountHolder, Balances, DocumentInfo, Period, Provider, Statement, Summary, SummaryRow,
-    Transaction, TransactionStatus, UnparsedLine,
+    Balances, DocumentInfo, Provider, Statement, Summary, SummaryRow, Transaction,
+    TransactionStatus, UnparsedLine,
 };
 
 /// The title on every page.
@@ -42,13 +52,37 @@ pub const TITLE: &str = "AIRTEL MONEY STATEMENT";
 /// Time layout of the Transaction Date cell (`04-03-26 06:18 PM`).
 pub const TIME_FORMAT: &str = "%d-%m-%y %I:%M %p";
 
+/// The time layouts a Transaction Date is read in, tried in order: the sample's
+/// ([`TIME_FORMAT`]), then with a four-digit year, seconds or a 24-hour clock, in case another
+/// edition of the statement prints them. Day first, as Uganda writes dates.
+const TIME_FORMATS: [&str; 8] = [
+    TIME_FORMAT,
+    "%d-%m-%Y %I:%M %p",
+    "%d-%m-%y %I:%M:%S %p",
+    "%d-%m-%Y %I:%M:%S %p",
+    "%d-%m-%y %H:%M",
+    "%d-%m-%Y %H:%M",
+    "%d-%m-%y %H:%M:%S",
+    "%d-%m-%Y %H:%M:%S",
+];
+
+/// `text` read with the first of [`TIME_FORMATS`] that fits it.
+fn time_of(text: &str) -> Option<NaiveDateTime> {
+    TIME_FORMATS
+        .iter()
+        .find_map(|f| NaiveDateTime::parse_from_str(text, f).ok())
+}
+
 /// Cells are split where characters are further apart than this many font sizes.
 const CELL_GAP: f32 = 1.0;
 
-/// Whether the pages are an Airtel Money statement: the title, and the table header on a page.
+/// Whether the pages are an Airtel Money statement: the title, and the table header or the
+/// header block's period (a month without rows may print no table).
 pub(in crate::parse) fn is_airtel(pages: &[Page]) -> bool {
     let lines = || pages.iter().flat_map(|p| p.lines.iter());
-    lines().any(|l| l.text().trim() == TITLE) && lines().any(is_table_header)
+    lines().any(|l| l.text().trim() == TITLE)
+        && lines()
+            .any(|l| is_table_header(l) || l.text().trim_start().starts_with("Statement Period:"))
 }
 
 /// The line of the table header that holds `Transaction ID`, `Transaction Date` and
@@ -91,62 +125,6 @@ enum Region {
     Footer,
 }
 
-/// The header block and SUMMARY as read.
-#[derive(Default)]
-struct Front {
-    holder: AccountHolder,
-    period: Option<Period>,
-    requested_at: Option<NaiveDate>,
-    opening: Option<Decimal>,
-    closing: Option<Decimal>,
-    credit: Option<Decimal>,
-    debit: Option<Decimal>,
-}
-
-impl Front {
-    /// Reads a header or SUMMARY line (`Label: value`); other lines are ignored.
-    fn read(&mut self, text: &str) {
-        let Some((label, value)) = text.split_once(':') else {
-            return;
-        };
-        let value = value.trim();
-        let money = || parse_amount(strip_currency(value));
-        match label.trim() {
-            "Customer Name" => self.holder.name = Some(value.to_owned()).filter(|v| !v.is_empty()),
-            "Mobile Number" => {
-                self.holder.mobile_number = Some(value.to_owned()).filter(|v| !v.is_empty());
-            }
-            "Email Address" => self.holder.email = Some(value.to_owned()).filter(|v| !v.is_empty()),
-            "Statement Period" => {
-                self.period = value.split_once(" to ").and_then(|(a, b)| {
-                    let day = |d: &str| NaiveDate::parse_from_str(d.trim(), "%d-%b-%y").ok();
-                    Some(Period {
-                        start: day(a)?,
-                        end: day(b)?,
-                    })
-                });
-            }
-            "Request Date" => {
-                self.requested_at = NaiveDate::parse_from_str(value, "%d %b, %Y").ok();
-            }
-            "Opening Balance" => self.opening = money(),
-            "Closing Balance" => self.closing = money(),
-            "Total Credit" => self.credit = money(),
-            "Total Debit" => self.debit = money(),
-            _ => {}
-        }
-    }
-}
-
-/// `25,111.80` from `Ugx 25,111.80` (the currency word in any case).
-fn strip_currency(value: &str) -> &str {
-    let v = value.trim();
-    match v.get(..3) {
-        Some(code) if code.eq_ignore_ascii_case("ugx") => v[3..].trim(),
-        _ => v,
-    }
-}
-
 /// Reads the statement from its pages (see the module documentation). Rows and continuation
 /// lines that cannot be read are kept as [`UnparsedLine`]s: nothing here fails.
 pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Statement {
@@ -157,6 +135,8 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Statemen
     let mut open = false;
     // Description lines start left of the Status label.
     let mut status_left = f32::MAX;
+    // The balance after the last completed row (rows are oldest first).
+    let mut last_balance: Option<Decimal> = None;
     for page in pages {
         let mut region = Region::Front;
         for (index, line) in page.lines.iter().enumerate() {
@@ -181,7 +161,11 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Statemen
                     let cells = pieces(line, CELL_GAP);
                     if starts_row(&cells) {
                         match read_row(&cells) {
-                            Ok(row) => {
+                            Ok(mut row) => {
+                                fee_by_balance(&mut row, last_balance);
+                                if row.is_completed() {
+                                    last_balance = row.balance.or(last_balance);
+                                }
                                 transactions.push(row);
                                 open = true;
                             }
@@ -249,14 +233,32 @@ fn unparsed_line(page: u32, line: u32, text: &str, reason: String) -> UnparsedLi
     }
 }
 
-/// Whether a table line begins a row: its first cell is a transaction id (digits only, at
-/// least 6) and it has the cells of a row (a Description line can hold a number alone: the
-/// `Receiving TID` of a transfer).
+/// Whether a cell is the direction of a row (`Credit` or `Debit`).
+fn is_direction(text: &str) -> bool {
+    text.eq_ignore_ascii_case("credit") || text.eq_ignore_ascii_case("debit")
+}
+
+/// Whether a table line begins a row: after a transaction id (letters and digits, at least 6,
+/// one a digit), a `Credit`/`Debit` cell or a Transaction Date. (A Description line can hold a
+/// number alone, the `Receiving TID` of a transfer, but never a direction or a date after it.)
 fn starts_row(cells: &[Piece]) -> bool {
-    cells.len() >= 6
-        && cells
-            .first()
-            .is_some_and(|c| c.text.len() >= 6 && c.text.bytes().all(|b| b.is_ascii_digit()))
+    let id = cells.first().is_some_and(|c| {
+        c.text.len() >= 6
+            && c.text.bytes().all(|b| b.is_ascii_alphanumeric())
+            && c.text.bytes().any(|b| b.is_ascii_digit())
+    });
+    let dated = || date_cells(&cells[1..]).is_some();
+    id && cells.len() >= 3 && (cells.iter().any(|c| is_direction(&c.text)) || dated())
+}
+
+/// The Transaction Date at the start of `cells` (one piece, or two or three when the layout
+/// left gaps in it) and the cells after it.
+fn date_cells(cells: &[Piece]) -> Option<(NaiveDateTime, &[Piece])> {
+    // Longest first: `04-03-26 06:18` alone would read as 06:18 on the 24-hour clock.
+    (1..=3.min(cells.len())).rev().find_map(|n| {
+        let text: Vec<&str> = cells[..n].iter().map(|c| c.text.as_str()).collect();
+        time_of(&text.join(" ")).map(|at| (at, &cells[n..]))
+    })
 }
 
 /// Splits `Received from … Transaction Successful` (a Description too close to its status to
@@ -268,31 +270,32 @@ fn split_status(cell: &str) -> (&str, &str) {
     }
 }
 
-/// A row's first line: id, time, Description, status, amount, direction, fee, balance.
+/// A row's first line: id, time, Description, status, amount, direction, fee, balance. The
+/// cells are found from the direction (`Credit`/`Debit`): the amount stands left of it, the
+/// fee and the balance right of it, the fee's cell empty on a row without one (then no fee
+/// was paid).
 fn read_row(cells: &[Piece]) -> std::result::Result<Transaction, String> {
-    let texts: Vec<&str> = cells.iter().map(|c| c.text.as_str()).collect();
-    let [id, rest @ ..] = texts.as_slice() else {
+    let Some((id, rest)) = cells.split_first() else {
         return Err("an empty line".to_owned());
     };
-    let [middle @ .., amount, direction, fee, balance] = rest else {
-        return Err(format!(
-            "{} cells where a row has at least 6 (id, date, status, amount, Credit/Debit, fee, \
-             balance)",
-            texts.len()
-        ));
+    let Some(at) = rest.iter().rposition(|c| is_direction(&c.text)) else {
+        return Err("no Credit/Debit cell".to_owned());
     };
-    // The date and time are one cell, or two when the layout left a gap between them.
-    let (completed_at, middle) = match middle {
-        [time, more @ ..] if NaiveDateTime::parse_from_str(time, TIME_FORMAT).is_ok() => {
-            (NaiveDateTime::parse_from_str(time, TIME_FORMAT).ok(), more)
+    let (before, after) = (&rest[..at], &rest[at + 1..]);
+    let (fee, balance) = match after {
+        [fee, balance] => (fee.text.as_str(), balance.text.as_str()),
+        [balance] => ("", balance.text.as_str()),
+        _ => {
+            return Err(format!(
+                "{} cells after Credit/Debit where a row has the fee and the balance",
+                after.len()
+            ));
         }
-        [day, time, more @ ..] => (
-            NaiveDateTime::parse_from_str(&format!("{day} {time}"), TIME_FORMAT).ok(),
-            more,
-        ),
-        _ => (None, middle),
     };
-    let completed_at = completed_at.ok_or_else(|| {
+    let Some((amount, head)) = before.split_last() else {
+        return Err("no Transaction Amount before Credit/Debit".to_owned());
+    };
+    let (completed_at, middle) = date_cells(head).ok_or_else(|| {
         "no Transaction Date of the form DD-MM-YY hh:mm AM/PM after the id".to_owned()
     })?;
     // The status is the last cell before the amount, or the end of it when the Description
@@ -300,21 +303,21 @@ fn read_row(cells: &[Piece]) -> std::result::Result<Transaction, String> {
     let [description @ .., last] = middle else {
         return Err("no Status cell".to_owned());
     };
-    let (tail, status) = split_status(last);
+    let (tail, status) = split_status(&last.text);
     let details = description
         .iter()
-        .copied()
+        .map(|c| c.text.as_str())
         .chain(std::iter::once(tail))
         .filter(|t| !t.is_empty())
         .collect::<Vec<_>>()
         .join(" ");
     let cells = RowCells {
-        amount,
-        direction,
+        amount: &amount.text,
+        direction: &rest[at].text,
         fee,
         balance,
     };
-    finish(id, completed_at, &details, status, &cells)
+    finish(&id.text, completed_at, &details, status, &cells)
 }
 
 /// The amount cells of a row's first line, as printed.
@@ -346,13 +349,17 @@ fn finish(
             .ok_or_else(|| format!("{name} {text:?} is not an amount"))
     };
     let amount = money("Transaction Amount", amount)?;
-    let fee = money("Fee", fee)?;
+    let fee = if fee.is_empty() {
+        Decimal::ZERO
+    } else {
+        money("Fee", fee)?
+    };
     let balance =
         parse_amount(balance).ok_or_else(|| format!("Balance {balance:?} is not an amount"))?;
-    let (paid_in, withdrawn) = match direction {
-        "Credit" => (amount, fee),
-        "Debit" => (Decimal::ZERO, amount + fee),
-        other => return Err(format!("Credit/Debit {other:?} is neither")),
+    let (paid_in, withdrawn) = match direction.to_ascii_lowercase().as_str() {
+        "credit" => (amount, fee),
+        "debit" => (Decimal::ZERO, amount + fee),
+        _ => return Err(format!("Credit/Debit {direction:?} is neither")),
     };
     Ok(Transaction {
         receipt_no: id.to_owned(),
@@ -367,9 +374,30 @@ fn finish(
     })
 }
 
+/// Whose a row's fee is, from the balances: a fee is the holder's (inside `withdrawn`, as on
+/// every row of the sample) unless the balance moved by the amount alone, which a fee the
+/// other party paid leaves (MTN prints the sender's fee on incoming rows). Without the balance
+/// before the row, the printed fee is the holder's.
+fn fee_by_balance(row: &mut Transaction, before: Option<Decimal>) {
+    let (Some(before), Some(after), Some(fee)) = (before, row.balance, row.fee) else {
+        return;
+    };
+    if fee.is_zero() || !row.is_completed() {
+        return;
+    }
+    let net = row.paid_in - row.withdrawn;
+    if before + net != after && before + net + fee == after {
+        row.withdrawn -= fee;
+        row.fee = None;
+    }
+}
+
 /// Airtel's status words: `Transaction Successful` moved money; `… Failed`, `… Cancelled`
 /// did not; anything else is [`TransactionStatus::Other`].
 pub fn status_of(text: &str) -> TransactionStatus {
     let word = text.trim().trim_start_matches("Transaction").trim();
     TransactionStatus::from_word(word)
 }
+
+#[cfg(test)]
+mod tests;
