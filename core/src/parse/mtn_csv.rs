@@ -1,5 +1,8 @@
 //! MTN MoMo Ghana statements as CSV (MTN's statement spreadsheet saved as CSV).
 //!
+//! (Just over 400 lines: finding MTN's columns by name and reading a row by them are one
+//! concept, the layout of this one file type; split, each half would need the other's table.)
+//!
 //! Layout (measured on a real 105-row statement, see docs/wallets.md): the header
 //! `TRANSACTION DATE,FROM ACCT,FROM NAME,FROM NO.,TRANS. TYPE,AMOUNT,FEES,E-LEVY,BAL BEFORE,BAL
 //! AFTER,TO NO.,TO NAME,TO ACCT,F_ID,REF,OVA`, then one record per transaction, newest first.
