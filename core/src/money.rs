@@ -22,16 +22,23 @@ pub fn within_limit(value: Decimal) -> bool {
 }
 
 /// Parses an amount as printed on a statement or in an export: optional sign, thousands
-/// separators (`1,201,133.99`), optional `KES`/`Ksh` prefix. Returns `None` for anything else,
-/// and for an amount beyond [`MAX_AMOUNT`]. An empty cell or a lone `-` is `Some(0)`.
+/// separators (`1,201,133.99`), optional currency prefix of a supported wallet's currency
+/// (`KES`, `Ksh`, `Kshs`, `UGX`/`Ugx`, `GHS`, `GH₵`, `GHC`, `LSL`, any case; the amount is not
+/// converted: the statement's currency says what it is). Returns `None` for anything else, and
+/// for an amount beyond [`MAX_AMOUNT`]. An empty cell or a lone `-` is `Some(0)`.
 pub fn parse_amount(text: &str) -> Option<Decimal> {
     if let Some(plain) = parse_plain(text.as_bytes()) {
         return Some(plain).filter(|v| within_limit(*v));
     }
     let mut t = text.trim();
-    for prefix in ["KES", "Ksh", "KSh", "KSH", "Kshs"] {
-        if let Some(rest) = t.strip_prefix(prefix) {
-            t = rest.trim_start_matches('.').trim();
+    // Longest first: `Kshs` before `Ksh`.
+    for prefix in ["KSHS", "KSH", "KES", "UGX", "GHS", "GHC", "GH₵", "LSL"] {
+        let head = t
+            .get(..prefix.len())
+            .filter(|h| h.eq_ignore_ascii_case(prefix));
+        if head.is_some() {
+            t = t[prefix.len()..].trim_start_matches('.').trim();
+            break;
         }
     }
     if t.is_empty() || t == "-" {
@@ -321,6 +328,12 @@ mod tests {
         assert_eq!(parse_amount("-425.00"), Some(dec!(-425.00)));
         assert_eq!(parse_amount(""), Some(Decimal::ZERO));
         assert_eq!(parse_amount("KES 50"), Some(dec!(50)));
+        assert_eq!(parse_amount("Kshs. 1,050.00"), Some(dec!(1050.00)));
+        assert_eq!(parse_amount("Ugx 25,111.80"), Some(dec!(25111.80)));
+        assert_eq!(parse_amount("GHS 20.00"), Some(dec!(20.00)));
+        assert_eq!(parse_amount("GH₵ 20.00"), Some(dec!(20.00)));
+        assert_eq!(parse_amount("lsl 7.5"), Some(dec!(7.5)));
+        assert_eq!(parse_amount("USD 5"), None);
         assert_eq!(parse_amount("12a"), None);
     }
 
