@@ -96,23 +96,19 @@ const REQUIRED: [usize; 7] = [
 /// a title or the holder's details above it.
 const MAX_LINES_BEFORE_HEADER: usize = 10;
 
-/// A column name in a comparable form: letters and digits only, upper case (`"Trans. Type"` →
-/// `"TRANSTYPE"`).
-fn key(name: &str) -> String {
+/// A column name in a comparable form: its letters and digits, upper case (`"Trans. Type"` →
+/// `TRANSTYPE`).
+fn key(name: &str) -> impl Iterator<Item = char> + '_ {
     name.chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_uppercase())
-        .collect()
 }
 
 /// The [`HEADER`] position a column name stands for: its own name or a spelling of it seen in
 /// re-saved exports (`TRANSACTION TYPE`, `BALANCE BEFORE`, `FEE`, `LEVY`, `TRANSACTION ID`).
 fn column_of(name: &str) -> Option<usize> {
-    let name = key(name);
-    HEADER
-        .iter()
-        .position(|h| key(h) == name)
-        .or(match name.as_str() {
+    HEADER.iter().position(|h| key(h).eq(key(name))).or(
+        match key(name).collect::<String>().as_str() {
             "TRANSACTIONTYPE" | "TYPE" => Some(TYPE),
             "BALANCEBEFORE" => Some(BAL_BEFORE),
             "BALANCEAFTER" => Some(BAL_AFTER),
@@ -121,7 +117,8 @@ fn column_of(name: &str) -> Option<usize> {
             "TRANSACTIONID" | "FINANCIALTRANSACTIONID" => Some(F_ID),
             "REFERENCE" => Some(REF),
             _ => None,
-        })
+        },
+    )
 }
 
 /// Where each of [`HEADER`]'s columns is in a statement's records, found by name in its header
@@ -180,11 +177,6 @@ pub fn find_header(bytes: &[u8]) -> Option<(usize, Layout)> {
         offset += line.len() + 1;
     }
     None
-}
-
-/// Whether the first line of a CSV is MTN's header ([`Layout::of_header`]).
-pub fn is_mtn_header(first_line: &str) -> bool {
-    Layout::of_header(first_line).is_some()
 }
 
 /// One record's cells, as the file has them.

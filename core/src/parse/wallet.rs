@@ -94,8 +94,10 @@ fn other_layout(document: DocumentInfo, pages: &[Page]) -> Result<Option<Stateme
 /// Those of [`mtn_csv::parse`] and [`csv::parse`]; an unknown header is `UnsupportedWallet`,
 /// naming the header's columns and [`SUPPORTED`].
 pub fn parse_csv(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
-    if mtn_csv::find_header(bytes).is_some() {
-        return mtn_csv::parse(bytes);
+    // MTN's reader looks for its header once; a file without it is another wallet's.
+    match mtn_csv::parse(bytes) {
+        Err(e) if e.kind() == &ErrorKind::UnsupportedWallet => {}
+        mtn => return mtn,
     }
     csv::parse(bytes, options).map_err(|e| {
         if e.kind() == &ErrorKind::UnsupportedWallet {
