@@ -12,8 +12,8 @@
 //!
 //! **The holder** is the number on a side (From or To) of the most rows (on the sample, every
 //! row): money out when it is From, in when it is To; a row without it (a system row) is read
-//! by its balance against the row before it in time, or kept as an unparsed line. Charges are rows of their own (`Withdrawal Charge`), as in Kenya, so
-//! no row has a fee.
+//! by its balance against the row before it in time, or kept as an unparsed line. Charges are
+//! rows of their own (`Withdrawal Charge`), as in Kenya, so no row has a fee.
 
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
@@ -151,9 +151,10 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
                 continue;
             };
             let cells = cells_of(line, columns);
+            let starts = starts_row(&cells[DATE]);
             // Only the date, the numbers and the Description wrap: an amount or a balance
             // below a row's is not the row's (a note or a number after the table).
-            let stray = !starts_row(&cells[DATE])
+            let stray = !starts
                 && raw.last().is_some_and(|row| {
                     [AMOUNT, BALANCE]
                         .iter()
@@ -167,7 +168,7 @@ pub(in crate::parse) fn read(document: DocumentInfo, pages: &[Page]) -> Result<S
                     reason: "a line under the amount or balance of the row above, which has one"
                         .to_owned(),
                 });
-            } else if starts_row(&cells[DATE]) {
+            } else if starts {
                 raw.push(RawRow {
                     page: page.number,
                     line: number,
