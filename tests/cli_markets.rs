@@ -68,7 +68,7 @@ fn a_ugx_statement_scores_with_the_ugx_card() {
     let o = alama(&["score", ugx.to_str().expect("utf-8")]);
     assert!(o.status.success(), "{}", stderr(&o));
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).expect("report");
-    assert_eq!(report["scorecardVersion"], "alama-ugx-2027.02");
+    assert_eq!(report["scorecardVersion"], "alama-ugx-2027.03");
     assert_eq!(report["statement"]["currency"], "UGX");
     let card = alama_core::scorecard::builtin_for("UGX").expect("UGX card");
     assert_eq!(report["scorecardSha256"], card.sha256().as_str());

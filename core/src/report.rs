@@ -143,7 +143,9 @@ pub enum Severity {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
-    /// Stable code, e.g. `"summary_mismatch"`, `"balance_break"`, `"non_safaricom_producer"`.
+    /// Stable code, e.g. `"summary_mismatch"`, `"balance_break"`, `"non_safaricom_producer"`;
+    /// `"rows_left_out"` (`info`) lists the rows the critical findings name, which the score
+    /// leaves out, and why (docs/integrity.md).
     pub code: String,
     /// Severity.
     pub severity: Severity,

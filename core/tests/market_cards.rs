@@ -4,8 +4,11 @@
 //! figures. This test derives them again from the Kenyan card and compares them with the
 //! committed files, so the method in `docs/scorecard.md` ("Markets") is the one the cards use.
 //!
-//! Regenerate the files after changing the Kenyan card or a factor:
-//! `ALAMA_BLESS=1 cargo test -p alama-core --test market_cards`.
+//! Every card's `thresholds.rationale` ends with its sensitivity, measured here with the
+//! personas (`core/src/testing/personas.rs`): how far the median persona's score moves when the
+//! factor is 25 % lower or higher ([`sensitivity`]); the Kenyan card's too, at ±25 % of every
+//! amount. Regenerate the files after changing the Kenyan card, a factor or the engine:
+//! `ALAMA_BLESS=1 cargo test -p alama-core --features testing --test market_cards`.
 
 use rust_decimal::Decimal;
 use serde_json::{Map, Value};
@@ -22,19 +25,19 @@ struct Market {
 const MARKETS: [Market; 3] = [
     Market {
         currency: "UGX",
-        file: "alama-ugx-2027.02",
+        file: "alama-ugx-2027.03",
         factor: market_factors::UGX,
         rationale: market_factors::UGX_RATIONALE,
     },
     Market {
         currency: "GHS",
-        file: "alama-ghs-2027.02",
+        file: "alama-ghs-2027.03",
         factor: market_factors::GHS,
         rationale: market_factors::GHS_RATIONALE,
     },
     Market {
         currency: "LSL",
-        file: "alama-lsl-2027.02",
+        file: "alama-lsl-2027.03",
         factor: market_factors::LSL,
         rationale: market_factors::LSL_RATIONALE,
     },
@@ -42,8 +45,12 @@ const MARKETS: [Market; 3] = [
 
 #[path = "market_cards/factors.rs"]
 mod market_factors;
+#[path = "market_cards/sensitivity.rs"]
+mod sensitivity;
 #[path = "market_cards/wording.rs"]
 mod wording;
+
+use sensitivity::with_sensitivity;
 
 /// `v` rounded to two significant figures, half away from zero (`195000` → `200000`,
 /// `7.8` → `7.8`, `0.35` → `0.35`).
@@ -254,10 +261,25 @@ fn two_significant_figures() {
 
 #[test]
 fn built_in_market_cards_are_the_kenyan_card_carried_over() {
-    let kes: Value = serde_json::from_str(alama_core::scorecard::BUILTIN_JSON).expect("KES card");
+    let mut kes: Value =
+        serde_json::from_str(alama_core::scorecard::BUILTIN_JSON).expect("KES card");
     let bless = std::env::var_os("ALAMA_BLESS").is_some();
+    // The Kenyan card's own sensitivity, at ±25 % of every amount.
+    with_sensitivity(&mut kes, "KES", Decimal::ONE);
+    let kes_text = serde_json::to_string_pretty(&kes).expect("json") + "\n";
+    let kes_file = path(alama_core::scorecard::VERSION);
+    if bless {
+        std::fs::write(&kes_file, &kes_text).expect("write card");
+    } else {
+        assert_eq!(
+            std::fs::read_to_string(&kes_file).expect("committed card"),
+            kes_text,
+            "the Kenyan card's measured sensitivity differs: ALAMA_BLESS=1 cargo test -p alama-core --features testing --test market_cards"
+        );
+    }
     for m in &MARKETS {
-        let derived = derive(&kes, m);
+        let mut derived = derive(&kes, m);
+        with_sensitivity(&mut derived, m.currency, m.factor.parse().expect("factor"));
         let text = serde_json::to_string_pretty(&derived).expect("json") + "\n";
         // The derived card must validate: edges still strictly increasing after rounding.
         alama_core::Scorecard::from_json(&text)
@@ -269,7 +291,7 @@ fn built_in_market_cards_are_the_kenyan_card_carried_over() {
         let committed = std::fs::read_to_string(path(m.file)).expect("committed card");
         assert_eq!(
             committed, text,
-            "{} differs from its derivation: ALAMA_BLESS=1 cargo test -p alama-core --test market_cards",
+            "{} differs from its derivation: ALAMA_BLESS=1 cargo test -p alama-core --features testing --test market_cards",
             m.file
         );
     }

@@ -157,7 +157,7 @@ describe('engine errors carry a stable code', () => {
   }
 
   test('a UGX statement without a scorecard scores with the built-in UGX card', () => {
-    assert.equal(score(statementIn('UGX')).scorecardVersion, 'alama-ugx-2027.02')
+    assert.equal(score(statementIn('UGX')).scorecardVersion, 'alama-ugx-2027.03')
     assert.equal(score(statementIn('KES'), { scorecard: Scorecard.builtin() }).statement.currency, 'KES')
   })
 

@@ -215,4 +215,4 @@ def test_a_currency_without_a_card_is_unsupported_currency() -> None:
     for code in ("USD", "KES", "UGX", "GHS", "LSL"):
         assert code in message
     # A UGX statement without a card scores with the built-in UGX card.
-    assert alama.score(statement_in("UGX")).scorecard_version == "alama-ugx-2027.02"
+    assert alama.score(statement_in("UGX")).scorecard_version == "alama-ugx-2027.03"

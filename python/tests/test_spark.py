@@ -308,7 +308,7 @@ def test_currency_errors_are_rows_with_their_codes(spark: SparkSession, tmp_path
     rows = by_currency()
     assert rows["KES"]["scorecardVersion"] == alama.SCORECARD_VERSION
     assert rows["UGX"]["status"] == "completed"
-    assert rows["UGX"]["scorecardVersion"] == "alama-ugx-2027.02"
+    assert rows["UGX"]["scorecardVersion"] == "alama-ugx-2027.03"
     assert rows["USD"]["status"] == "failed"
     assert rows["USD"]["errorCode"] == "unsupported_currency"
     assert "UGX" in rows["USD"]["errorMessage"]

@@ -1030,21 +1030,21 @@ const WALLET_VECTORS: [(&str, &str, &str, &str, &str); 3] = [
         "airtel-money-ug",
         "Airtel Money Uganda",
         "UGX",
-        "alama-ugx-2027.02",
+        "alama-ugx-2027.03",
     ),
     (
         "wallet-mtn-gh-seed2-80rows.csv",
         "mtn-momo-gh",
         "MTN MoMo Ghana",
         "GHS",
-        "alama-ghs-2027.02",
+        "alama-ghs-2027.03",
     ),
     (
         "wallet-vodacom-ls-seed3-80rows.pdf",
         "vodacom-mpesa-ls",
         "Vodacom M-Pesa Lesotho",
         "LSL",
-        "alama-lsl-2027.02",
+        "alama-lsl-2027.03",
     ),
 ];
 

@@ -14,7 +14,13 @@
 //! integrity checks and the report id read the rows in their reading order, put in it once per
 //! report ([`Statement::reading`]); the survey and the overview only add up and count, which no
 //! order changes.
+//!
+//! Rows a critical finding names (impossible row rates, copies, rows before the wallet existed
+//! or after the request date: [`crate::check::named`]) are left out of the features on the
+//! first side (the money they moved taken off the balances printed after them), and the report
+//! lists them in a `rows_left_out` finding ([`left_out`], issue 51).
 
+mod left_out;
 mod overview;
 mod survey;
 
@@ -45,20 +51,47 @@ pub(crate) fn report(
     let sums = survey.completed_sums;
     let sha = card.sha256();
     let reading = &statement.reading();
-    let ((features, assessment, overview), (report_id, integrity)) = crate::parallel::join_for_rows(
-        statement.transactions.len(),
-        || {
-            let features = features::compute(reading, card.thresholds());
-            let assessment = scorecard::assess(card, &features);
-            let overview = overview::overview(statement, period, sums);
-            (features, assessment, overview)
-        },
-        || {
-            let report_id = given_id
-                .unwrap_or_else(|| crate::report_id::report_id(reading, &card.version, &sha));
-            (report_id, check::check(reading))
-        },
-    );
+    let ((features, assessment, overview, left_out), (report_id, mut integrity)) =
+        crate::parallel::join_for_rows(
+            statement.transactions.len(),
+            || {
+                let left_out = left_out::left_out(reading);
+                let features = match &left_out {
+                    None => features::compute(reading, card.thresholds()),
+                    Some((kept, _)) => features::compute(
+                        &crate::statement::Reading {
+                            statement,
+                            rows: kept.iter().collect(),
+                        },
+                        card.thresholds(),
+                    ),
+                };
+                let assessment = scorecard::assess(card, &features);
+                let overview = overview::overview(statement, period, sums);
+                (features, assessment, overview, left_out.map(|(_, f)| f))
+            },
+            || {
+                let report_id = given_id
+                    .unwrap_or_else(|| crate::report_id::report_id(reading, &card.version, &sha));
+                (report_id, check::check(reading))
+            },
+        );
+    if let Some(finding) = left_out {
+        // The rows are named by the checks' own rules: each code is one of their critical
+        // findings (a test-time guard for when the checks change).
+        debug_assert!(
+            check::named::NAMING_CODES
+                .iter()
+                .filter(|code| finding.message.contains(&format!("({code})")))
+                .all(|code| integrity
+                    .findings
+                    .iter()
+                    .any(|f| f.code == *code && f.severity == crate::report::Severity::Critical)),
+            "{}",
+            finding.message
+        );
+        integrity.findings.push(finding);
+    }
     let parts = Parts {
         features,
         assessment,

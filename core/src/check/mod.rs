@@ -13,6 +13,8 @@
 //! - [`duplicates`]: rows printed twice.
 //! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
 //!   request, balances below its floor, impossible row rates).
+//! - [`named`]: the rows these critical findings name, which the report leaves out of its
+//!   features.
 //! - here: unread lines and rows outside the statement period.
 //!
 //! The verdict ([`Integrity::status`]) is a ladder: `failed` (a critical finding), `warnings`
@@ -23,6 +25,7 @@
 pub mod balance;
 pub mod duplicates;
 pub mod forensics;
+pub mod named;
 pub mod plausible;
 pub mod reconcile;
 pub mod wallet;

@@ -44,8 +44,8 @@ pub const MPESA_BALANCE_FLOOR: Decimal = Decimal::ZERO;
 /// and its fee, with room to spare: the real samples hold at most 3).
 pub const MAX_ROWS_AT_ONE_TIME: usize = 20;
 
-/// The first day a row of `provider` can carry, if known.
-fn launch(provider: Provider) -> Option<NaiveDate> {
+/// The first day a row of `provider` can carry, if known (also read by [`super::named`]).
+pub(super) fn launch(provider: Provider) -> Option<NaiveDate> {
     (provider == Provider::Mpesa).then_some(MPESA_LAUNCH)
 }
 

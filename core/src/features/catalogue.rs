@@ -7,6 +7,8 @@
 //! be measured on the statement (the definition says when). Each entry also says over which
 //! window it is measured and the monotonic trend of the default rate a modeller should constrain
 //! its bins to ([`Trend`]: more income, fewer defaults).
+//!
+//! (Over 400 lines: one entry per feature, in documentation order, each a few lines.)
 
 use std::fmt::Write as _;
 
@@ -46,12 +48,13 @@ pub struct FeatureDef {
     /// Stable name, `snake_case`.
     pub name: &'static str,
     /// Unit: `"ratio"`, `"money"`, `"money/month"` (the statement's currency, major units),
-    /// `"days"`, `"count"`, `"count/month"`.
+    /// `"days"`, `"count"`, `"count/month"`, `"cycles"` (pay cycles of the holder's own).
     pub unit: &'static str,
     /// The default rate's expected trend as the figure rises.
     pub direction: Trend,
     /// The window the figure is measured over: `"statement"`, `"statement, per 30 days"`, `"full
-    /// months"`, `"months"`, `"end-of-day balances"` or `"30 days after each draw"`.
+    /// months"`, `"months"`, `"end-of-day balances"`, `"30 days after each draw"` or
+    /// `"statement, to the request date"`.
     pub window: &'static str,
     /// Definition, with when it is `None`.
     pub definition: &'static str,
@@ -104,6 +107,30 @@ pub const CATALOGUE: &[FeatureDef] = &[
         |f| Some(f.transactions_per_month),
     ),
     def(
+        "use_days",
+        "days",
+        Trend::None,
+        "statement",
+        "Days of use: days with a row of money out (a payment, transfer, withdrawal, savings deposit or repayment) of at least the card's minActivityAmount, betting and what a mirror undid excluded. Money in does not count.",
+        |f| Some(Decimal::from(f.use_days)),
+    ),
+    def(
+        "use_month_share",
+        "ratio",
+        Trend::Descending,
+        "full months",
+        "Share of full months with at least 4 days of use; None below two full months.",
+        |f| f.use_month_share,
+    ),
+    def(
+        "longest_idle_days",
+        "days",
+        Trend::Ascending,
+        "statement",
+        "The longest run of covered days without a day of use, before the first and after the last day of use included.",
+        |f| Some(Decimal::from(f.longest_idle_days)),
+    ),
+    def(
         "full_months",
         "count",
         Trend::None,
@@ -144,12 +171,36 @@ pub const CATALOGUE: &[FeatureDef] = &[
         |f| f.income_floor,
     ),
     def(
+        "pay_cycle_days",
+        "days",
+        Trend::None,
+        "statement",
+        "The holder's pay cycle: the median days between income days (days with income of at least the card's materialMonthlyIncome), at least 7; None with fewer than four income days.",
+        |f| f.pay_cycle_days,
+    ),
+    def(
+        "cycles_since_income",
+        "cycles",
+        Trend::Ascending,
+        "statement, to the request date",
+        "Days from the last income day to the last day covered ÷ pay_cycle_days (the partial month included); None when the cycle is not measured.",
+        |f| f.cycles_since_income,
+    ),
+    def(
         "income_month_share",
         "ratio",
         Trend::Descending,
         "full months",
         "Share of full months with income of at least the card's materialMonthlyIncome (KES 1,000 on the Kenyan card); None below two full months.",
         |f| f.income_month_share,
+    ),
+    def(
+        "recent_income_month_share",
+        "ratio",
+        Trend::Descending,
+        "full months",
+        "income_month_share with the latest three full months counting twice; None below two full months.",
+        |f| f.recent_income_month_share,
     ),
     def(
         "income_cv",

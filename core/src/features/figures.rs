@@ -6,7 +6,10 @@ use rust_decimal::Decimal;
 
 use super::credit;
 #[cfg(doc)]
-use super::{MAX_BUFFER_DAYS, MIN_FULL_MONTHS, Thresholds, netting};
+use super::{
+    MAX_BUFFER_DAYS, MIN_FULL_MONTHS, RECENT_FULL_MONTHS, Thresholds, USE_DAYS_PER_MONTH, netting,
+    recency,
+};
 
 /// Figures of one calendar month, oldest first in [`Features::monthly`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +40,9 @@ pub struct MonthFigures {
     pub fuliza_drawn: Decimal,
     /// Utility and bill payments (count, any size).
     pub bill_payments: u32,
+    /// Days of use in the month: days with a row of money out that is activity (see
+    /// [`Features::use_days`]).
+    pub use_days: u32,
 }
 
 impl MonthFigures {
@@ -81,6 +87,18 @@ pub struct Features {
     /// `rows × 30 / max(30, days)` in one exact division (a statement
     /// shorter than a month is not extrapolated).
     pub transactions_per_month: Decimal,
+    /// Days of use: days with at least one row of money out (a payment, transfer, withdrawal,
+    /// deposit to savings or repayment the holder made) of at least
+    /// [`Thresholds::min_activity_amount`] once what a mirror undid is taken off, betting
+    /// excepted. Money in does not count: others send it, and one income split into many
+    /// credits is the same income (issue 49).
+    pub use_days: u32,
+    /// Share of full months in which the wallet was used on at least [`USE_DAYS_PER_MONTH`]
+    /// days; `None` below [`MIN_FULL_MONTHS`] full months.
+    pub use_month_share: Option<Decimal>,
+    /// The longest run of covered days without a day of use, the days before the first and
+    /// after the last day of use included (all covered days without any), days.
+    pub longest_idle_days: u32,
 
     // --- income ---
     /// Total income (see the module rules), KES.
@@ -105,6 +123,10 @@ pub struct Features {
     /// Share of full months with income of at least [`Thresholds::material_monthly_income`]; `None` below
     /// [`MIN_FULL_MONTHS`] full months.
     pub income_month_share: Option<Decimal>,
+    /// [`Features::income_month_share`] with the latest [`RECENT_FULL_MONTHS`] full months
+    /// counting twice (issue 51: a month without income just before the request says more
+    /// than one a year before); `None` below [`MIN_FULL_MONTHS`] full months.
+    pub recent_income_month_share: Option<Decimal>,
     /// Coefficient of variation of full-month income (informational: the scorecard does not
     /// use it, because it punishes windfalls); `None` below [`MIN_FULL_MONTHS`] full months.
     pub income_cv: Option<Decimal>,
@@ -117,6 +139,16 @@ pub struct Features {
     pub salary_month_share: Option<Decimal>,
     /// Income received from people and cash deposited at agents, KES.
     pub received_income: Decimal,
+    /// The holder's pay cycle: the median number of days between income days, at least a week
+    /// (see [`recency`]); `None` with fewer than [`recency::MIN_INCOME_DAYS`] income days.
+    pub pay_cycle_days: Option<Decimal>,
+    /// The last income day (see [`recency`]); `None` without one.
+    pub last_income_event: Option<NaiveDate>,
+    /// Pay cycles since the last income: days from the last income day to the last day the
+    /// statement covers ÷ [`Features::pay_cycle_days`]; `None` when the cycle is not measured.
+    /// Up to 1.5 the next income is not yet due (half a cycle of grace); above it, an expected
+    /// income has not arrived by the request date.
+    pub cycles_since_income: Option<Decimal>,
 
     // --- cash flow ---
     /// Total spending (estimated credit fees included), KES.

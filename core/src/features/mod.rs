@@ -37,6 +37,16 @@
 //! - **Net balance** = the printed end-of-day balance minus what is owed to Fuliza and lenders
 //!   that day: an unpaid overdraft is debt, not a buffer.
 //! - **Bills** (see [`bills`]): material payments to a recurring biller.
+//! - **Days of use** (issue 49): days with a row of money out that is activity
+//!   ([`Features::use_days`]); account history reads months and days of use and the longest
+//!   idle run, not row counts, so one income split into many credits adds nothing.
+//! - **Income recency** (see [`recency`]): income days, the holder's pay cycle and the pay
+//!   cycles since the last income day, the partial month of the request included; and the
+//!   share of months with income with the latest [`RECENT_FULL_MONTHS`] counting twice, so a
+//!   recent loss weighs more than an old one.
+//! - **Rows a critical finding names** (impossible row rates, copies, rows before the wallet
+//!   existed or after the request date) are left out before the features are computed
+//!   (`assemble`, issue 51), so a `failed` statement never scores above itself without them.
 
 use rust_decimal::Decimal;
 
@@ -49,6 +59,7 @@ pub mod bills;
 pub mod catalogue;
 pub mod credit;
 pub mod netting;
+pub mod recency;
 pub mod thresholds;
 
 mod figures;
@@ -65,7 +76,7 @@ use balance::balance_figures;
 use months::{coverage, empty_months, month_index};
 use stats::{
     coefficient_of_variation, count, floor_percentile, median, net_cash_flow_ratio, of_income,
-    per_month, share_of, sum,
+    per_month, recent_weighted_share_of, share_of, sum,
 };
 use sums::{RowSums, category_of, row_sums};
 
@@ -74,6 +85,14 @@ pub const WINDOW_DAYS: i64 = 30;
 
 /// Full calendar months needed before regularity can be measured (the thin-file rule).
 pub const MIN_FULL_MONTHS: u32 = 2;
+
+/// The latest full months that count twice in [`Features::recent_income_month_share`]: a
+/// quarter.
+pub const RECENT_FULL_MONTHS: usize = 3;
+
+/// Days of use a month needs to count as a month in use ([`Features::use_month_share`]): about
+/// one a week, the rhythm of a household that shops and pays weekly.
+pub const USE_DAYS_PER_MONTH: u32 = 4;
 
 /// Months with positive net bank funding needed before it counts as income.
 pub const MIN_BANK_FUNDING_MONTHS: u32 = 2;
@@ -127,6 +146,8 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
         mut sums,
         round_trip_amount,
         bill_rows,
+        usage,
+        arrivals,
     } = if cents {
         row_sums::<Cents>(
             &rows,
@@ -178,6 +199,12 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
     let typical = median(&full_incomes).unwrap_or(average_monthly_income);
     let regular = count(full.len()) >= MIN_FULL_MONTHS;
     let material = |v: Decimal| v >= thresholds.material_monthly_income;
+    let income_recency = recency::recency(
+        &arrivals,
+        recurrent,
+        thresholds.material_monthly_income,
+        cover_end,
+    );
 
     let (full_in, full_out) = full
         .iter()
@@ -266,6 +293,10 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
         months_covered: count(months.len()),
         full_months: count(full.len()),
         transactions_per_month: per_month(Decimal::from(sums.counted_rows), days),
+        use_days: usage.days,
+        use_month_share: share_of(&full, MIN_FULL_MONTHS, |m| m.use_days >= USE_DAYS_PER_MONTH),
+        longest_idle_days: u32::try_from(usage.longest_idle(cover_start, cover_end))
+            .unwrap_or(u32::MAX),
         total_income: income,
         earned_income,
         net_bank_funding: bank_funding,
@@ -283,6 +314,12 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
         } else {
             None
         },
+        recent_income_month_share: recent_weighted_share_of(
+            &full,
+            MIN_FULL_MONTHS,
+            RECENT_FULL_MONTHS,
+            |m| material(m.income),
+        ),
         income_cv: if regular {
             coefficient_of_variation(&full_incomes)
         } else {
@@ -299,6 +336,9 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
             material(m.salary_income.saturating_add(bank))
         }),
         received_income: sums.received,
+        pay_cycle_days: income_recency.cycle,
+        last_income_event: income_recency.last_event,
+        cycles_since_income: income_recency.cycles_since,
         total_spending: sums.spending,
         average_monthly_net_cash_flow: monthly_net,
         net_cash_flow_ratio: cash_flow_ratio,
@@ -349,5 +389,7 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
     }
 }
 
+#[cfg(test)]
+mod history_tests;
 #[cfg(test)]
 mod tests;

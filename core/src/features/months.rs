@@ -51,6 +51,7 @@ pub(super) fn empty_months(start: NaiveDate, end: NaiveDate) -> Vec<MonthFigures
             spending: Decimal::ZERO,
             fuliza_drawn: Decimal::ZERO,
             bill_payments: 0,
+            use_days: 0,
         });
         if next == NaiveDate::MAX {
             break;

@@ -86,6 +86,28 @@ pub(super) fn per_month(x: Decimal, days: i64) -> Decimal {
     ratio(x.saturating_mul(Decimal::from(WINDOW_DAYS)), d).unwrap_or(x)
 }
 
+/// Share of `months` (oldest first) for which `pred` holds, the latest `recent` of them
+/// counting twice; `None` when there are fewer than `min` of them.
+pub(super) fn recent_weighted_share_of(
+    months: &[&MonthFigures],
+    min: u32,
+    recent: usize,
+    pred: impl Fn(&MonthFigures) -> bool,
+) -> Option<Decimal> {
+    if count(months.len()) < min.max(1) {
+        return None;
+    }
+    let first_recent = months.len().saturating_sub(recent);
+    let weight = |i: usize| if i >= first_recent { 2u64 } else { 1 };
+    let (hits, total) = months
+        .iter()
+        .enumerate()
+        .fold((0u64, 0u64), |(h, t), (i, m)| {
+            (h + if pred(m) { weight(i) } else { 0 }, t + weight(i))
+        });
+    ratio(Decimal::from(hits), Decimal::from(total))
+}
+
 /// Share of `months` for which `pred` holds; `None` when there are fewer than `min` of them.
 pub(super) fn share_of(
     months: &[&MonthFigures],

@@ -94,6 +94,7 @@ pub(super) struct MonthSums<A> {
     pub(super) spending: A,
     pub(super) fuliza_drawn: A,
     pub(super) bill_payments: u32,
+    pub(super) use_days: u32,
 }
 
 impl<A: Amount> MonthSums<A> {
@@ -107,6 +108,7 @@ impl<A: Amount> MonthSums<A> {
         month.spending = self.spending.decimal();
         month.fuliza_drawn = self.fuliza_drawn.decimal();
         month.bill_payments = self.bill_payments;
+        month.use_days = self.use_days;
     }
 }
 
@@ -227,6 +229,51 @@ pub(super) struct RowSums<'a> {
     pub(super) round_trip_amount: Decimal,
     /// `(month index, Details, Withdrawn)` of every utility or bill payment.
     pub(super) bill_rows: Vec<(usize, &'a str, Decimal)>,
+    /// The days of use (see [`super::Features::use_days`]).
+    pub(super) usage: Usage,
+    /// Every arrival of income in reading order: `(day, amount, from a bank)`; earned income
+    /// net of round trips, and money in from banks (income only when bank funding is recurrent).
+    pub(super) arrivals: Vec<(NaiveDate, Decimal, bool)>,
+}
+
+/// The days of use of a statement, counted in reading order (dates never decrease).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Usage {
+    /// Days of use.
+    pub(super) days: u32,
+    /// The first and the last day of use.
+    pub(super) first: Option<NaiveDate>,
+    pub(super) last: Option<NaiveDate>,
+    /// The longest run of days without use between two days of use.
+    pub(super) longest_inner_gap: i64,
+}
+
+impl Usage {
+    /// Records a row of use on `day`; whether `day` is a new day of use.
+    fn add(&mut self, day: NaiveDate) -> bool {
+        if self.last == Some(day) {
+            return false;
+        }
+        if let Some(last) = self.last {
+            self.longest_inner_gap = self.longest_inner_gap.max((day - last).num_days() - 1);
+        }
+        self.first.get_or_insert(day);
+        self.last = Some(day);
+        self.days = self.days.saturating_add(1);
+        true
+    }
+
+    /// The longest run of days from `start` to `end` (inclusive) without a day of use.
+    pub(super) fn longest_idle(&self, start: NaiveDate, end: NaiveDate) -> i64 {
+        match (self.first, self.last) {
+            (Some(first), Some(last)) => self
+                .longest_inner_gap
+                .max((first - start).num_days())
+                .max((end - last).num_days())
+                .max(0),
+            _ => (end - start).num_days() + 1,
+        }
+    }
 }
 
 /// Adds up `rows` (completed, in reading order, with their categories) in the arithmetic `A`
@@ -246,8 +293,11 @@ pub(super) fn row_sums<'a, A: Amount>(
     let mut sums = Sums::<A>::default();
     let activity = A::of(min_activity_amount);
     let mut bill_rows: Vec<(usize, &str, Decimal)> = Vec::new();
+    let mut usage = Usage::default();
+    let mut arrivals = Vec::new();
     for (((t, category), net), free) in rows.iter().zip(categories).zip(&netted).zip(&free) {
-        let m = month_index(t.completed_at.date(), cover_start);
+        let day = t.completed_at.date();
+        let m = month_index(day, cover_start);
         let Some(month) = month_sums.get_mut(m) else {
             continue;
         };
@@ -255,6 +305,21 @@ pub(super) fn row_sums<'a, A: Amount>(
         sums.add(t, *category, (*net, *free), month, activity);
         if *category == Category::Utilities && A::of(t.withdrawn).minus(*net).is_positive() {
             bill_rows.push((m, t.details.as_str(), t.withdrawn));
+        }
+        // A day of use: money out the holder moved, of at least the activity amount.
+        if *category != Category::Betting
+            && A::of(t.withdrawn).minus(*free).at_least_zero() >= activity
+            && usage.add(day)
+        {
+            month.use_days = month.use_days.saturating_add(1);
+        }
+        let pin = A::of(t.paid_in).minus(*net).at_least_zero();
+        if pin.is_positive() {
+            if !NOT_INCOME.contains(category) {
+                arrivals.push((day, pin.decimal(), false));
+            } else if *category == Category::OwnAccountTransfer {
+                arrivals.push((day, pin.decimal(), true));
+            }
         }
     }
     for (figures, sums) in months.iter_mut().zip(&month_sums) {
@@ -265,5 +330,7 @@ pub(super) fn row_sums<'a, A: Amount>(
         sums: sums.decimal(),
         round_trip_amount: round_trips.decimal() / Decimal::TWO,
         bill_rows,
+        usage,
+        arrivals,
     }
 }

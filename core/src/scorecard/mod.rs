@@ -31,32 +31,35 @@ pub mod thin;
 pub use card::{BASE_SCORE as BASE, MAX_POINTS, MissingPolicy, Scorecard};
 
 /// Version of the built-in Kenyan (KES) scorecard; part of every report and of its id. The
-/// previous versions, `alama-mpesa-2026.12` (the same points, its money edges then constants of
-/// the engine) and `alama-mpesa-2026.11`, are described in the changelog of
+/// previous versions, `alama-kes-2027.01` (without income recency; account history read from
+/// rows per month), `alama-mpesa-2026.12` (the same points as 2027.01, its money edges then
+/// constants of the engine) and `alama-mpesa-2026.11`, are described in the changelog of
 /// `docs/scorecard.md`; their files still load with [`Scorecard::from_json`].
-pub const VERSION: &str = "alama-kes-2027.01";
+pub const VERSION: &str = "alama-kes-2027.03";
 
 /// The built-in Kenyan scorecard's JSON.
-pub const BUILTIN_JSON: &str = include_str!("../../scorecards/alama-kes-2027.01.json");
+pub const BUILTIN_JSON: &str = include_str!("../../scorecards/alama-kes-2027.03.json");
 
 /// The built-in scorecards, one per market, as `(ISO 4217 currency, card JSON)`, in a fixed
 /// order. Each card defines its currency and its money thresholds; the non-Kenyan cards carry
-/// the Kenyan card's points and money edges over with the World Bank's PPP conversion factor
-/// for private consumption (indicator PA.NUS.PRVT.PP, ICP 2021 round), checked against each
-/// country's own anchors (`docs/scorecard.md`, "Markets"; each card's `thresholds.rationale`).
+/// the Kenyan card's points and money edges over at the purchasing power of private
+/// consumption (the World Bank's PA.NUS.PRVT.PP, ICP 2021 round; for Ghana derived from two
+/// published anchors), checked against each country's own anchors (`docs/scorecard.md`,
+/// "Markets"; each card's `thresholds.rationale`, which also says how far the median persona
+/// moves at ±25 % of the factor).
 pub const BUILTIN_CARDS: [(&str, &str); 4] = [
     ("KES", BUILTIN_JSON),
     (
         "UGX",
-        include_str!("../../scorecards/alama-ugx-2027.02.json"),
+        include_str!("../../scorecards/alama-ugx-2027.03.json"),
     ),
     (
         "GHS",
-        include_str!("../../scorecards/alama-ghs-2027.02.json"),
+        include_str!("../../scorecards/alama-ghs-2027.03.json"),
     ),
     (
         "LSL",
-        include_str!("../../scorecards/alama-lsl-2027.02.json"),
+        include_str!("../../scorecards/alama-lsl-2027.03.json"),
     ),
 ];
 
@@ -297,6 +300,7 @@ fn figure(unit: &str, value: Option<Decimal>, currency: &str) -> String {
             format!("{} a month", crate::money::display(currency, v))
         }
         "days" => format!("{} days", v.round_dp(1).normalize()),
+        "cycles" => format!("{} pay cycles", v.round_dp(1).normalize()),
         "count/month" => format!("{} a month", v.round_dp(1).normalize()),
         _ => v.round_dp(4).normalize().to_string(),
     }

@@ -1,3 +1,6 @@
+//! The scorecard's tests: the built-in card as data, its validation, every rule of the
+//! assessment. (Over 400 lines: one short test per rule.)
+
 use super::*;
 use crate::report::Band;
 use proptest::prelude::*;
@@ -167,9 +170,14 @@ fn best() -> Features {
         statement_days: 400,
         transaction_count: 1_300,
         transactions_per_month: dec!(100),
+        use_days: 300,
+        use_month_share: Some(dec!(1)),
+        longest_idle_days: 2,
+        cycles_since_income: Some(dec!(0.4)),
         typical_monthly_income: dec!(150000),
         income_floor: Some(dec!(140000)),
         income_month_share: Some(dec!(1)),
+        recent_income_month_share: Some(dec!(1)),
         salary_month_share: Some(dec!(1)),
         affordable_instalment: dec!(20000),
         net_cash_flow_ratio: Some(dec!(0.3)),
@@ -196,6 +204,7 @@ fn the_best_features_score_850_and_the_worst_304() {
     let worst = Features {
         income_floor: Some(dec!(0)),
         income_month_share: Some(dec!(0.2)),
+        recent_income_month_share: Some(dec!(0.2)),
         salary_month_share: Some(dec!(0)),
         net_cash_flow_ratio: Some(dec!(-1)),
         balance_buffer_days: None,
@@ -209,10 +218,87 @@ fn the_best_features_score_850_and_the_worst_304() {
         cash_and_betting_share: dec!(0.9),
         transactions_per_month: dec!(1),
         statement_days: 1,
+        use_days: 30,
+        use_month_share: Some(dec!(0.1)),
+        longest_idle_days: 200,
+        cycles_since_income: Some(dec!(9)),
+        transaction_count: 40,
         ..Features::default()
     };
-    // Account history never drops below its floor of 2 + 2.
-    assert_eq!(assess_builtin(&worst).score, 304);
+    // Account history never drops below its floor of 1 (a statement of less than 30 days).
+    assert_eq!(assess_builtin(&worst).score, 301);
+}
+
+/// Income recency (issue 51): an income the holder's own cycle expects and that has not come
+/// costs Income stability points and gives an R01 reason naming the cycles; one that came in
+/// time costs nothing, nor does a statement without a measurable cycle (no reason either).
+#[test]
+fn an_overdue_income_costs_income_stability_with_a_reason() {
+    let on_time = assess_builtin(&best()).score;
+    let factor = |a: &Assessment| {
+        a.factors
+            .iter()
+            .find(|f| f.code == "income_stability")
+            .map(|f| f.score)
+    };
+    let mut previous = on_time;
+    for (cycles, lost) in [("1.5", 0), ("1.6", 9), ("2.5", 9), ("2.6", 13), ("4", 15)] {
+        let a = assess_builtin(&Features {
+            cycles_since_income: Some(cycles.parse().expect("decimal")),
+            ..best()
+        });
+        assert_eq!(on_time - a.score, lost, "{cycles}");
+        assert!(a.score <= previous);
+        previous = a.score;
+        assert_eq!(factor(&a), Some(95 - lost), "{cycles}");
+        if lost > 0 {
+            let r = &a.reason_codes[0];
+            assert_eq!(
+                (r.code.as_str(), r.attribute.as_str()),
+                ("R01", "income_recency")
+            );
+            assert!(
+                r.description
+                    .contains(&format!("{} pay cycles", cycles.trim_end_matches('0'))),
+                "{}",
+                r.description
+            );
+        }
+    }
+    let unmeasured = assess_builtin(&Features {
+        cycles_since_income: None,
+        ..best()
+    });
+    assert_eq!(unmeasured.score, on_time);
+    assert!(unmeasured.reason_codes.is_empty());
+}
+
+/// Account history reads months and days of use and the longest idle run (issue 49, item 5).
+#[test]
+fn account_history_reads_use_not_rows() {
+    let busy = assess_builtin(&best()).score;
+    let many_rows = assess_builtin(&Features {
+        transactions_per_month: dec!(1000),
+        transaction_count: 13_000,
+        ..best()
+    });
+    assert_eq!(many_rows.score, busy, "rows per month are not scored");
+    let quiet = assess_builtin(&Features {
+        use_month_share: Some(dec!(0.6)),
+        longest_idle_days: 30,
+        ..best()
+    });
+    assert_eq!(busy - quiet.score, 7 + 5);
+    let attrs: Vec<&str> = quiet
+        .reason_codes
+        .iter()
+        .map(|r| r.attribute.as_str())
+        .collect();
+    assert_eq!(attrs, ["use_month_share", "longest_idle_days"]);
+    assert_eq!(
+        quiet.reason_codes[1].description,
+        "The wallet went unused for 30 days in a row"
+    );
 }
 
 #[test]
@@ -239,6 +325,7 @@ fn a_thin_file_loses_points_only_where_evidence_is_bad() {
         typical_monthly_income: dec!(30000),
         income_floor: None,
         income_month_share: None,
+        recent_income_month_share: None,
         salary_month_share: None,
         bill_month_share: None,
         ..best()

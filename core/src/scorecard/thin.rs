@@ -11,10 +11,13 @@
 //!
 //! The minimum (docs/scorecard.md, "Thin files"): at least [`MIN_EVIDENCE_ROWS`] rows of
 //! activity (completed rows of at least KES 50 that are not betting, round trips or rows undone
-//! at once: [`Features::transactions_per_month`]'s rows) and at least [`MIN_EVIDENCE_DAYS`]
+//! at once: [`Features::transactions_per_month`]'s rows), at least [`MIN_EVIDENCE_DAYS`]
 //! days covered ([`Features::statement_days`]): two weeks, half of the monthly cycle in which
-//! income and bills show. Shorter genuine statements are scored (a 25-day real sample with 201
-//! rows is), and lose Account history points for their length as before.
+//! income and bills show, and at least [`MIN_EVIDENCE_USE_DAYS`] days of use
+//! ([`Features::use_days`], issue 49): rows can be multiplied by splitting one income into many
+//! credits, days on which the holder moved money out cannot. Shorter genuine statements are
+//! scored (a 25-day real sample with 201 rows is), and lose Account history points for their
+//! length as before.
 
 use crate::features::Features;
 use crate::report::ReasonCode;
@@ -24,6 +27,11 @@ pub const MIN_EVIDENCE_ROWS: u32 = 10;
 
 /// The fewest days a statement must cover to be scored.
 pub const MIN_EVIDENCE_DAYS: u32 = 14;
+
+/// The fewest days of use ([`Features::use_days`]) a statement needs to be scored: about twice
+/// a week over the shortest scorable statement, as many as a month in use has
+/// ([`crate::features::USE_DAYS_PER_MONTH`]).
+pub const MIN_EVIDENCE_USE_DAYS: u32 = crate::features::USE_DAYS_PER_MONTH;
 
 /// The highest score of a thin file: the top of the lowest band (Poor, 300–579).
 pub const THIN_FILE_CAP: u16 = 579;
@@ -40,7 +48,9 @@ fn activity_rows(features: &Features) -> u32 {
 
 /// Whether `features` are below the minimum of evidence.
 pub fn is_thin(features: &Features) -> bool {
-    activity_rows(features) < MIN_EVIDENCE_ROWS || features.statement_days < MIN_EVIDENCE_DAYS
+    activity_rows(features) < MIN_EVIDENCE_ROWS
+        || features.statement_days < MIN_EVIDENCE_DAYS
+        || features.use_days < MIN_EVIDENCE_USE_DAYS
 }
 
 /// The points the cap removes from `score`, and the reason code saying so, when `features`
@@ -58,10 +68,12 @@ pub(crate) fn cap(features: &Features, score: u16) -> Option<(u16, ReasonCode)> 
             attribute: "thin_file".to_owned(),
             points_lost: removed,
             description: format!(
-                "The statement is too thin to score: {} rows of activity over {} days (at least \
-                 {MIN_EVIDENCE_ROWS} over {MIN_EVIDENCE_DAYS} days are needed); the score is \
-                 capped at {THIN_FILE_CAP}",
+                "The statement is too thin to score: {} rows of activity on {} days of use over \
+                 {} days (at least {MIN_EVIDENCE_ROWS} rows on {MIN_EVIDENCE_USE_DAYS} days of \
+                 use over {MIN_EVIDENCE_DAYS} days are needed); the score is capped at \
+                 {THIN_FILE_CAP}",
                 activity_rows(features),
+                features.use_days,
                 features.statement_days
             ),
         },

@@ -335,7 +335,7 @@ fun testErrors() {
             T.ok("error: UnsupportedCurrency names the currencies with a card", listOf("USD", "KES", "UGX", "GHS", "LSL").all { unsupported.detail.contains(it) }) { unsupported.detail }
         }
         T.guard("error: a UGX statement scores with the UGX card") {
-            T.eq("error: a UGX statement scores with the UGX card", scoreStatement(labelled("UGX")).scorecardVersion, "alama-ugx-2027.02")
+            T.eq("error: a UGX statement scores with the UGX card", scoreStatement(labelled("UGX")).scorecardVersion, "alama-ugx-2027.03")
         }
     }
     // Every case of the enum crosses the FFI with its stable code (io_error cannot arise from bytes).

@@ -1,0 +1,89 @@
+//! The rows a critical finding names ([`crate::check::named`]) are left out of the features
+//! (issue 51), and the report says which and why: a finding `rows_left_out` (`info`; the
+//! critical findings have already made the verdict `failed`).
+//!
+//! A row left out also leaves the running balance: the money it moved is taken off every
+//! printed balance after it (copies excepted: a copy repeats its row's balance and moved
+//! nothing). Three hundred receipts in one second printed into the balance column would
+//! otherwise still raise every later balance, and the score with it.
+
+use std::fmt::Write as _;
+
+use rust_decimal::Decimal;
+
+use crate::check::named::{NAMING_CODES, named_rows};
+use crate::report::{Finding, Severity};
+use crate::statement::{Reading, Transaction};
+
+/// The code of the finding that lists the rows left out.
+pub(super) const ROWS_LEFT_OUT: &str = "rows_left_out";
+
+/// Rows named in the finding's sentence before "and n more".
+const NAMED_IN_FULL: usize = 3;
+
+/// The rows of `reading` a critical finding does not name, in reading order, each printed
+/// balance less the money the named rows before it moved; and the finding saying which rows
+/// are left out and why. `None` when no row is named (the reading is then used as it is).
+pub(super) fn left_out(reading: &Reading<'_>) -> Option<(Vec<Transaction>, Finding)> {
+    let named = named_rows(reading.statement, &reading.rows);
+    if named.is_empty() {
+        return None;
+    }
+    let mut skip = named.iter().peekable();
+    let mut moved = Decimal::ZERO;
+    let mut rows = Vec::with_capacity(reading.rows.len() - named.len());
+    for (i, t) in reading.rows.iter().enumerate() {
+        if let Some((_, code)) = skip.next_if(|(n, _)| *n == i) {
+            if *code != "duplicate_rows" && t.is_completed() {
+                moved = moved.saturating_add(t.paid_in.saturating_sub(t.withdrawn));
+            }
+            continue;
+        }
+        let mut kept = (*t).clone();
+        kept.balance = kept.balance.map(|b| b.saturating_sub(moved));
+        rows.push(kept);
+    }
+    let why = |code: &str| match code {
+        "impossible_row_rate" => "at a time that holds more rows than a wallet prints at once",
+        "duplicate_rows" => "copies of another row",
+        "before_wallet_launch" => "dated before the wallet existed",
+        _ => "dated after the statement's request date",
+    };
+    let reasons: Vec<String> = NAMING_CODES
+        .iter()
+        .filter_map(|code| {
+            let n = named.iter().filter(|(_, c)| c == code).count();
+            (n > 0).then(|| format!("{n} {} ({code})", why(code)))
+        })
+        .collect();
+    let mut message = format!(
+        "{} row(s) are left out of the score, because a critical finding names them: {}; ",
+        named.len(),
+        reasons.join(", ")
+    );
+    let shown: Vec<String> = named
+        .iter()
+        .take(NAMED_IN_FULL)
+        .map(|(i, _)| {
+            let t = reading.rows[*i];
+            let at = t.completed_at.format("%Y-%m-%d %H:%M:%S");
+            if t.receipt_no.is_empty() {
+                format!("{at}")
+            } else {
+                format!("{at} (receipt {})", t.receipt_no)
+            }
+        })
+        .collect();
+    let _ = write!(message, "first: {}", shown.join(", "));
+    if named.len() > NAMED_IN_FULL {
+        let _ = write!(message, " and {} more", named.len() - NAMED_IN_FULL);
+    }
+    Some((
+        rows,
+        Finding {
+            code: ROWS_LEFT_OUT.to_owned(),
+            severity: Severity::Info,
+            message,
+        },
+    ))
+}
