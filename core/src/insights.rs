@@ -23,7 +23,7 @@ use rust_decimal::{Decimal, RoundingStrategy};
 use crate::features::{Features, Thresholds};
 use crate::money::display;
 use crate::report::Insight;
-use crate::statement::Provider;
+use crate::wallets::Wallet;
 
 /// A statement shorter than this many days gets a thin-file insight.
 pub const THIN_FILE_DAYS: u32 = 90;
@@ -68,24 +68,25 @@ pub fn affordable_instalment(f: &Features) -> Decimal {
 /// The insights of a statement's features, in a fixed order (the thin-file warning first).
 /// Money is shown and united in `currency` (the statement's, ISO 4217: `"UGX 25,111.80"`, unit
 /// `"UGX/month"`), with the scorecard's `thresholds` in that currency. The overdraft is named
-/// in the words of the statement's wallet (`provider`): Fuliza on Safaricom M-Pesa, "overdraft"
-/// elsewhere (Vodacom Lesotho's Redeem overdraft, Airtel's Wewole; see docs/wallets.md). The
-/// codes (`fuliza_reliance`, `fuliza_drawn`) are the same on every wallet.
+/// in the words of the statement's wallet (`wallet`: its overdraft product's name, such as
+/// Safaricom's Fuliza, or "overdraft" for a wallet without one of its own; see
+/// docs/wallets.md). The codes (`fuliza_reliance`, `fuliza_drawn`) are the same on every
+/// wallet.
 pub fn insights(
     f: &Features,
     currency: &str,
     thresholds: &Thresholds,
-    provider: Provider,
+    wallet: &Wallet,
 ) -> Vec<Insight> {
-    let overdraft = Overdraft::of(provider);
+    let overdraft = Overdraft::of(wallet);
     [
         thin_file(f),
-        Some(average_income(f, currency, overdraft)),
+        Some(average_income(f, currency, &overdraft)),
         income_regularity(f),
         salary_share(f),
         Some(net_cash_flow(f, currency)),
         average_balance(f, currency, thresholds.near_zero_balance),
-        Some(fuliza(f, currency, overdraft)),
+        Some(fuliza(f, currency, &overdraft)),
         mobile_loans(f, currency),
         Some(betting(f, currency)),
         Some(cash_out(f, currency)),
@@ -113,35 +114,33 @@ fn thin_file(f: &Features) -> Option<Insight> {
 }
 
 /// How a wallet's insights name its overdraft.
-#[derive(Clone, Copy)]
 struct Overdraft {
     /// In a list, lower case unless a product name (`"Fuliza"`, `"overdrafts"`).
     listed: &'static str,
     /// At the start of a sentence (`"Fuliza"`, `"Overdraft"`).
     subject: &'static str,
     /// After "No" (`"Fuliza overdraft"`, `"overdraft"`).
-    none: &'static str,
+    none: String,
 }
 
 impl Overdraft {
-    fn of(provider: Provider) -> Self {
-        if provider == Provider::Mpesa {
-            Self {
-                listed: "Fuliza",
-                subject: "Fuliza",
-                none: "Fuliza overdraft",
-            }
-        } else {
-            Self {
+    fn of(wallet: &Wallet) -> Self {
+        match wallet.profile.overdraft {
+            Some(product) => Self {
+                listed: product,
+                subject: product,
+                none: format!("{product} overdraft"),
+            },
+            None => Self {
                 listed: "overdrafts",
                 subject: "Overdraft",
-                none: "overdraft",
-            }
+                none: "overdraft".to_owned(),
+            },
         }
     }
 }
 
-fn average_income(f: &Features, cur: &str, overdraft: Overdraft) -> Insight {
+fn average_income(f: &Features, cur: &str, overdraft: &Overdraft) -> Insight {
     insight(
         "average_monthly_income",
         format!(
@@ -222,7 +221,7 @@ fn average_balance(f: &Features, cur: &str, near_zero: Decimal) -> Option<Insigh
     ))
 }
 
-fn fuliza(f: &Features, cur: &str, overdraft: Overdraft) -> Insight {
+fn fuliza(f: &Features, cur: &str, overdraft: &Overdraft) -> Insight {
     match f.fuliza_reliance.filter(|r| *r != Decimal::MAX) {
         Some(r) => insight(
             "fuliza_reliance",
@@ -339,6 +338,10 @@ fn instalment(f: &Features, cur: &str) -> Insight {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn wallet(id: &str) -> &'static Wallet {
+        crate::wallets::find(id).expect("registered")
+    }
     use rust_decimal_macros::dec;
 
     fn base() -> Features {
@@ -369,7 +372,7 @@ mod tests {
 
     #[test]
     fn values_are_rounded_for_stable_json() {
-        let list = insights(&base(), "KES", &Thresholds::KES, Provider::Mpesa);
+        let list = insights(&base(), "KES", &Thresholds::KES, wallet("mpesa"));
         let cv = find(&list, "income_regularity").map(|i| i.value);
         assert_eq!(cv.map(|v| v.to_string()), Some("0.1235".to_owned()));
         let income = find(&list, "average_monthly_income").map(|i| i.value.to_string());
@@ -405,8 +408,8 @@ mod tests {
             ..base()
         };
         for f in [&drawn, &none, &no_income] {
-            let kenya = insights(f, "KES", &Thresholds::KES, Provider::Mpesa);
-            let lesotho = insights(f, "LSL", &Thresholds::KES, Provider::VodacomMpesaLs);
+            let kenya = insights(f, "KES", &Thresholds::KES, wallet("mpesa"));
+            let lesotho = insights(f, "LSL", &Thresholds::KES, wallet("vodacom-mpesa-ls"));
             let says = |list: &[Insight], word: &str| list.iter().any(|i| i.message.contains(word));
             assert!(says(&kenya, "Fuliza"));
             assert!(!says(&lesotho, "Fuliza"), "{lesotho:?}");
@@ -427,7 +430,7 @@ mod tests {
             transaction_count: 6,
             ..Features::default()
         };
-        let list = insights(&f, "KES", &Thresholds::KES, Provider::Mpesa);
+        let list = insights(&f, "KES", &Thresholds::KES, wallet("mpesa"));
         assert_eq!(list[0].code, "thin_file");
         assert_eq!(list[0].value, dec!(21));
         assert!(list[0].message.contains("only 21 day(s)"));

@@ -21,6 +21,7 @@ pub mod check;
 pub mod error;
 pub mod features;
 pub mod insights;
+pub mod limits;
 pub mod money;
 pub mod parse;
 #[cfg(feature = "pdf-report")]
@@ -32,12 +33,16 @@ pub mod statement;
 pub mod tamper;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod wallets;
 
 mod amount;
 mod assemble;
 mod order;
 mod parallel;
+mod pdf;
 mod report_id;
+#[cfg(feature = "testing")]
+mod rng;
 
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};
@@ -47,16 +52,11 @@ pub use report::{
     Band, EvidenceLevel, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
 };
 pub use scorecard::Scorecard;
-pub use statement::{Statement, Transaction, TransactionStatus};
+pub use statement::{Provider, Statement, Transaction, TransactionStatus};
+pub use wallets::Wallet;
 
-/// Version of the engine crate.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The longest statement the engine scores: 3,660 days (ten years) from the first to the last
-/// row, or across the header period. Safaricom's full statements cover at most a few years (the
-/// longest in our samples: 26 months); the features are computed per day, so a two-row file
-/// whose rows are centuries apart would otherwise cost hundreds of megabytes.
-pub const MAX_PERIOD_DAYS: u64 = 3_660;
+pub use limits::MAX_PERIOD_DAYS;
+pub use report::VERSION;
 
 /// Scores a statement: a [`ParsedStatement`] from [`parse()`], or a [`Statement`] built or
 /// edited in code.
@@ -82,7 +82,7 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// beyond [`money::MAX_AMOUNT`] (a statement built by hand; the parsers do not read one).
 pub fn score<S: Scorable + ?Sized>(statement: &S) -> Result<Report> {
     let card = scorecard::builtin_for(&statement.statement().currency)?;
-    assemble::report(&statement.prepared(), card, None)
+    assemble::report(&statement.prepared(), card, None, statement.as_of())
 }
 
 /// Scores a statement (as [`score`] takes it) with a given scorecard (a lender's own, loaded
@@ -94,7 +94,7 @@ pub fn score<S: Scorable + ?Sized>(statement: &S) -> Result<Report> {
 /// ever converted); those of [`score`] otherwise.
 pub fn score_with<S: Scorable + ?Sized>(statement: &S, scorecard: &Scorecard) -> Result<Report> {
     scorecard.check_currency(&statement.statement().currency)?;
-    assemble::report(&statement.prepared(), scorecard, None)
+    assemble::report(&statement.prepared(), scorecard, None, statement.as_of())
 }
 
 /// Scores a statement `parse` returned with `scorecard` or, when `None`, the built-in card of
@@ -105,7 +105,7 @@ fn score_parsed(
     report_id: Option<String>,
 ) -> Result<Report> {
     let card = scorecard::choose(scorecard, &statement.currency)?;
-    assemble::report(statement, card, report_id)
+    assemble::report(statement, card, report_id, statement.as_of())
 }
 
 /// Parses and scores in one call with the built-in card of the statement's currency: the same

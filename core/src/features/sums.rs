@@ -10,7 +10,7 @@ use super::Thresholds;
 use super::months::month_index;
 use super::{MIX_ALWAYS, MonthFigures, netting};
 use crate::amount::Amount;
-use crate::categorise::{Category, categorise};
+use crate::categorise::Category;
 use crate::statement::Transaction;
 
 /// Categories whose money in is not income.
@@ -42,10 +42,11 @@ pub(super) const RECEIVED: &[Category] = &[
     Category::AgentDeposit,
 ];
 
-/// The category of a row, categorising it on the fly when the input left it uncategorised.
+/// The category of a row (prepared statements carry one on every row; a row left
+/// uncategorised counts as [`Category::Other`]).
 pub(super) fn category_of(t: &Transaction) -> Category {
     if t.category == Category::Uncategorised {
-        categorise(&t.details, t.paid_in > t.withdrawn)
+        Category::Other
     } else {
         t.category
     }

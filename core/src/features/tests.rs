@@ -5,8 +5,12 @@ use super::*;
 use crate::statement::{Period, Statement, TransactionStatus};
 
 /// The features with the Kenyan card's money edges (these tests are in KES).
+/// The features of `statement` prepared as the engine prepares every statement (its rows
+/// categorised and their counterparties read in its wallet's words).
 fn compute(statement: &Statement) -> Features {
-    super::compute(&statement.reading(), &Thresholds::KES)
+    let mut prepared = statement.clone();
+    crate::parse::prepare(&mut prepared);
+    super::compute(&prepared.reading(), &Thresholds::KES)
 }
 use proptest::prelude::*;
 use rust_decimal_macros::dec;

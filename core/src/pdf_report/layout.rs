@@ -37,13 +37,13 @@ const KEEP_WHOLE: f32 = 240.0;
 const MAX_FINDINGS: usize = 40;
 /// Most months in the cash-flow chart (the latest ones).
 const MAX_MONTHS: usize = 36;
+/// The wallet's name for people (`"Airtel Money Uganda"`), from the registry; the code itself,
+/// cleaned, for one the engine does not know.
 fn provider_name(code: &str) -> String {
-    match code {
-        "mpesa" => "M-Pesa".to_owned(),
-        "mtn-momo" => "MTN MoMo".to_owned(),
-        "airtel-money" => "Airtel Money".to_owned(),
-        "" => "Mobile money".to_owned(),
-        other => format::clean(other),
+    match crate::wallets::find(code) {
+        Some(wallet) => wallet.name.to_owned(),
+        None if code.is_empty() => "Mobile money".to_owned(),
+        None => format::clean(code),
     }
 }
 

@@ -111,7 +111,7 @@ fn metadata(report: &Report, options: &RenderOptions) -> Metadata {
             format::clean(&report.statement_period)
         ))
         .authors(vec![format::clean(&options.issuer)])
-        .creator(format!("alama-core {}", crate::VERSION))
+        .creator(format!("alama-core {}", crate::report::VERSION))
         .language("en".to_owned())
         .creation_date(date)
         .document_id(id)
