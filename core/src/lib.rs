@@ -97,6 +97,42 @@ pub fn score_with<S: Scorable + ?Sized>(statement: &S, scorecard: &Scorecard) ->
     assemble::report(&statement.prepared(), scorecard, None, statement.as_of())
 }
 
+/// Scores a statement (as [`score`] takes it) judged on `as_of`, the day of analysis: the
+/// report [`score_with`] gives with `scorecard` (or [`score`] without one), where a statement
+/// dated after `as_of`, or requested after it, is `failed` (`after_analysis_date`). The day
+/// changes a report only through that finding. A [`ParsedStatement`] is judged on this day,
+/// not on the one its parse options gave.
+///
+/// # Errors
+/// Those of [`score_with`] and [`score`].
+pub fn score_on<S: Scorable + ?Sized>(
+    statement: &S,
+    scorecard: Option<&Scorecard>,
+    as_of: chrono::NaiveDate,
+) -> Result<Report> {
+    let card = scorecard::choose(scorecard, &statement.statement().currency)?;
+    assemble::report(&statement.prepared(), card, None, Some(as_of))
+}
+
+/// The catalogue of features of a statement (docs/features.md), as [`score`] reads them: the
+/// statement prepared, its rows in reading order, the money thresholds of `scorecard` or, when
+/// `None`, of the built-in card of its currency. Each feature's name with its value (`None`
+/// where the statement has nothing to measure it by), in catalogue order: the one entry every
+/// binding's feature table comes from (`Statement.features()` in Python).
+///
+/// # Errors
+/// `ErrorKind::CurrencyMismatch` for a card of another currency; `ErrorKind::UnsupportedCurrency`
+/// without a card for a currency that has no built-in one.
+pub fn feature_values<S: Scorable + ?Sized>(
+    statement: &S,
+    scorecard: Option<&Scorecard>,
+) -> Result<Vec<(&'static str, Option<rust_decimal::Decimal>)>> {
+    let card = scorecard::choose(scorecard, &statement.statement().currency)?;
+    let prepared = statement.prepared();
+    let features = features::compute(&prepared.reading(), card.thresholds());
+    Ok(features::catalogue::values(&features))
+}
+
 /// Scores a statement `parse` returned with `scorecard` or, when `None`, the built-in card of
 /// its currency; under `report_id` when given, else its content address.
 fn score_parsed(

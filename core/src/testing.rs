@@ -14,13 +14,16 @@ use rust_decimal::Decimal;
 use crate::statement::{Statement, Transaction, TransactionStatus};
 
 pub mod edits;
+mod in_wallet;
 pub mod population;
 pub mod wallets;
 pub use crate::pdf::writer as wallet_pdf;
 pub use crate::rng::SplitMix64;
 pub use crate::wallets::{
     PersonaKind, persona_statement, persona_statement_until, synthetic_statement,
+    synthetic_statement_with_rows,
 };
+pub use in_wallet::{every_category, in_wallet};
 pub use population::{Member, population};
 
 /// The report id of `statement` under the built-in scorecard, as a report of it computes it:
@@ -29,24 +32,6 @@ pub use population::{Member, population};
 pub fn report_id(statement: &Statement) -> String {
     let card = crate::scorecard::builtin();
     crate::report_id::report_id(&statement.reading(), &card.version, &card.sha256())
-}
-
-/// A synthetic statement with exactly `rows` rows (the newest `rows` of a long enough history),
-/// for benchmarks that need a given size, e.g. a 5,000-row CSV.
-pub fn synthetic_statement_with_rows(seed: u64, rows: usize) -> Statement {
-    let mut months = 1;
-    loop {
-        let mut s = synthetic_statement(seed, months);
-        if s.transactions.len() >= rows || months >= 1200 {
-            s.transactions.truncate(rows);
-            if let (Some(last), Some(p)) = (s.transactions.last(), s.period.as_mut()) {
-                p.start = last.completed_at.date();
-            }
-            s.summary = None;
-            return s;
-        }
-        months = (months * 2).max(months + 1);
-    }
 }
 
 /// A tiny statement: `rows` received-money rows over `days` days, for thin-file tests.

@@ -160,7 +160,7 @@ mod tests {
             format: Some(format.into()),
         };
         let core = options("PDF").into_core().unwrap();
-        assert_eq!(core.format, Some(Format::MpesaPdf));
+        assert_eq!(core.format, Some(Format::Pdf));
         assert_eq!(core.password.as_deref(), Some("1234"));
         assert_eq!(core.limits, alama_core::Limits::default());
         let err = options("xlsx").into_core().unwrap_err();

@@ -53,7 +53,8 @@ impl ParseOptions {
     }
 }
 
-/// Detects the format from the first bytes: `%PDF-` → PDF, a zip (`PK\x03\x04`) → spreadsheet,
+/// Detects the format from the first bytes: `%PDF-` → PDF, a spreadsheet's zip or compound file
+/// (see `sheet::is_spreadsheet`) → spreadsheet,
 /// `{` → JSON, otherwise text with a comma-, semicolon- or tab-separated header (or a wallet's
 /// table header among its first lines, below a title) → CSV.
 ///
@@ -65,8 +66,7 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
     if trimmed.starts_with(b"%PDF-") || find(head, b"%PDF-").is_some() {
         return Ok(Format::Pdf);
     }
-    // A zip (`.xlsx`, `.ods`) or an OLE compound file (`.xls`).
-    if bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1") {
+    if sheet::is_spreadsheet(bytes) {
         return Ok(Format::Xlsx);
     }
     if trimmed.first() == Some(&b'{') {
@@ -200,7 +200,7 @@ fn prepare_rows(rows: &mut [crate::statement::Transaction], wallet: &Wallet) {
     let mut buffer = String::new();
     for t in rows.iter_mut() {
         t.counterparty = if t.category.is_person_to_person() {
-            (wallet.counterparty)(t, &mut buffer).map(Box::from)
+            (wallet.counterparty)(t, &mut buffer).map(str::to_owned)
         } else {
             None
         };

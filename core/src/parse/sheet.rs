@@ -16,6 +16,20 @@ use calamine::{Data, Reader};
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;
 
+/// Whether `bytes` are a spreadsheet: a zip that holds an Excel workbook (`xl/workbook.xml`,
+/// or `xl/workbook.bin`) or an `OpenDocument` spreadsheet (its `mimetype`), or a compound file
+/// (`.xls`) with a `Workbook` or `Book` stream. Part names are stored in the clear in both
+/// formats, so they are found without decompressing anything.
+pub(super) fn is_spreadsheet(bytes: &[u8]) -> bool {
+    let has = |needle: &[u8]| memchr::memmem::find(bytes, needle).is_some();
+    if bytes.starts_with(b"PK\x03\x04") {
+        return has(b"xl/workbook.") || has(b"application/vnd.oasis.opendocument.spreadsheet");
+    }
+    let utf16 = |name: &str| -> Vec<u8> { name.bytes().flat_map(|b| [b, 0]).collect() };
+    bytes.starts_with(b"\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1")
+        && (has(&utf16("Workbook")) || has(&utf16("Book")))
+}
+
 /// The CSV of the first sheet of the spreadsheet `bytes`.
 ///
 /// # Errors

@@ -301,7 +301,7 @@ pub struct Transaction {
     /// statement is prepared (`crate::parse::prepare`); `None` for every other row, or when the
     /// text names nobody. Not part of the canonical JSON or CSV (it follows from the Details).
     #[serde(skip)]
-    pub counterparty: Option<Box<str>>,
+    pub counterparty: Option<String>,
 }
 
 /// A completed row with these amounts at the Unix epoch, for the engine's unit tests of

@@ -22,7 +22,7 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             csv: None,
         },
         rules: &super::safaricom_ke::TABLE,
-        counterparty: super::grammar::after_last_dash,
+        counterparty: super::grammar::mpesa_person,
         overdraft_row: super::grammar::overdraft_category,
         profile: Profile {
             launched: None,
@@ -34,6 +34,8 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             summary_completed_only: false,
             password_hint: None,
         },
+        #[cfg(feature = "testing")]
+        generator: None,
     }
 }
 

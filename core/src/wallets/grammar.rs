@@ -35,10 +35,32 @@ pub(super) fn after_last_dash<'b>(t: &Transaction, buffer: &'b mut String) -> Op
         return Some(buffer.as_str());
     }
     normalise_into(details, buffer);
-    let name = buffer
-        .get(after_last_separator(buffer.as_bytes())?..)?
-        .trim();
-    (!name.is_empty()).then_some(name)
+    let start = after_last_separator(buffer.as_bytes())?;
+    buffer.drain(..start);
+    let kept = buffer.trim_end().len();
+    buffer.truncate(kept);
+    let leading = buffer.len() - buffer.trim_start().len();
+    buffer.drain(..leading);
+    (!buffer.is_empty()).then_some(buffer.as_str())
+}
+
+/// The M-Pesa platform's name of the other party of a person-to-person row (Safaricom Kenya,
+/// Vodacom Lesotho): the text after the last `" - "` ([`after_last_dash`]) without the phone
+/// number Safaricom prints before the name since 2023 (`Customer Transfer to - 2547******678
+/// JANE DOE`). The same number is masked two ways on one statement (`2547******678`,
+/// `07******678`), and earlier layouts print it before the dash (`to 254712345678 - JANE
+/// DOE`), so the name is the key a person keeps on every row (`jane doe`).
+pub(super) fn mpesa_person<'b>(t: &Transaction, buffer: &'b mut String) -> Option<&'b str> {
+    after_last_dash(t, buffer)?;
+    let first = buffer.find(' ').unwrap_or(buffer.len());
+    let is_number = first >= 6
+        && buffer[..first]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'*');
+    if is_number && first < buffer.len() {
+        buffer.drain(..=first);
+    }
+    Some(buffer.as_str())
 }
 
 /// Where the text after the last `" - "` of `text` starts: what `str::rsplit_once(" - ")`
@@ -111,6 +133,23 @@ mod tests {
             ..Transaction::empty()
         };
         after_last_dash(&t, &mut String::new()).map(str::to_owned)
+    }
+
+    #[test]
+    fn a_person_is_one_key_whichever_way_the_number_is_printed() {
+        let key = |details: &str| {
+            let t = Transaction {
+                details: details.to_owned(),
+                ..Transaction::empty()
+            };
+            mpesa_person(&t, &mut String::new()).map(str::to_owned)
+        };
+        let jane = Some("jane doe".to_owned());
+        assert_eq!(key("Customer Transfer to - 2547******678 JANE DOE"), jane);
+        assert_eq!(key("Funds received from - 07******678 Jane  Doe"), jane);
+        assert_eq!(key("Customer Transfer to 254712345678 - JANE DOE"), jane);
+        assert_eq!(key("Customer Transfer to - 123456"), Some("123456".to_owned()));
+        assert_eq!(key("Airtime Purchase"), None);
     }
 
     proptest::proptest! {

@@ -18,11 +18,13 @@ mod vodacom_ls;
 mod wallet;
 
 #[cfg(feature = "testing")]
+pub use synthetic::{Generator, Party, Prints, Words};
+#[cfg(feature = "testing")]
 pub use airtel_ug::generator::airtel_statement;
 #[cfg(feature = "testing")]
 pub use mtn_gh::generator::mtn_statement;
 #[cfg(feature = "testing")]
-pub use safaricom_ke::generator::synthetic_statement;
+pub use safaricom_ke::generator::{synthetic_statement, synthetic_statement_with_rows};
 #[cfg(feature = "testing")]
 pub use safaricom_ke::personas::{PersonaKind, persona_statement, persona_statement_until};
 #[cfg(feature = "testing")]
@@ -32,7 +34,7 @@ pub use wallet::{Chain, Counterparty, Floor, Launch, PdfWriter, Profile, Wallet,
 pub(crate) use wallet::{CsvLayout, Layouts, PdfLayout};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::statement::Provider;
+use crate::statement::{Provider, Statement};
 
 /// Every wallet the engine knows, in the order a file of no known writer is tried: Safaricom
 /// M-Pesa first (nearly every file), then the other wallets, then the generic ids of the
@@ -73,6 +75,23 @@ pub fn of(provider: &Provider) -> Result<&'static Wallet> {
             ),
         )
     })
+}
+
+/// The country of `statement` (ISO 3166-1 alpha-2): its own when it says, else its wallet's;
+/// `None` for a wallet of no country (or a provider no wallet has).
+pub fn country_of(statement: &Statement) -> Option<&str> {
+    match find(statement.provider.as_str()) {
+        Some(wallet) => wallet.country_of(statement),
+        None => statement.country.as_deref(),
+    }
+}
+
+/// The IANA time zone of `statement`'s times: its own when it says, else its wallet's.
+pub fn zone_of(statement: &Statement) -> Option<&str> {
+    match find(statement.provider.as_str()) {
+        Some(wallet) => wallet.zone_of(statement),
+        None => statement.time_zone.as_deref(),
+    }
 }
 
 /// The wallets and formats the engine reads, for messages: `"supported: Safaricom M-Pesa

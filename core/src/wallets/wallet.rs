@@ -44,6 +44,10 @@ pub struct Wallet {
     pub overdraft_row: fn(&Transaction) -> bool,
     /// What its statements print and what a genuine one cannot show.
     pub profile: Profile,
+    /// Its seeded generator: its files and its words, for the conformance suite (feature
+    /// `testing`).
+    #[cfg(feature = "testing")]
+    pub generator: Option<super::synthetic::Generator>,
 }
 
 /// The name a person-to-person row gives the other party, normalised (lower case, single

@@ -129,8 +129,9 @@ pub async fn detail(
         scorecard: text(&json, "scorecardVersion"),
         wallet: statement
             .get("provider")
-            .and_then(|p| serde_json::from_value::<alama_core::statement::Provider>(p.clone()).ok())
-            .map_or_else(String::new, |p| p.name().to_owned()),
+            .and_then(Value::as_str)
+            .and_then(alama_core::wallets::find)
+            .map_or_else(String::new, |w| w.name.to_owned()),
         currency: text(statement, "currency"),
         factors,
         insights: lines(&json, "insights", "code", &["message"]),

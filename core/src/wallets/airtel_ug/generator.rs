@@ -8,6 +8,7 @@ use crate::statement::{
     AccountHolder, Balances, Period, Statement, Summary, SummaryRow, Transaction,
     TransactionStatus,
 };
+use crate::categorise::Category;
 use crate::rng::SplitMix64;
 use crate::pdf::writer::{Canvas, document, wrap};
 
@@ -257,4 +258,64 @@ fn airtel_pages(s: &Statement, opening: Decimal) -> Vec<Canvas> {
     airtel_footer(&mut c, pages.len() + 1);
     pages.push(c);
     pages
+}
+
+/// A row's text in Airtel Money Uganda's words. Airtel has no paybill, salary or savings rows
+/// of its own in the table: a bill is `Paid to`, a salary is money received, savings go to a
+/// bank; its overdraft (`Wewole`) is repaid as a loan.
+pub(super) fn words(
+    category: Category,
+    party: &crate::wallets::Party,
+) -> Option<crate::wallets::Words> {
+    let number = format!("2567{}", party.digits);
+    let (details, category) = match category {
+        Category::SendMoney | Category::PochiLaBiashara => (
+            format!("Sent Money to {number} , {}", party.name),
+            Category::SendMoney,
+        ),
+        Category::ReceivedMoney | Category::SalaryAndBusinessPayments => (
+            format!("Received Money from {number}. Sender TID 1{}", party.digits),
+            Category::ReceivedMoney,
+        ),
+        Category::AgentDeposit => (
+            "Cash In deposit at agent 1234567 TEST AGENT".to_owned(),
+            Category::AgentDeposit,
+        ),
+        Category::AgentWithdrawal => (
+            "Cash Out withdraw at agent 1234567 TEST AGENT".to_owned(),
+            Category::AgentWithdrawal,
+        ),
+        Category::Paybill | Category::BuyGoods => (
+            "Paid to 1234567 TEST SHOP".to_owned(),
+            Category::BuyGoods,
+        ),
+        Category::AirtimeAndBundles => ("Airtime purchase".to_owned(), category),
+        Category::FulizaDraw => ("Wewole advance".to_owned(), category),
+        Category::MobileLoanDisbursement | Category::DigitalLoanDisbursement => (
+            "Loan disbursement from Airtel".to_owned(),
+            Category::MobileLoanDisbursement,
+        ),
+        Category::FulizaRepayment
+        | Category::MobileLoanRepayment
+        | Category::DigitalLoanRepayment => (
+            "Loan repayment to Airtel".to_owned(),
+            Category::MobileLoanRepayment,
+        ),
+        Category::SavingsDeposit => ("Transfer to savings".to_owned(), category),
+        Category::SavingsWithdrawal => ("Transfer from savings".to_owned(), category),
+        Category::Betting => ("Paid to 1234567 BETWAY UGANDA".to_owned(), category),
+        Category::Utilities => ("Paid to 1234567 UMEME YAKA".to_owned(), category),
+        Category::Charges => ("Transaction fee charge".to_owned(), category),
+        Category::Reversal => ("Reversal of transaction".to_owned(), category),
+        Category::OwnAccountTransfer => (
+            "Sent Money to bank TEST BANK".to_owned(),
+            Category::OwnAccountTransfer,
+        ),
+        _ => (String::new(), Category::Other),
+    };
+    Some(crate::wallets::Words {
+        details,
+        transaction_type: None,
+        category,
+    })
 }

@@ -71,6 +71,17 @@ pub static WALLET: Wallet = Wallet {
         summary_completed_only: true,
         password_hint: None,
     },
+    #[cfg(feature = "testing")]
+    generator: Some(super::Generator {
+        file: generator::airtel_statement,
+        words: generator::words,
+        prints: super::Prints {
+            balance_before: false,
+            fee: true,
+            receipt: true,
+            seconds: false,
+        },
+    }),
 };
 
 /// The day Zap, Airtel Money's predecessor, launched in Uganda.

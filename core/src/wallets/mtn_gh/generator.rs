@@ -5,6 +5,7 @@ use rust_decimal::Decimal;
 
 use crate::wallets::synthetic::{Synthetic, day, money};
 use crate::statement::{AccountHolder, Statement, Transaction};
+use crate::categorise::Category;
 use crate::rng::SplitMix64;
 
 /// An MTN MoMo Ghana CSV of `rows` rows (from March 2025, newest first).
@@ -154,4 +155,105 @@ pub fn mtn_statement(seed: u64, rows: usize) -> Synthetic {
         ..Statement::default()
     };
     Synthetic { bytes, expected }
+}
+
+/// A row's text in MTN MoMo Ghana's words: its transaction type and the Details its reader
+/// makes of a record (`TYPE | to/from NAME | REF | OVA`). MTN prints fees inside the rows they
+/// are charged on, so a charge is no row of its own (`None`); it lends through XtraCash, not an
+/// overdraft; a salary is a transfer received; savings go to a bank.
+pub(super) fn words(
+    category: Category,
+    party: &crate::wallets::Party,
+) -> Option<crate::wallets::Words> {
+    let (kind, out, name, reference, ova, category) = match category {
+        Category::SendMoney | Category::PochiLaBiashara => (
+            "TRANSFER",
+            true,
+            party.name.as_str(),
+            "",
+            "Internal",
+            Category::SendMoney,
+        ),
+        Category::ReceivedMoney | Category::SalaryAndBusinessPayments => (
+            "TRANSFER",
+            false,
+            party.name.as_str(),
+            "",
+            "Internal",
+            Category::ReceivedMoney,
+        ),
+        Category::AgentDeposit => ("CASH_IN", false, "TEST AGENT", "", "Internal", category),
+        Category::AgentWithdrawal => ("CASH_OUT", true, "TEST AGENT", "", "Internal", category),
+        Category::Paybill => (
+            "CUSTOM_PAYMENT",
+            true,
+            "TEST ACADEMY",
+            "",
+            "Internal",
+            category,
+        ),
+        Category::BuyGoods => (
+            "DEBIT",
+            true,
+            "Bills.INV .",
+            "The Test Kitchen",
+            "HubtelPOS.sp",
+            category,
+        ),
+        Category::AirtimeAndBundles => (
+            "DEBIT",
+            true,
+            "one4all.sp",
+            "One4all Debit System",
+            "one4all.sp",
+            category,
+        ),
+        Category::FulizaDraw | Category::MobileLoanDisbursement | Category::DigitalLoanDisbursement => (
+            "TRANSFER",
+            false,
+            "XtraCash",
+            "loan",
+            "Internal",
+            Category::MobileLoanDisbursement,
+        ),
+        Category::FulizaRepayment | Category::MobileLoanRepayment | Category::DigitalLoanRepayment => (
+            "DEBIT",
+            true,
+            "XtraCash",
+            "loan repayment",
+            "Internal",
+            Category::MobileLoanRepayment,
+        ),
+        Category::SavingsDeposit | Category::OwnAccountTransfer => (
+            "TRANSFER",
+            true,
+            "GCB BANK",
+            "",
+            "gcbpupull.sp",
+            Category::OwnAccountTransfer,
+        ),
+        Category::SavingsWithdrawal => (
+            "TRANSFER",
+            false,
+            "GCB BANK",
+            "",
+            "gcbpupull.sp",
+            Category::OwnAccountTransfer,
+        ),
+        Category::Betting => ("PAYMENT", true, "BETWAY GHANA", "", "Internal", category),
+        Category::Utilities => ("DEBIT", true, "ECG", "prepaid", "Internal", category),
+        Category::Reversal => ("ADJUSTMENT", false, "MTN", "reversal", "Internal", category),
+        Category::Charges => return None,
+        _ => ("", true, "", "", "", Category::Other),
+    };
+    let details = if kind.is_empty() {
+        String::new()
+    } else {
+        super::csv::details_of(kind, out, name, reference, ova)
+    };
+    Some(crate::wallets::Words {
+        details,
+        transaction_type: (!kind.is_empty()).then(|| kind.to_owned()),
+        category,
+    })
 }

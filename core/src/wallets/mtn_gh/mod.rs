@@ -61,6 +61,17 @@ pub static WALLET: Wallet = Wallet {
         summary_completed_only: true,
         password_hint: None,
     },
+    #[cfg(feature = "testing")]
+    generator: Some(super::Generator {
+        file: generator::mtn_statement,
+        words: generator::words,
+        prints: super::Prints {
+            balance_before: true,
+            fee: true,
+            receipt: true,
+            seconds: true,
+        },
+    }),
 };
 
 /// 25 September 2008 (see the source above).

@@ -7,6 +7,7 @@
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime};
 use rust_decimal::Decimal;
 
+use crate::categorise::Category;
 use crate::rng::SplitMix64;
 use crate::statement::{
     AccountHolder, Period, Statement, Summary, SummaryRow, Transaction, TransactionStatus,
@@ -490,3 +491,115 @@ impl Builder {
     }
 }
 
+
+/// A row's text in Safaricom's words (2023+ layout: the masked number after the dash).
+pub(super) fn words(
+    category: Category,
+    party: &crate::wallets::Party,
+) -> Option<crate::wallets::Words> {
+    let person = format!("2547******{} {}", &party.digits[5..], party.name);
+    let details = match category {
+        Category::SendMoney => format!("Customer Transfer to - {person}"),
+        Category::ReceivedMoney => format!("Funds received from - {person}"),
+        Category::PochiLaBiashara => {
+            format!("Customer Send Money to Micro SME Business to - {person}")
+        }
+        Category::AgentDeposit => "Deposit of Funds at Agent Till 12345 - TEST AGENCY".into(),
+        Category::AgentWithdrawal => {
+            "Customer Withdrawal At Agent Till 12345 - TEST AGENCY".into()
+        }
+        Category::Paybill => "Pay Bill Online to 400200 - TEST ACADEMY Acc. 1001".into(),
+        Category::BuyGoods => "Merchant Payment to 512345 - TEST SHOP".into(),
+        Category::AirtimeAndBundles => "Airtime Purchase".into(),
+        Category::FulizaDraw => "OverDraft of Credit Party".into(),
+        Category::FulizaRepayment => "OD Loan Repayment to 232323 - M-PESA Overdraw".into(),
+        Category::MobileLoanDisbursement => "M-Shwari Loan Disburse".into(),
+        Category::MobileLoanRepayment => "M-Shwari Loan Repayment".into(),
+        Category::DigitalLoanDisbursement => {
+            "Business Payment from 123456 - TALA KENYA via API".into()
+        }
+        Category::DigitalLoanRepayment => "Pay Bill Online to 851900 - TALA KENYA Acc. 1".into(),
+        Category::SavingsDeposit => "M-Shwari Deposit".into(),
+        Category::SavingsWithdrawal => "M-Shwari Withdraw".into(),
+        Category::Betting => "Pay Bill Online to 290290 - SportPesa Acc. 1".into(),
+        Category::Utilities => "Pay Bill Online to 888880 - KPLC PREPAID Acc. 1".into(),
+        Category::SalaryAndBusinessPayments => {
+            "Salary Payment from 600123 - TEST EMPLOYER LTD".into()
+        }
+        Category::Charges => "Customer Transfer of Funds Charge".into(),
+        Category::Reversal => "Reversal of transaction".into(),
+        Category::OwnAccountTransfer => "Pay Bill Online to 247247 - Equity Bank Acc. 1".into(),
+        _ => String::new(),
+    };
+    Some(crate::wallets::Words {
+        details,
+        transaction_type: None,
+        category: if category == Category::Uncategorised {
+            Category::Other
+        } else {
+            category
+        },
+    })
+}
+
+/// A synthetic statement with exactly `rows` rows (the newest `rows` of a long enough history),
+/// for benchmarks that need a given size, e.g. a 5,000-row CSV.
+pub fn synthetic_statement_with_rows(seed: u64, rows: usize) -> Statement {
+    let mut months = 1;
+    loop {
+        let mut s = synthetic_statement(seed, months);
+        if s.transactions.len() >= rows || months >= 1200 {
+            s.transactions.truncate(rows);
+            if let (Some(last), Some(p)) = (s.transactions.last(), s.period.as_mut()) {
+                p.start = last.completed_at.date();
+            }
+            s.summary = None;
+            return s;
+        }
+        months = (months * 2).max(months + 1);
+    }
+}
+
+/// A Safaricom CSV export of `rows` rows (the canonical CSV: no header, no SUMMARY) and the
+/// statement it holds.
+pub(super) fn file(seed: u64, rows: usize) -> crate::wallets::synthetic::Synthetic {
+    let full = synthetic_statement_with_rows(seed, rows);
+    let expected = Statement {
+        currency: full.currency.clone(),
+        transactions: full.transactions,
+        ..Statement::default()
+    };
+    crate::wallets::synthetic::Synthetic {
+        bytes: export(&expected),
+        expected,
+    }
+}
+
+/// Safaricom's CSV export of `statement`'s rows: `Receipt No, Completion Time, Details,
+/// Transaction Status, Paid In, Withdrawn, Balance`, newest first as the statement lists them.
+fn export(statement: &Statement) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let header = [
+        "Receipt No",
+        "Completion Time",
+        "Details",
+        "Transaction Status",
+        "Paid In",
+        "Withdrawn",
+        "Balance",
+    ];
+    let _ = w.write_record(header);
+    for t in &statement.transactions {
+        let amount = |d: Decimal| if d.is_zero() { String::new() } else { d.to_string() };
+        let _ = w.write_record([
+            t.receipt_no.clone(),
+            t.completed_at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            t.details.clone(),
+            t.status.as_word().to_owned(),
+            amount(t.paid_in),
+            amount(t.withdrawn),
+            t.balance.map(|b| b.to_string()).unwrap_or_default(),
+        ]);
+    }
+    w.into_inner().unwrap_or_default()
+}

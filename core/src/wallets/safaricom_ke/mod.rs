@@ -4,7 +4,7 @@
 //!   encrypted or not) and its CSV export, which is the canonical CSV's own layout
 //!   (`crate::parse::csv`).
 //! - **Words**: its rule table ([`rules`]); a person-to-person row names the other party after
-//!   the last `" - "` of its Details (`super::grammar::after_last_dash`); Fuliza, its overdraft, is named in the
+//!   the last `" - "` of its Details (`super::grammar::mpesa_person`); Fuliza, its overdraft, is named in the
 //!   Details of every row it funds.
 //! - **Profile**: KES, East Africa Time; launched on 6 March 2007; a balance never below zero
 //!   but on a payment Fuliza funded (the 2019 layout printed the overdrawn balance there); the
@@ -43,7 +43,7 @@ pub static WALLET: Wallet = Wallet {
         csv: None,
     },
     rules: &TABLE,
-    counterparty: super::grammar::after_last_dash,
+    counterparty: super::grammar::mpesa_person,
     overdraft_row: uses_fuliza,
     profile: Profile {
         launched: Some(Launch {
@@ -80,6 +80,17 @@ pub static WALLET: Wallet = Wallet {
         summary_completed_only: false,
         password_hint: Some("normally the customer's ID number"),
     },
+    #[cfg(feature = "testing")]
+    generator: Some(super::Generator {
+        file: generator::file,
+        words: generator::words,
+        prints: super::Prints {
+            balance_before: false,
+            fee: false,
+            receipt: true,
+            seconds: true,
+        },
+    }),
 };
 
 /// The day M-Pesa launched in Kenya (Safaricom, 6 March 2007).

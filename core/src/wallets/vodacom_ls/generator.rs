@@ -5,6 +5,7 @@ use rust_decimal::Decimal;
 
 use crate::wallets::synthetic::{Synthetic, day, money};
 use crate::statement::{AccountHolder, Statement, Transaction};
+use crate::categorise::Category;
 use crate::rng::SplitMix64;
 use crate::pdf::writer::{Canvas, document, wrap};
 
@@ -153,4 +154,65 @@ fn vodacom_pages(rows: &[(Transaction, String, String)]) -> Vec<Canvas> {
     vodacom_footer(&mut c, pages.len() + 1);
     pages.push(c);
     pages
+}
+
+/// A row's text in Vodacom M-Pesa Lesotho's words (the M-Pesa platform's, as Safaricom's). Its
+/// table reads no salary, savings or digital-loan rows of their own: a salary is money
+/// received, savings and bank transfers go through the National Payment Switch, a digital
+/// loan is an M-Pesa Advance.
+pub(super) fn words(
+    category: Category,
+    party: &crate::wallets::Party,
+) -> Option<crate::wallets::Words> {
+    let person = format!("266{} - {}", party.digits, party.name);
+    let (details, category) = match category {
+        Category::SendMoney | Category::PochiLaBiashara => {
+            (format!("Customer Transfer to {person}"), Category::SendMoney)
+        }
+        Category::ReceivedMoney | Category::SalaryAndBusinessPayments => (
+            format!("Funds received from {person}"),
+            Category::ReceivedMoney,
+        ),
+        Category::AgentDeposit => (
+            "Deposit of Funds at Agent Till 300123 - Test Snack Bar".to_owned(),
+            category,
+        ),
+        Category::AgentWithdrawal => (
+            "Customer Withdrawal At Agent Till 300123 - Test Shop".to_owned(),
+            category,
+        ),
+        Category::Paybill => ("Payment to 12345 - Test Academy".to_owned(), category),
+        Category::BuyGoods => ("PayMerchant to 54321 - Test Shop".to_owned(), category),
+        Category::AirtimeAndBundles => ("Airtime Purchase".to_owned(), category),
+        Category::FulizaDraw => (
+            "Overdraft Payment from 72957 - Redeem Financial Services".to_owned(),
+            category,
+        ),
+        Category::FulizaRepayment => (
+            "Customer Overdraft Payment to 72957 - Redeem Financial Services".to_owned(),
+            category,
+        ),
+        Category::MobileLoanDisbursement | Category::DigitalLoanDisbursement => (
+            "M-Pesa Advance Payment from 12345 - Test Lender".to_owned(),
+            Category::MobileLoanDisbursement,
+        ),
+        Category::MobileLoanRepayment | Category::DigitalLoanRepayment => (
+            "Customer Advance Payment to 12345 - Test Lender".to_owned(),
+            Category::MobileLoanRepayment,
+        ),
+        Category::SavingsDeposit | Category::SavingsWithdrawal | Category::OwnAccountTransfer => (
+            "National Payment Switch transfer - Test Bank".to_owned(),
+            Category::OwnAccountTransfer,
+        ),
+        Category::Betting => ("Payment to 12345 - Betway".to_owned(), category),
+        Category::Utilities => ("Payment to 12345 - LEC prepaid".to_owned(), category),
+        Category::Charges => ("Withdrawal Charge".to_owned(), category),
+        Category::Reversal => ("Reversal of transaction".to_owned(), category),
+        _ => (String::new(), Category::Other),
+    };
+    Some(crate::wallets::Words {
+        details,
+        transaction_type: None,
+        category,
+    })
 }

@@ -36,7 +36,7 @@ pub static WALLET: Wallet = Wallet {
         csv: None,
     },
     rules: &rules::TABLE,
-    counterparty: super::grammar::after_last_dash,
+    counterparty: super::grammar::mpesa_person,
     overdraft_row: super::grammar::overdraft_category,
     profile: Profile {
         // The first day of the year M-Pesa was established in Lesotho: the exact day is not
@@ -71,6 +71,17 @@ pub static WALLET: Wallet = Wallet {
         summary_completed_only: true,
         password_hint: None,
     },
+    #[cfg(feature = "testing")]
+    generator: Some(super::Generator {
+        file: generator::vodacom_statement,
+        words: generator::words,
+        prints: super::Prints {
+            balance_before: false,
+            fee: false,
+            receipt: false,
+            seconds: true,
+        },
+    }),
 };
 
 /// 1 January 2013 (see the source above).
