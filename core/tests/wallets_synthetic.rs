@@ -18,10 +18,10 @@ fn round_trip(synthetic: &Synthetic) {
     }
     assert_eq!(parsed, expected);
     // The canonical JSON and CSV carry every field of these wallets' rows.
-    let json = alama_core::parse::json::parse(parsed.to_json().as_bytes()).expect("JSON");
+    let json = parse(parsed.to_json().as_bytes(), &ParseOptions::default()).expect("JSON");
     assert_eq!(json.transactions, parsed.transactions);
     assert_eq!(
-        (json.provider, &json.currency, &json.country),
+        (json.provider.clone(), &json.currency, &json.country),
         (parsed.provider.clone(), &parsed.currency, &parsed.country)
     );
     let csv = parse(parsed.to_csv().as_bytes(), &ParseOptions::default()).expect("CSV");

@@ -200,7 +200,7 @@ fn step(
 
 /// The group `rows[start..end]` read with the groups that follow it within the wallet's
 /// `settle_seconds` of its last row: the balance after them and the end of the last group
-/// taken, when the running `balance` plus their net is one of their printed balances.
+/// taken, when the running `balance` plus their net is printed by one of them.
 fn settle(
     rows: &[&Transaction],
     start: usize,
@@ -218,9 +218,10 @@ fn settle(
         net += rows[through..next].iter().map(|t| t.net()).sum::<Decimal>();
         through = next;
         let expected = balance + net;
-        // Together they end on the balance the last of them prints: the order they settled
+        // Together they end on the balance the one that settled last prints (a debit printed
+        // before a credit that settled first prints the sum of both): the order they settled
         // in is theirs, the sum is the chain's.
-        if rows[through - 1].balance == Some(expected) {
+        if rows[start..through].iter().any(|t| t.balance == Some(expected)) {
             return Some((expected, through));
         }
     }

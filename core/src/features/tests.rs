@@ -275,7 +275,8 @@ fn bin_edges_are_exact_per_month_rates() {
         (0..n)
             .map(|i| {
                 let d = date(2024, 1, 1) + Duration::days(i64::from(i * (days - 1) / (n - 1)));
-                row(d, 9 + i % 10, SHOP, dec!(0), dec!(100), None)
+                // Hours apart: rows within the hour at one shop are one payment in parts.
+                row(d, 8 + 2 * (i % 7), SHOP, dec!(0), dec!(100), None)
             })
             .collect::<Vec<_>>()
     };

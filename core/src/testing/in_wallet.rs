@@ -82,12 +82,7 @@ fn rebalance(
     convert: &dyn Fn(Decimal) -> Decimal,
     before: bool,
 ) {
-    let opening = source
-        .reading()
-        .rows
-        .iter()
-        .find_map(|t| t.balance.map(|b| b - if t.is_completed() { t.net() } else { Decimal::ZERO }))
-        .unwrap_or_default();
+    let opening = opening(source);
     let mut order: Vec<usize> = (0..rows.len()).collect();
     order.sort_by_key(|&i| (rows[i].1.completed_at, rows[i].0));
     let mut balance = convert(opening);
@@ -102,6 +97,25 @@ fn rebalance(
         }
         t.balance = printed.then_some(balance);
     }
+}
+
+/// The balance before `source`'s first rows: of the rows of its earliest time (a charge row
+/// prints the same time as its transfer, in either order), the balance before one of them from
+/// which the group's net ends on a balance the group prints.
+fn opening(source: &Statement) -> Decimal {
+    let net = |t: &Transaction| if t.is_completed() { t.net() } else { Decimal::ZERO };
+    let printed: Vec<&Transaction> = source.transactions.iter().filter(|t| t.balance.is_some()).collect();
+    let Some(first) = printed.iter().map(|t| t.completed_at).min() else {
+        return Decimal::ZERO;
+    };
+    let group: Vec<&Transaction> = printed.into_iter().filter(|t| t.completed_at == first).collect();
+    let group_net: Decimal = group.iter().map(|t| net(t)).sum();
+    let candidates = group.iter().filter_map(|t| t.balance.map(|b| b - net(t)));
+    candidates
+        .clone()
+        .find(|c| group.iter().any(|t| t.balance == Some(*c + group_net)))
+        .or_else(|| candidates.max())
+        .unwrap_or_default()
 }
 
 /// The other party of a row as the words of every wallet name it: the letters of the name its

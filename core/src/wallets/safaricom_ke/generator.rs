@@ -508,7 +508,7 @@ pub(super) fn words(
         Category::AgentWithdrawal => {
             "Customer Withdrawal At Agent Till 12345 - TEST AGENCY".into()
         }
-        Category::Paybill => "Pay Bill Online to 400200 - TEST ACADEMY Acc. 1001".into(),
+        Category::Paybill => "Pay Bill Online to 700700 - TEST TRADERS Acc. 1001".into(),
         Category::BuyGoods => "Merchant Payment to 512345 - TEST SHOP".into(),
         Category::AirtimeAndBundles => "Airtime Purchase".into(),
         Category::FulizaDraw => "OverDraft of Credit Party".into(),
