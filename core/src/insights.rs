@@ -323,7 +323,10 @@ fn average_balance(f: &Features, cur: &str, near_zero: Decimal) -> Option<Insigh
         .strip_suffix(".00")
         .map_or_else(|| display(cur, near_zero), str::to_owned);
     let below = if f.days_near_zero == 0 {
-        format!("never below {edge} over {}", plural(f.statement_days, "day", "days"))
+        format!(
+            "never below {edge} over {}",
+            plural(f.statement_days, "day", "days")
+        )
     } else {
         format!(
             "below {edge} on {} of {}",
@@ -386,11 +389,7 @@ fn mobile_loans(f: &Features, cur: &str) -> Option<Insight> {
             "mobile_loans",
             format!(
                 "{} received ({}); {} repaid on the statement",
-                plural(
-                    count,
-                    "mobile or digital loan",
-                    "mobile or digital loans"
-                ),
+                plural(count, "mobile or digital loan", "mobile or digital loans"),
                 display(cur, received),
                 display(cur, repaid)
             ),
@@ -610,14 +609,19 @@ mod tests {
             assert!(!t.contains("(s)"), "{t}");
             assert!(!t.contains("of 3 months"), "{t}");
         }
-        let message = |code| find(&list, code).map(|i| i.message.clone()).unwrap_or_default();
+        let message = |code| {
+            find(&list, code)
+                .map(|i| i.message.clone())
+                .unwrap_or_default()
+        };
         assert!(message("thin_file").contains("41 days with 1 completed transaction;"));
         assert_eq!(
             message("bill_payment_months"),
             "Utility or bill payments in 1 calendar month of its 41 days (1 payment)"
         );
         assert!(
-            message("fuliza_reliance").ends_with(": 1 draw totalling GHS 200.00, in 1 calendar month of its 41 days"),
+            message("fuliza_reliance")
+                .ends_with(": 1 draw totalling GHS 200.00, in 1 calendar month of its 41 days"),
             "{}",
             message("fuliza_reliance")
         );
@@ -651,17 +655,42 @@ mod tests {
             ..base()
         };
         let list = insights(&f, "KES", &Thresholds::KES, Provider::Mpesa);
-        let m = find(&list, "average_monthly_income").map(|i| i.message.clone()).unwrap_or_default();
-        assert!(m.starts_with("Average income is KES 30,000.00 per 30 days over 365 days;"), "{m}");
-        assert!(m.contains("the typical month (the median of 12 full calendar months) brought KES 28,500.50"), "{m}");
+        let m = find(&list, "average_monthly_income")
+            .map(|i| i.message.clone())
+            .unwrap_or_default();
+        assert!(
+            m.starts_with("Average income is KES 30,000.00 per 30 days over 365 days;"),
+            "{m}"
+        );
+        assert!(
+            m.contains(
+                "the typical month (the median of 12 full calendar months) brought KES 28,500.50"
+            ),
+            "{m}"
+        );
         let ugx = insights(&f, "UGX", &Thresholds::KES, Provider::AirtelMoneyUg);
-        let m = find(&ugx, "average_monthly_income").map(|i| i.message.clone()).unwrap_or_default();
-        assert!(m.contains("UGX 30,000 per 30 days") && m.contains("brought UGX 28,501"), "{m}");
+        let m = find(&ugx, "average_monthly_income")
+            .map(|i| i.message.clone())
+            .unwrap_or_default();
+        assert!(
+            m.contains("UGX 30,000 per 30 days") && m.contains("brought UGX 28,501"),
+            "{m}"
+        );
         assert!(m.contains("less loans, overdrafts,"), "{m}");
-        let none = Features { full_months: 0, ..f };
+        let none = Features {
+            full_months: 0,
+            ..f
+        };
         let list = insights(&none, "KES", &Thresholds::KES, Provider::Mpesa);
-        let m = find(&list, "average_monthly_income").map(|i| i.message.clone()).unwrap_or_default();
-        assert!(m.contains("with no full calendar month, the typical monthly income is the same figure"), "{m}");
+        let m = find(&list, "average_monthly_income")
+            .map(|i| i.message.clone())
+            .unwrap_or_default();
+        assert!(
+            m.contains(
+                "with no full calendar month, the typical monthly income is the same figure"
+            ),
+            "{m}"
+        );
     }
 
     /// Every code the engine writes has a title, in the wallet's words.
@@ -677,8 +706,14 @@ mod tests {
                 assert!(title(&i.code, p).is_some(), "{}", i.code);
             }
         }
-        assert_eq!(title("fuliza_reliance", Provider::Mpesa), Some("Fuliza drawn, share of income"));
-        assert_eq!(title("fuliza_drawn", Provider::MtnMomoGh), Some("Overdraft drawn"));
+        assert_eq!(
+            title("fuliza_reliance", Provider::Mpesa),
+            Some("Fuliza drawn, share of income")
+        );
+        assert_eq!(
+            title("fuliza_drawn", Provider::MtnMomoGh),
+            Some("Overdraft drawn")
+        );
         assert_eq!(title("nonsense", Provider::Mpesa), None);
     }
 }

@@ -170,8 +170,8 @@ pub fn display_places(currency: &str, value: Decimal, places: u32) -> String {
 /// 2 places is `"1,234,567.89"`, `-1000.5` with 0 is `"-1,001"`.
 pub fn grouped(value: Decimal, places: u32) -> String {
     let places = places.min(4);
-    let mut m = value
-        .round_dp_with_strategy(places, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    let mut m =
+        value.round_dp_with_strategy(places, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
     m.rescale(places);
     let text = m.abs().to_string();
     let (int, frac) = text.split_once('.').unwrap_or((&text, ""));

@@ -171,13 +171,36 @@ fn text_holds_score_band_period_factors_and_holder() {
 #[test]
 fn each_wallets_report_is_in_its_terms() {
     let cases = [
-        ("wallet-airtel-ug-seed1-60rows", "Airtel Money Uganda · UGX", "24 Nov 2026, 09:30 EAT", "1 Mar 2026 – 31 Mar 2026"),
-        ("wallet-mtn-gh-seed2-80rows", "MTN MoMo Ghana · GHS", "24 Nov 2026, 06:30 GMT", "1 Mar 2025 – 13 Apr 2025"),
-        ("wallet-vodacom-ls-seed3-80rows", "Vodacom M-Pesa Lesotho · LSL", "24 Nov 2026, 08:30 SAST", ""),
-        ("synthetic-seed1-6m", "Safaricom M-Pesa Kenya · KES", "24 Nov 2026, 09:30 EAT", "1 Jan 2024 – 30 Jun 2024"),
+        (
+            "wallet-airtel-ug-seed1-60rows",
+            "Airtel Money Uganda · UGX",
+            "24 Nov 2026, 09:30 EAT",
+            "1 Mar 2026 – 31 Mar 2026",
+        ),
+        (
+            "wallet-mtn-gh-seed2-80rows",
+            "MTN MoMo Ghana · GHS",
+            "24 Nov 2026, 06:30 GMT",
+            "1 Mar 2025 – 13 Apr 2025",
+        ),
+        (
+            "wallet-vodacom-ls-seed3-80rows",
+            "Vodacom M-Pesa Lesotho · LSL",
+            "24 Nov 2026, 08:30 SAST",
+            "",
+        ),
+        (
+            "synthetic-seed1-6m",
+            "Safaricom M-Pesa Kenya · KES",
+            "24 Nov 2026, 09:30 EAT",
+            "1 Jan 2024 – 30 Jun 2024",
+        ),
     ];
     for (name, wallet, generated, period) in cases {
-        let path = format!("{}/../tests/vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../tests/vectors/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let vector: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&path).expect("vector")).expect("json");
         let r: Report = serde_json::from_value(vector["report"].clone()).expect("report");
@@ -185,13 +208,23 @@ fn each_wallets_report_is_in_its_terms() {
         for e in [wallet, generated, period, "AVERAGEINCOME"] {
             assert!(text.contains(&squash(e)), "{name}: the PDF lacks {e:?}");
         }
-        assert!(!text.contains(&squash(&r.statement.provider)) || r.statement.provider == "mpesa", "{name} prints its code");
+        assert!(
+            !text.contains(&squash(&r.statement.provider)) || r.statement.provider == "mpesa",
+            "{name} prints its code"
+        );
         assert!(!text.contains('…'), "{name}: something is cut off");
         for i in &r.insights {
-            assert!(text.contains(&squash(&i.message)), "{name}: {} is not whole", i.code);
+            assert!(
+                text.contains(&squash(&i.message)),
+                "{name}: {} is not whole",
+                i.code
+            );
         }
         if r.statement.currency == "UGX" {
-            assert!(!text.contains("UGX0.00") && text.contains("UGX"), "{name}: UGX with cents");
+            assert!(
+                !text.contains("UGX0.00") && text.contains("UGX"),
+                "{name}: UGX with cents"
+            );
         }
     }
 }

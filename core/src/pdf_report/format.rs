@@ -1,8 +1,8 @@
 //! Number, money and date formatting for the PDF report (English, thousands separated by `,`).
 
 use chrono::{NaiveDate, NaiveDateTime, Offset, TimeZone};
-use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::Decimal;
+use rust_decimal::prelude::ToPrimitive;
 
 /// `1234567.891` with `dp = 2` → `"1,234,567.89"` (half away from zero; `-` for negatives):
 /// [`crate::money::grouped`].
@@ -137,12 +137,27 @@ mod tests {
         let utc = NaiveDate::from_ymd_opt(2026, 11, 24)
             .and_then(|d| d.and_hms_opt(6, 30, 0))
             .unwrap_or_default();
-        assert_eq!(timestamp(utc, Some("Africa/Nairobi")), "24 Nov 2026, 09:30 EAT");
-        assert_eq!(timestamp(utc, Some("Africa/Kampala")), "24 Nov 2026, 09:30 EAT");
-        assert_eq!(timestamp(utc, Some("Africa/Accra")), "24 Nov 2026, 06:30 GMT");
-        assert_eq!(timestamp(utc, Some("Africa/Maseru")), "24 Nov 2026, 08:30 SAST");
+        assert_eq!(
+            timestamp(utc, Some("Africa/Nairobi")),
+            "24 Nov 2026, 09:30 EAT"
+        );
+        assert_eq!(
+            timestamp(utc, Some("Africa/Kampala")),
+            "24 Nov 2026, 09:30 EAT"
+        );
+        assert_eq!(
+            timestamp(utc, Some("Africa/Accra")),
+            "24 Nov 2026, 06:30 GMT"
+        );
+        assert_eq!(
+            timestamp(utc, Some("Africa/Maseru")),
+            "24 Nov 2026, 08:30 SAST"
+        );
         assert_eq!(timestamp(utc, None), "24 Nov 2026, 06:30 UTC");
-        assert_eq!(timestamp(utc, Some("Nowhere/Atlantis")), "24 Nov 2026, 06:30 UTC");
+        assert_eq!(
+            timestamp(utc, Some("Nowhere/Atlantis")),
+            "24 Nov 2026, 06:30 UTC"
+        );
         assert_eq!(local(utc, Some("Africa/Maseru")).1, 7200);
     }
 

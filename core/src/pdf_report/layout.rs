@@ -17,8 +17,8 @@ use super::canvas::{Align, Canvas, PAGE_H, PAGE_W, Pen, Shape, Style, Weight};
 use super::format;
 use super::graphics::{bar, chart, gauge, logo};
 use super::palette::{
-    ACCENT, BAD, FAINT, GOOD, INFO, INK, MONEY_IN, MONEY_OUT, MUTED, NAVY, ON_NAVY, PANEL, RULE, WARN,
-    WHITE, band_color, ratio_color, severity_color, severity_word,
+    ACCENT, BAD, FAINT, GOOD, INFO, INK, MONEY_IN, MONEY_OUT, MUTED, NAVY, ON_NAVY, PANEL, RULE,
+    WARN, WHITE, band_color, ratio_color, severity_color, severity_word,
 };
 
 // Page geometry (points).

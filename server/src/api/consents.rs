@@ -101,7 +101,10 @@ pub fn law(country: &str) -> Option<Law> {
             "Data Protection Act, 2012 (Act 843)",
             "the Data Protection Commission",
         ),
-        "LS" => ("Data Protection Act, 2011", "the Data Protection Commission"),
+        "LS" => (
+            "Data Protection Act, 2011",
+            "the Data Protection Commission",
+        ),
         _ => return None,
     };
     Some(Law { act, authority })
@@ -258,11 +261,15 @@ pub fn notice_text(
     } else {
         String::new()
     };
-    let statement = wallet.and_then(|w| w.country().map(|_| w.name())).map_or_else(
-        || "your mobile-money statement".to_owned(),
-        |name| format!("your {name} statement"),
-    );
-    let law = wallet.and_then(|w| w.country()).and_then(law);
+    let statement = wallet
+        .and_then(|w| w.country().map(|_| w.name()))
+        .map_or_else(
+            || "your mobile-money statement".to_owned(),
+            |name| format!("your {name} statement"),
+        );
+    let law = wallet
+        .and_then(alama_core::statement::Provider::country)
+        .and_then(law);
     let rights = law.map_or_else(
         || "Your rights (data protection law)".to_owned(),
         |l| format!("Your rights ({})", l.act),
@@ -709,20 +716,44 @@ mod tests {
         use alama_core::statement::Provider;
         let scopes = [SCOPE_ANALYSIS.to_owned()];
         let cases = [
-            (Provider::AirtelMoneyUg, "your Airtel Money Uganda statement", "Data Protection and Privacy Act, 2019", "Personal Data Protection Office"),
-            (Provider::MtnMomoGh, "your MTN MoMo Ghana statement", "Data Protection Act, 2012 (Act 843)", "the Data Protection Commission"),
-            (Provider::VodacomMpesaLs, "your Vodacom M-Pesa Lesotho statement", "Data Protection Act, 2011", "the Data Protection Commission"),
+            (
+                Provider::AirtelMoneyUg,
+                "your Airtel Money Uganda statement",
+                "Data Protection and Privacy Act, 2019",
+                "Personal Data Protection Office",
+            ),
+            (
+                Provider::MtnMomoGh,
+                "your MTN MoMo Ghana statement",
+                "Data Protection Act, 2012 (Act 843)",
+                "the Data Protection Commission",
+            ),
+            (
+                Provider::VodacomMpesaLs,
+                "your Vodacom M-Pesa Lesotho statement",
+                "Data Protection Act, 2011",
+                "the Data Protection Commission",
+            ),
         ];
         for (wallet, statement, act, authority) in cases {
             let text = notice_text("Acme Loans", "APP-1", &scopes, 0, Some(wallet));
-            assert!(text.contains(statement) && text.contains(act) && text.contains(authority), "{text}");
-            assert!(!text.contains("Commissioner") && !text.contains("Kenya"), "{text}");
+            assert!(
+                text.contains(statement) && text.contains(act) && text.contains(authority),
+                "{text}"
+            );
+            assert!(
+                !text.contains("Commissioner") && !text.contains("Kenya"),
+                "{text}"
+            );
         }
         for wallet in [None, Some(Provider::Other), Some(Provider::MtnMomo)] {
             let text = notice_text("Acme Loans", "APP-1", &scopes, 0, wallet);
             assert!(text.contains("your mobile-money statement"), "{text}");
             assert!(!text.contains("M-Pesa") && !text.contains("Act"), "{text}");
-            assert!(text.contains("complain to the data protection authority"), "{text}");
+            assert!(
+                text.contains("complain to the data protection authority"),
+                "{text}"
+            );
         }
     }
 }
