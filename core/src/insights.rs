@@ -7,6 +7,13 @@
 //!
 //! Months are calendar months everywhere (see [`crate::features`]).
 //!
+//! The sentences: each names its measure (income is an *average per 30 days*, beside the
+//! *typical month* the scorecard's `R08` quotes, the median of the full calendar months); counts
+//! are in the singular or plural, never "(s)"; no count of months is larger than the statement
+//! ("in 2 calendar months of its 41 days", not "of 3 months"); amounts are in the currency's
+//! customary form ([`crate::money::display`]: UGX without decimals), while `value` stays exact.
+//! A figure alone says little ("0%"): readers print it under its [`title`].
+//!
 //! **Affordable monthly instalment** (`affordable_instalment`, the currency a month, computed in
 //! [`Features::affordable_instalment`] because the scorecard scores it):
 //! `max(0, min(typical monthly income / 3 − mobile and digital loans drawn per month, 50 % ×
@@ -17,6 +24,11 @@
 //! used, so that repaying can never lower the figure). The second term keeps half of the
 //! observed surplus (over full calendar months) as a buffer against income shocks. Fuliza is
 //! left out because its draws and repayments already net out inside the cash flow.
+//!
+//! Why this file is long (about 470 lines of code, over the guide's ~400, then its tests): it
+//! is one concept, the sentences of a report, one small function per insight in report order,
+//! with the helpers their wording shares (plurals, month counts, titles, figures); split, the
+//! wording would no longer read as one voice, and a change of tone would touch several files.
 
 use rust_decimal::{Decimal, RoundingStrategy};
 

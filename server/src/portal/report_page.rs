@@ -9,6 +9,10 @@
 //! Amounts are in the currency's customary form ([`alama_core::money::display`]: UGX without
 //! decimals), times in the statement's zone with its abbreviation ([`super::views::when_in`]);
 //! the exact figures stay in the JSON.
+//!
+//! Why this file is long (about 430 lines of code, over the guide's ~400): it is one concept,
+//! the report page's content, one type and one function per section in page order, as
+//! `pdf_report/layout.rs` is for the PDF; its charts live apart ([`super::charts`]).
 
 use alama_core::report::{Band, EvidenceLevel, Report, Severity};
 use alama_core::statement::Provider;
