@@ -154,17 +154,18 @@ fn usage_error(message: &str) -> ! {
     .exit()
 }
 
-/// Renders the PDF report, stamped with the current time in East Africa Time (UTC+03:00).
+/// Renders the PDF report, stamped with the current time (UTC; the report prints it in the
+/// statement's zone, labelled).
 #[cfg(feature = "pdf-report")]
 fn write_pdf(report: &alama_core::Report, path: &std::path::Path) -> Result<(), String> {
     use alama_core::pdf_report::{RenderOptions, render};
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
-    let eat = chrono::DateTime::from_timestamp(now + 3 * 3600, 0)
+    let utc = chrono::DateTime::from_timestamp(now, 0)
         .unwrap_or_default()
         .naive_utc();
-    let bytes = render(report, &RenderOptions::new(eat)).map_err(|e| describe(&e))?;
+    let bytes = render(report, &RenderOptions::new(utc)).map_err(|e| describe(&e))?;
     std::fs::write(path, bytes)
         .map_err(|e| format!("error[io_error]: cannot write {}: {e}", path.display()))
 }

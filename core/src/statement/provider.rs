@@ -56,19 +56,11 @@ impl PartialEq<str> for Provider {
     }
 }
 
-/// The ISO 4217 minor-unit exponent of a currency code (`"KES"` → 2, `"UGX"` → 0), for the
-/// currencies of the wallets the engine reads and their neighbours; `None` for another code.
-///
-/// Source: ISO 4217 list one (SIX, current edition). The exponent says how amounts are *settled*;
-/// a statement may still print decimals (Airtel Uganda prints `Ugx 25,111.80`), and the engine
-/// keeps every amount as printed.
+/// The ISO 4217 minor-unit exponent of a currency code (`"KES"` → 2, `"UGX"` → 0); `None` for a
+/// code the engine does not know. The table is a money rule and lives in
+/// [`crate::money::currency_exponent`] (the source is named there).
 pub fn currency_exponent(code: &str) -> Option<u32> {
-    match code {
-        "KES" | "TZS" | "GHS" | "LSL" | "ZAR" | "ZMW" | "MWK" | "NGN" | "ETB" | "MZN" | "CDF"
-        | "USD" | "EUR" => Some(2),
-        "UGX" | "RWF" | "XOF" | "XAF" | "BIF" | "GNF" => Some(0),
-        _ => None,
-    }
+    crate::money::currency_exponent(code)
 }
 
 #[cfg(test)]
