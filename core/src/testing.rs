@@ -26,6 +26,40 @@ pub use crate::wallets::{
 pub use in_wallet::{every_category, in_wallet};
 pub use population::{Member, population};
 
+/// The spreadsheet (`.xlsx`, one sheet) a wallet's CSV export `csv` was saved from, as MTN MoMo
+/// Ghana sends its statements: a cell that reads as a number the spreadsheet prints back the same
+/// way (`52.43`, `233240000001`) is stored as a number, every other cell as text. Written with
+/// `rust_xlsxwriter`, so that the spreadsheet reader ([`crate::parse`]) is tested on a file it did
+/// not write.
+///
+/// # Panics
+/// When `csv` is not CSV or the workbook cannot be written (test input only).
+pub fn xlsx_from_csv(csv: &[u8]) -> Vec<u8> {
+    let mut workbook = rust_xlsxwriter::Workbook::new();
+    let sheet = workbook.add_worksheet();
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv);
+    for (r, record) in reader.records().enumerate() {
+        let record = record.expect("a CSV record");
+        let row = u32::try_from(r).expect("rows fit a sheet");
+        for (c, cell) in record.iter().enumerate() {
+            let col = u16::try_from(c).expect("columns fit a sheet");
+            let number = cell
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite() && n.to_string() == cell);
+            match number {
+                Some(n) => sheet.write_number(row, col, n),
+                None => sheet.write_string(row, col, cell),
+            }
+            .expect("a cell");
+        }
+    }
+    workbook.save_to_buffer().expect("a workbook")
+}
+
 /// The report id of `statement` under the built-in scorecard, as a report of it computes it:
 /// for `examples/stage_times`, which times this pass over every row apart from the rest of a
 /// report.

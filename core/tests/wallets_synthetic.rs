@@ -266,3 +266,22 @@ fn the_writer_is_read_from_the_decoded_producer() {
 fn memchr_find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
+
+/// MTN sends its statement as a spreadsheet: the `.xlsx` a CSV export was saved from reads as
+/// the same statement as the CSV (amounts stored as numbers, texts as text), and is detected
+/// without a format name.
+#[test]
+fn mtn_spreadsheet_reads_as_its_csv() {
+    for seed in [2u64, 9, 31] {
+        let synthetic = mtn_statement(seed, 40);
+        let from_csv = parse(&synthetic.bytes, &ParseOptions::default()).expect("CSV");
+        let xlsx = alama_core::testing::xlsx_from_csv(&synthetic.bytes);
+        let from_xlsx = parse(&xlsx, &ParseOptions::default()).expect("xlsx");
+        assert_eq!(from_xlsx.source, Some(alama_core::Format::Xlsx), "seed {seed}");
+        assert_eq!(from_xlsx.transactions, from_csv.transactions, "seed {seed}");
+        assert_eq!(
+            (from_xlsx.provider.clone(), &from_xlsx.currency),
+            (from_csv.provider.clone(), &from_csv.currency)
+        );
+    }
+}
