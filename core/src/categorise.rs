@@ -360,7 +360,12 @@ mod tests {
     #[test]
     fn no_rule_leaves_a_row_uncategorised() {
         for table in tables() {
-            assert!(table.rules().iter().all(|r| r.category != Category::Uncategorised));
+            assert!(
+                table
+                    .rules()
+                    .iter()
+                    .all(|r| r.category != Category::Uncategorised)
+            );
         }
     }
 
@@ -374,7 +379,10 @@ mod tests {
             table.categorise_all(&mut rows);
             // An input label is informational only: editing it changes nothing.
             assert_eq!(rows[0].category, rows[1].category);
-            assert_eq!(rows[0].category, table.categorise("Airtime Purchase", false));
+            assert_eq!(
+                rows[0].category,
+                table.categorise("Airtime Purchase", false)
+            );
         }
     }
 }

@@ -119,7 +119,11 @@ mod tests {
                 "seed {seed}: {} rows",
                 s.transactions.len()
             );
-            let integrity = crate::check::check(&s.reading(), crate::wallets::of(&s.provider).expect("a wallet"), None);
+            let integrity = crate::check::check(
+                &s.reading(),
+                crate::wallets::of(&s.provider).expect("a wallet"),
+                None,
+            );
             assert_eq!(integrity.summary_reconciled, Some(true), "seed {seed}");
             assert!(
                 !integrity

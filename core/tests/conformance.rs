@@ -104,10 +104,13 @@ fn with_rows(s: &Statement, rows: Vec<Transaction>) -> Statement {
     let opening = alama_core::testing::edits::opening_balance(s);
     let mut out = s.clone();
     out.transactions
-        .extend(rows.into_iter().map(|t| Transaction { balance: Some(Decimal::ZERO), ..t }));
+        .extend(rows.into_iter().map(|t| Transaction {
+            balance: Some(Decimal::ZERO),
+            ..t
+        }));
     // Newest first, as the statements print them (and as `rebalance` walks them).
     out.transactions
-        .sort_by(|a, b| b.completed_at.cmp(&a.completed_at));
+        .sort_by_key(|t| std::cmp::Reverse(t.completed_at));
     out.summary = None;
     alama_core::testing::edits::rebalance(&mut out, opening);
     out
@@ -115,7 +118,11 @@ fn with_rows(s: &Statement, rows: Vec<Transaction>) -> Statement {
 
 /// The holder's own other number, as Safaricom prints a transfer with it: the holder's name.
 fn own_number(s: &Statement) -> String {
-    let name = s.holder.name.clone().unwrap_or_else(|| "TEST HOLDER".into());
+    let name = s
+        .holder
+        .name
+        .clone()
+        .unwrap_or_else(|| "TEST HOLDER".into());
     format!("2547******321 {}", name.to_uppercase())
 }
 
@@ -326,13 +333,19 @@ fn a_statement_from_the_future_fails_on_the_day_of_analysis() {
         // Judged the day after its last row: nothing wrong.
         let fine = alama_core::score_on(&s, None, last + Duration::days(1)).expect("scores");
         assert_ne!(fine.integrity.status, "failed", "{}", w.id);
-        assert_eq!(fine.report_id, report(&s).report_id, "{}: the day is not in the id", w.id);
+        assert_eq!(
+            fine.report_id,
+            report(&s).report_id,
+            "{}: the day is not in the id",
+            w.id
+        );
         // Judged before its rows, or before its request date: from the future.
         let early = alama_core::score_on(&s, None, last - Duration::days(5)).expect("scores");
         assert_eq!(early.integrity.status, "failed", "{}", w.id);
         let mut requested = s.clone();
         requested.requested_at = Some(last + Duration::days(30));
-        let judged = alama_core::score_on(&requested, None, last + Duration::days(2)).expect("scores");
+        let judged =
+            alama_core::score_on(&requested, None, last + Duration::days(2)).expect("scores");
         assert!(
             judged
                 .integrity
@@ -372,7 +385,9 @@ fn more_rows_at_one_time_than_the_wallet_writes_fail() {
     for w in registered() {
         let s = persona_statement(PersonaKind::Salaried, 5, 6);
         let (first, _) = dates(&s);
-        let at = (first + Duration::days(20)).and_hms_opt(12, 0, 0).unwrap_or_default();
+        let at = (first + Duration::days(20))
+            .and_hms_opt(12, 0, 0)
+            .unwrap_or_default();
         let crowd: Vec<Transaction> = (0..=w.profile.max_rows_at_one_time)
             .map(|_| row(at, "Airtime Purchase".into(), Decimal::from(-10)))
             .collect();
@@ -394,16 +409,27 @@ fn a_row_printed_twice_fails() {
 /// A debit whose printed balance already holds a credit completed seconds after it (the rows
 /// settled in the other order) is no warning: together they chain.
 #[test]
+#[allow(clippy::many_single_char_names)] // P, x, y: the balance before and the two amounts
 fn rows_that_settled_in_the_other_order_are_no_warning() {
     for w in registered() {
         let s = persona_statement(PersonaKind::Salaried, 7, 6);
         let (first, _) = dates(&s);
-        let at = (first + Duration::days(40)).and_hms_opt(13, 0, 0).unwrap_or_default();
+        let at = (first + Duration::days(40))
+            .and_hms_opt(13, 0, 0)
+            .unwrap_or_default();
         let base = with_rows(
             &s,
             vec![
-                row(at, "Merchant Payment to 512345 - TEST SHOP".into(), Decimal::from(-300)),
-                row(at + Duration::seconds(20), format!("Funds received from - {}", own_number(&s)), Decimal::from(1_000)),
+                row(
+                    at,
+                    "Merchant Payment to 512345 - TEST SHOP".into(),
+                    Decimal::from(-300),
+                ),
+                row(
+                    at + Duration::seconds(20),
+                    format!("Funds received from - {}", own_number(&s)),
+                    Decimal::from(1_000),
+                ),
             ],
         );
         let mut quirk = carried(&base, w);
@@ -412,7 +438,11 @@ fn rows_that_settled_in_the_other_order_are_no_warning() {
         for (i, t) in quirk.transactions.iter().enumerate() {
             let at_w = t.completed_at;
             if (at_w - at).num_seconds().abs() <= 60 {
-                if t.withdrawn > Decimal::ZERO { debit = Some(i) } else { credit = Some(i) }
+                if t.withdrawn > Decimal::ZERO {
+                    debit = Some(i);
+                } else {
+                    credit = Some(i);
+                }
             }
         }
         let (Some(d), Some(c)) = (debit, credit) else {
@@ -420,12 +450,21 @@ fn rows_that_settled_in_the_other_order_are_no_warning() {
         };
         // P, the balance before both: a wallet that prints minutes only may already have printed
         // the pair credit first.
-        let (x, y) = (quirk.transactions[d].withdrawn, quirk.transactions[c].paid_in);
+        let (x, y) = (
+            quirk.transactions[d].withdrawn,
+            quirk.transactions[c].paid_in,
+        );
         let (after_d, after_c) = (
-            quirk.transactions[d].balance.unwrap_or_else(|| panic!("{}: a balance", w.id)),
+            quirk.transactions[d]
+                .balance
+                .unwrap_or_else(|| panic!("{}: a balance", w.id)),
             quirk.transactions[c].balance.unwrap_or_default(),
         );
-        let p = if after_c - after_d == y { after_d + x } else { after_c - y };
+        let p = if after_c - after_d == y {
+            after_d + x
+        } else {
+            after_c - y
+        };
         // Settled credit first: P → P + credit → P + credit − debit, the debit completed first.
         quirk.transactions[c].balance = Some(p + y);
         quirk.transactions[d].balance = Some(p + y - x);
@@ -435,7 +474,9 @@ fn rows_that_settled_in_the_other_order_are_no_warning() {
         }
         let findings = report(&quirk).integrity.findings;
         assert!(
-            findings.iter().all(|f| f.severity == alama_core::Severity::Info),
+            findings
+                .iter()
+                .all(|f| f.severity == alama_core::Severity::Info),
             "{}: {findings:?}",
             w.id
         );

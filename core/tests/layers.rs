@@ -8,7 +8,9 @@ mod layering;
 /// The layers of `core/src`, bottom first.
 const LAYERS: &[&[&str]] = &[
     // Plumbing that knows no statement.
-    &["error", "money", "order", "parallel", "batch", "limits", "rng"],
+    &[
+        "error", "money", "order", "parallel", "batch", "limits", "rng",
+    ],
     // The statement model: Statement, Transaction, Category, Format, Provider.
     &["statement"],
     // Reading rows: their arithmetic, their categories' matcher, PDF text; the report's types.

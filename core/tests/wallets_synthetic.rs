@@ -277,7 +277,11 @@ fn mtn_spreadsheet_reads_as_its_csv() {
         let from_csv = parse(&synthetic.bytes, &ParseOptions::default()).expect("CSV");
         let xlsx = alama_core::testing::xlsx_from_csv(&synthetic.bytes);
         let from_xlsx = parse(&xlsx, &ParseOptions::default()).expect("xlsx");
-        assert_eq!(from_xlsx.source, Some(alama_core::Format::Xlsx), "seed {seed}");
+        assert_eq!(
+            from_xlsx.source,
+            Some(alama_core::Format::Xlsx),
+            "seed {seed}"
+        );
         assert_eq!(from_xlsx.transactions, from_csv.transactions, "seed {seed}");
         assert_eq!(
             (from_xlsx.provider.clone(), &from_xlsx.currency),

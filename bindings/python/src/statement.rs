@@ -542,4 +542,3 @@ impl PySummaryRow {
         )
     }
 }
-

@@ -25,7 +25,11 @@ use crate::wallets::{PdfWriter, Wallet, Writer};
 /// Checks the document against `wallet`'s writer and returns its evidence level
 /// (`PdfOriginal` or `PdfResaved`). A wallet that declares no PDF writer cannot vouch for
 /// any PDF: its files are `PdfResaved`.
-pub(super) fn check(wallet: &Wallet, doc: &DocumentInfo, findings: &mut Vec<Finding>) -> EvidenceLevel {
+pub(super) fn check(
+    wallet: &Wallet,
+    doc: &DocumentInfo,
+    findings: &mut Vec<Finding>,
+) -> EvidenceLevel {
     pages(doc, findings);
     let Some(profile) = wallet.profile.pdf.as_ref() else {
         return EvidenceLevel::PdfResaved;

@@ -94,7 +94,12 @@ struct Tallies {
     breaks: Tally,
 }
 
-fn walk(statement: &Statement, by_time: &[&Transaction], rules: Rules, findings: &mut Vec<Finding>) {
+fn walk(
+    statement: &Statement,
+    by_time: &[&Transaction],
+    rules: Rules,
+    findings: &mut Vec<Finding>,
+) {
     let rows: Vec<&Transaction> = by_time
         .iter()
         .copied()
@@ -221,7 +226,10 @@ fn settle(
         // Together they end on the balance the one that settled last prints (a debit printed
         // before a credit that settled first prints the sum of both): the order they settled
         // in is theirs, the sum is the chain's.
-        if rows[start..through].iter().any(|t| t.balance == Some(expected)) {
+        if rows[start..through]
+            .iter()
+            .any(|t| t.balance == Some(expected))
+        {
             return Some((expected, through));
         }
     }

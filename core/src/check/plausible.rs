@@ -83,7 +83,8 @@ pub(crate) fn check(
         // Rows at a time with an overdraft row may print the overdrawn balance where the
         // profile says so. The rows of a time are read only when one of its balances is below
         // the floor.
-        let low = |t: &Transaction| t.is_completed() && t.balance.is_some_and(|b| b < floor.balance);
+        let low =
+            |t: &Transaction| t.is_completed() && t.balance.is_some_and(|b| b < floor.balance);
         let below: Vec<Decimal> = by_time
             .chunk_by(|a, b| a.completed_at == b.completed_at)
             .filter(|same| {
@@ -113,7 +114,12 @@ pub(crate) fn check(
 }
 
 /// `after_analysis_date`: rows, or the request date, later than the day of analysis `today`.
-fn future(statement: &Statement, by_time: &[&Transaction], today: NaiveDate, findings: &mut Vec<Finding>) {
+fn future(
+    statement: &Statement,
+    by_time: &[&Transaction],
+    today: NaiveDate,
+    findings: &mut Vec<Finding>,
+) {
     let late = by_time.iter().filter(|t| day(t) > today).count();
     let requested_late = statement.requested_at.filter(|r| *r > today);
     if late == 0 && requested_late.is_none() {

@@ -286,8 +286,12 @@ pub(super) fn row_sums<'a, A: Amount>(
         .map(|(n, f)| !n.is_positive() && !f.is_positive())
         .collect();
     let parts = parts_in(rows, categories, &moved);
-    for ((((t, category), net), free), part) in
-        rows.iter().zip(categories).zip(&netted).zip(&free).zip(&parts)
+    for ((((t, category), net), free), part) in rows
+        .iter()
+        .zip(categories)
+        .zip(&netted)
+        .zip(&free)
+        .zip(&parts)
     {
         let m = month_index(t.completed_at.date(), cover_start);
         let Some(month) = month_sums.get_mut(m) else {

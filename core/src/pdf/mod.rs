@@ -34,9 +34,9 @@ pub mod writer;
 pub(crate) use glyphs::{Glyph, Line, Page, join};
 #[cfg(test)]
 pub(crate) use glyphs::{MAX_GLYPHS_PER_PAGE, group_lines};
+pub(crate) use pieces::{Piece, pieces};
 #[cfg(test)]
 pub(crate) use reader::PAGES_PER_BATCH;
-pub(crate) use pieces::{Piece, pieces};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::limits::Limits;

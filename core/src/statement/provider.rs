@@ -72,7 +72,10 @@ mod wallet_tests {
     #[test]
     fn the_id_is_the_json_value() {
         let p = Provider::new("airtel-money-ug");
-        assert_eq!(serde_json::to_string(&p).ok().as_deref(), Some("\"airtel-money-ug\""));
+        assert_eq!(
+            serde_json::to_string(&p).ok().as_deref(),
+            Some("\"airtel-money-ug\"")
+        );
         let read: Provider = serde_json::from_str("\"other\"").unwrap_or_default();
         assert_eq!(read, Provider::from_id("other"));
         assert_eq!(Provider::default().as_str(), "mpesa");

@@ -20,7 +20,11 @@ use crate::wallets::{Party, Wallet};
 /// Rows `wallet` prints no row for (MTN's charges) are left out. The statement is `wallet`'s,
 /// in its currency, country and time zone, with the holder, period and request date kept and
 /// no SUMMARY. `None` for a wallet without a generator.
-pub fn in_wallet(statement: &Statement, wallet: &'static Wallet, factor: Decimal) -> Option<Statement> {
+pub fn in_wallet(
+    statement: &Statement,
+    wallet: &'static Wallet,
+    factor: Decimal,
+) -> Option<Statement> {
     let generator = wallet.generator.as_ref()?;
     let mut source = statement.clone();
     crate::parse::prepare(&mut source);
@@ -56,7 +60,12 @@ pub fn in_wallet(statement: &Statement, wallet: &'static Wallet, factor: Decimal
             },
         ));
     }
-    rebalance(&source, &mut rows, &convert, generator.prints.balance_before);
+    rebalance(
+        &source,
+        &mut rows,
+        &convert,
+        generator.prints.balance_before,
+    );
     Some(Statement {
         provider: wallet.provider(),
         holder: source.holder.clone(),
@@ -103,12 +112,25 @@ fn rebalance(
 /// prints the same time as its transfer, in either order), the balance before one of them from
 /// which the group's net ends on a balance the group prints.
 fn opening(source: &Statement) -> Decimal {
-    let net = |t: &Transaction| if t.is_completed() { t.net() } else { Decimal::ZERO };
-    let printed: Vec<&Transaction> = source.transactions.iter().filter(|t| t.balance.is_some()).collect();
+    let net = |t: &Transaction| {
+        if t.is_completed() {
+            t.net()
+        } else {
+            Decimal::ZERO
+        }
+    };
+    let printed: Vec<&Transaction> = source
+        .transactions
+        .iter()
+        .filter(|t| t.balance.is_some())
+        .collect();
     let Some(first) = printed.iter().map(|t| t.completed_at).min() else {
         return Decimal::ZERO;
     };
-    let group: Vec<&Transaction> = printed.into_iter().filter(|t| t.completed_at == first).collect();
+    let group: Vec<&Transaction> = printed
+        .into_iter()
+        .filter(|t| t.completed_at == first)
+        .collect();
     let group_net: Decimal = group.iter().map(|t| net(t)).sum();
     let candidates = group.iter().filter_map(|t| t.balance.map(|b| b - net(t)));
     candidates

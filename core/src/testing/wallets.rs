@@ -19,4 +19,3 @@ impl Synthetic {
         expected
     }
 }
-

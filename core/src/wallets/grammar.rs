@@ -104,7 +104,7 @@ pub(super) fn number_or_name_after_to_or_from<'b>(
         format!("#{}", &digits[digits.len().saturating_sub(9)..])
     } else {
         let name = rest
-            .split(|c| c == '.' || c == ',')
+            .split(['.', ','])
             .map(str::trim)
             .find(|part| !part.is_empty() && !part.chars().all(|c| c.is_ascii_digit()))?;
         name.to_owned()
@@ -148,7 +148,10 @@ mod tests {
         assert_eq!(key("Customer Transfer to - 2547******678 JANE DOE"), jane);
         assert_eq!(key("Funds received from - 07******678 Jane  Doe"), jane);
         assert_eq!(key("Customer Transfer to 254712345678 - JANE DOE"), jane);
-        assert_eq!(key("Customer Transfer to - 123456"), Some("123456".to_owned()));
+        assert_eq!(
+            key("Customer Transfer to - 123456"),
+            Some("123456".to_owned())
+        );
         assert_eq!(key("Airtime Purchase"), None);
     }
 

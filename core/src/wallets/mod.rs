@@ -18,8 +18,6 @@ mod vodacom_ls;
 mod wallet;
 
 #[cfg(feature = "testing")]
-pub use synthetic::{Generator, Party, Prints, Words};
-#[cfg(feature = "testing")]
 pub use airtel_ug::generator::airtel_statement;
 #[cfg(feature = "testing")]
 pub use mtn_gh::generator::mtn_statement;
@@ -27,6 +25,8 @@ pub use mtn_gh::generator::mtn_statement;
 pub use safaricom_ke::generator::{synthetic_statement, synthetic_statement_with_rows};
 #[cfg(feature = "testing")]
 pub use safaricom_ke::personas::{PersonaKind, persona_statement, persona_statement_until};
+#[cfg(feature = "testing")]
+pub use synthetic::{Generator, Party, Prints, Words};
 #[cfg(feature = "testing")]
 pub use vodacom_ls::generator::vodacom_statement;
 

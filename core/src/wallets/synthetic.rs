@@ -20,7 +20,7 @@ pub struct Generator {
     /// A row's text in the wallet's words for a movement of a category with a party; `None`
     /// when the wallet prints no such row (MTN prints its fees inside the rows they are
     /// charged on). The words may name another category where the wallet has no product of
-    /// its own (MTN lends through XtraCash, not an overdraft): [`Words::category`] says which.
+    /// its own (MTN lends through `XtraCash`, not an overdraft): [`Words::category`] says which.
     pub words: fn(Category, &Party) -> Option<Words>,
     /// What its rows print beside the amounts.
     pub prints: Prints,

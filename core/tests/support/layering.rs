@@ -140,7 +140,10 @@ fn root_names(src: &Path) -> std::io::Result<BTreeMap<String, String>> {
             if !trimmed.ends_with(';') {
                 continue;
             }
-            let body = statement.trim_start_matches("pub use ").trim_end().trim_end_matches(';');
+            let body = statement
+                .trim_start_matches("pub use ")
+                .trim_end()
+                .trim_end_matches(';');
             let module: String = body
                 .trim_start_matches("crate::")
                 .chars()
@@ -179,7 +182,8 @@ fn climbing_to_crate(line: &str, depth: usize) -> String {
     let mut out = String::with_capacity(line.len());
     let mut rest = line;
     while let Some(at) = rest.find("super::") {
-        let boundary = at == 0 || !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let boundary =
+            at == 0 || !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
         out.push_str(&rest[..at]);
         let mut chain = &rest[at..];
         let mut count = 0;

@@ -48,8 +48,8 @@ pub async fn run(
         .map_err(|_| busy(limit))?
         .map_err(|e| ApiError::internal(&e))?;
     // Judged on the day of the request (UTC): a statement dated after it cannot be genuine.
-    let today = chrono::DateTime::from_timestamp_millis(crate::ids::now_ms())
-        .map(|t| t.date_naive());
+    let today =
+        chrono::DateTime::from_timestamp_millis(crate::ids::now_ms()).map(|t| t.date_naive());
     let options = ParseOptions {
         password,
         format: None,

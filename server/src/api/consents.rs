@@ -262,12 +262,10 @@ pub fn notice_text(
     } else {
         String::new()
     };
-    let statement = wallet
-        .and_then(|w| w.country.map(|_| w.name))
-        .map_or_else(
-            || "your mobile-money statement".to_owned(),
-            |name| format!("your {name} statement"),
-        );
+    let statement = wallet.and_then(|w| w.country.map(|_| w.name)).map_or_else(
+        || "your mobile-money statement".to_owned(),
+        |name| format!("your {name} statement"),
+    );
     let law = wallet.and_then(|w| w.country).and_then(law);
     let rights = law.map_or_else(
         || "Your rights (data protection law)".to_owned(),

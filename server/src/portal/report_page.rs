@@ -14,8 +14,8 @@
 //! the report page's content, one type and one function per section in page order, as
 //! `pdf_report/layout.rs` is for the PDF; its charts live apart ([`super::charts`]).
 
-use alama_core::report::{Band, EvidenceLevel, Report, Severity};
 use alama_core::Wallet;
+use alama_core::report::{Band, EvidenceLevel, Report, Severity};
 use chrono::NaiveDate;
 
 use super::charts::{CashChart, cash_chart};
@@ -417,8 +417,11 @@ pub fn completed(report: &Report) -> Completed {
             .iter()
             .map(|i| InsightView {
                 code: format!("insight-{}", i.code),
-                title: alama_core::insights::title(&i.code, wallet_of.unwrap_or(alama_core::wallets::GENERIC))
-                    .map_or_else(|| i.code.replace('_', " "), str::to_owned),
+                title: alama_core::insights::title(
+                    &i.code,
+                    wallet_of.unwrap_or(alama_core::wallets::GENERIC),
+                )
+                .map_or_else(|| i.code.replace('_', " "), str::to_owned),
                 figure: alama_core::insights::figure(i.value, &i.unit, &currency),
                 message: i.message.clone(),
             })

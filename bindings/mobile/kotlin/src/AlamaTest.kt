@@ -217,6 +217,9 @@ fun testSmallCsv() {
         val r = score(s)
         val rb = scoreStatement(bytes)
         T.eq("small CSV: score(parse) == scoreStatement", r, rb)
+        T.eq("small CSV: asOf after the statement changes nothing", scoreStatement(bytes, asOf = "2030-01-01"), rb)
+        val early = scoreStatement(bytes, asOf = "2024-01-01")
+        T.ok("small CSV: asOf before the statement is failed", early.integrity.status == "failed" && early.integrity.findings.any { it.code == "after_analysis_date" }) { early.integrity.status }
         T.eq("small CSV: status", r.status, ReportStatus.COMPLETED)
         T.ok("small CSV: score in 300..850", r.score.toInt() in 300..850) { "${r.score}" }
         T.ok("small CSV: band matches score", bandOf(r.score.toInt()) == r.band) { "${r.score} ${r.band}" }

@@ -3,14 +3,13 @@
 use chrono::Duration;
 use rust_decimal::Decimal;
 
-use crate::wallets::synthetic::{Synthetic, at, day, grouped, money};
-use crate::statement::{
-    AccountHolder, Balances, Period, Statement, Summary, SummaryRow, Transaction,
-    TransactionStatus,
-};
 use crate::categorise::Category;
-use crate::rng::SplitMix64;
 use crate::pdf::writer::{Canvas, document, wrap};
+use crate::rng::SplitMix64;
+use crate::statement::{
+    AccountHolder, Balances, Period, Statement, Summary, SummaryRow, Transaction, TransactionStatus,
+};
+use crate::wallets::synthetic::{Synthetic, at, day, grouped, money};
 
 const AIRTEL_X: [f64; 8] = [20.0, 90.0, 170.0, 300.0, 390.0, 440.0, 480.0, 525.0];
 const AIRTEL_SIZE: f64 = 6.0;
@@ -241,9 +240,7 @@ fn airtel_pages(s: &Statement, opening: Decimal) -> Vec<Canvas> {
             x[1],
             top,
             size,
-            &t.completed_at
-                .format(super::pdf::TIME_FORMAT)
-                .to_string(),
+            &t.completed_at.format(super::pdf::TIME_FORMAT).to_string(),
         );
         c.text(x[3], top, size, "Transaction Successful");
         c.text(x[4], top, size, &grouped(amount));
@@ -263,6 +260,7 @@ fn airtel_pages(s: &Statement, opening: Decimal) -> Vec<Canvas> {
 /// A row's text in Airtel Money Uganda's words. Airtel has no paybill, salary or savings rows
 /// of its own in the table: a bill is `Paid to`, a salary is money received, savings go to a
 /// bank; its overdraft (`Wewole`) is repaid as a loan.
+#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: MTN writes some categories as no row
 pub(super) fn words(
     category: Category,
     party: &crate::wallets::Party,
@@ -285,10 +283,9 @@ pub(super) fn words(
             "Cash Out withdraw at agent 1234567 TEST AGENT".to_owned(),
             Category::AgentWithdrawal,
         ),
-        Category::Paybill | Category::BuyGoods => (
-            "Paid to 1234567 TEST SHOP".to_owned(),
-            Category::BuyGoods,
-        ),
+        Category::Paybill | Category::BuyGoods => {
+            ("Paid to 1234567 TEST SHOP".to_owned(), Category::BuyGoods)
+        }
         Category::AirtimeAndBundles => ("Airtime purchase".to_owned(), category),
         Category::FulizaDraw => ("Wewole advance".to_owned(), category),
         Category::MobileLoanDisbursement | Category::DigitalLoanDisbursement => (

@@ -9,9 +9,9 @@
 //!   East Africa Time; times to the minute; opening and closing balances and SUMMARY totals;
 //!   every movement listed, so an unexplained break of the chain is evidence.
 
-mod pdf;
 #[cfg(feature = "testing")]
 pub(super) mod generator;
+mod pdf;
 mod rules;
 
 use chrono::NaiveDate;

@@ -35,9 +35,7 @@ use rust_decimal::Decimal;
 
 use crate::error::{Error, Result};
 use crate::money::parse_amount;
-use crate::statement::{
-    AccountHolder, Statement, Transaction, TransactionStatus, UnparsedLine,
-};
+use crate::statement::{AccountHolder, Statement, Transaction, TransactionStatus, UnparsedLine};
 
 /// MTN's 16 column names, in the order its statement prints them (a statement is read by the
 /// names: see [`Layout`]).

@@ -3,10 +3,10 @@
 use chrono::Duration;
 use rust_decimal::Decimal;
 
-use crate::wallets::synthetic::{Synthetic, day, money};
-use crate::statement::{AccountHolder, Statement, Transaction};
 use crate::categorise::Category;
 use crate::rng::SplitMix64;
+use crate::statement::{AccountHolder, Statement, Transaction};
+use crate::wallets::synthetic::{Synthetic, day, money};
 
 /// An MTN MoMo Ghana CSV of `rows` rows (from March 2025, newest first).
 #[expect(
@@ -159,7 +159,7 @@ pub fn mtn_statement(seed: u64, rows: usize) -> Synthetic {
 
 /// A row's text in MTN MoMo Ghana's words: its transaction type and the Details its reader
 /// makes of a record (`TYPE | to/from NAME | REF | OVA`). MTN prints fees inside the rows they
-/// are charged on, so a charge is no row of its own (`None`); it lends through XtraCash, not an
+/// are charged on, so a charge is no row of its own (`None`); it lends through `XtraCash`, not an
 /// overdraft; a salary is a transfer received; savings go to a bank.
 pub(super) fn words(
     category: Category,
@@ -208,7 +208,9 @@ pub(super) fn words(
             "one4all.sp",
             category,
         ),
-        Category::FulizaDraw | Category::MobileLoanDisbursement | Category::DigitalLoanDisbursement => (
+        Category::FulizaDraw
+        | Category::MobileLoanDisbursement
+        | Category::DigitalLoanDisbursement => (
             "TRANSFER",
             false,
             "XtraCash",
@@ -216,7 +218,9 @@ pub(super) fn words(
             "Internal",
             Category::MobileLoanDisbursement,
         ),
-        Category::FulizaRepayment | Category::MobileLoanRepayment | Category::DigitalLoanRepayment => (
+        Category::FulizaRepayment
+        | Category::MobileLoanRepayment
+        | Category::DigitalLoanRepayment => (
             "DEBIT",
             true,
             "XtraCash",

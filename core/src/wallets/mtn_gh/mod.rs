@@ -19,7 +19,6 @@ use rust_decimal::Decimal;
 
 use super::{Chain, CsvLayout, Floor, Launch, Layouts, Profile, Wallet};
 
-
 /// MTN MoMo Ghana.
 pub static WALLET: Wallet = Wallet {
     id: "mtn-momo-gh",
@@ -37,7 +36,7 @@ pub static WALLET: Wallet = Wallet {
         }),
     },
     rules: &rules::TABLE,
-    counterparty: counterparty,
+    counterparty,
     overdraft_row: super::grammar::overdraft_category,
     profile: Profile {
         // The first transaction on MTN's platform in Ghana, before the launch of 21 July 2009.

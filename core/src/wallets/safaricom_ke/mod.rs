@@ -10,9 +10,9 @@
 //!   but on a payment Fuliza funded (the 2019 layout printed the overdrawn balance there); the
 //!   writers iText 5 and `OpenPDF`, encrypted; a chain that does not list every movement.
 
-pub(crate) mod pdf;
 #[cfg(feature = "testing")]
 pub(super) mod generator;
+pub(crate) mod pdf;
 #[cfg(feature = "testing")]
 pub(super) mod personas;
 mod rules;

@@ -9,9 +9,9 @@
 //!   for reasons not all explained (two-part payments, amounts printed as 0), so a break is
 //!   not evidence on its own.
 
-mod pdf;
 #[cfg(feature = "testing")]
 pub(super) mod generator;
+mod pdf;
 mod rules;
 
 use chrono::NaiveDate;

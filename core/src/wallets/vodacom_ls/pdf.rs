@@ -18,9 +18,9 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use crate::pdf::{Line, Page, Piece, pieces};
 use crate::error::{Error, Result};
 use crate::money::parse_amount;
+use crate::pdf::{Line, Page, Piece, pieces};
 use crate::statement::{
     AccountHolder, DocumentInfo, Statement, Transaction, TransactionStatus, UnparsedLine,
 };

@@ -39,11 +39,11 @@ mod front;
 
 use front::Front;
 
-use crate::pdf::{Line, Page, Piece, pieces};
 use crate::money::parse_amount;
+use crate::pdf::{Line, Page, Piece, pieces};
 use crate::statement::{
-    Balances, DocumentInfo, Statement, Summary, SummaryRow, Transaction,
-    TransactionStatus, UnparsedLine,
+    Balances, DocumentInfo, Statement, Summary, SummaryRow, Transaction, TransactionStatus,
+    UnparsedLine,
 };
 
 /// The title on every page.

@@ -14,7 +14,6 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use crate::pdf::{Line, Page};
 use super::header::{
     HeaderFields, header_field, is_detailed_title, is_footer_start, is_summary_header,
     is_summary_title, page_of, summary_row,
@@ -23,6 +22,7 @@ use super::layout::{Cells, Columns, header_columns, is_header_remainder};
 use crate::categorise::Category;
 use crate::error::{Error, ErrorKind, Result};
 use crate::money::{cents, parse_amount};
+use crate::pdf::{Line, Page};
 use crate::statement::{
     AccountHolder, PageLine, Period, Summary, SummaryRow, Transaction, TransactionStatus,
     UnparsedLine,
