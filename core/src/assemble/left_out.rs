@@ -14,6 +14,7 @@ use rust_decimal::Decimal;
 use crate::check::named::{NAMING_CODES, named_rows};
 use crate::report::{Finding, Severity};
 use crate::statement::{Reading, Transaction};
+use crate::wallets::Wallet;
 
 /// The code of the finding that lists the rows left out.
 pub(super) const ROWS_LEFT_OUT: &str = "rows_left_out";
@@ -21,11 +22,14 @@ pub(super) const ROWS_LEFT_OUT: &str = "rows_left_out";
 /// Rows named in the finding's sentence before "and n more".
 const NAMED_IN_FULL: usize = 3;
 
-/// The rows of `reading` a critical finding does not name, in reading order, each printed
+/// The rows of `reading` (of `wallet`) a critical finding does not name, in reading order, each printed
 /// balance less the money the named rows before it moved; and the finding saying which rows
 /// are left out and why. `None` when no row is named (the reading is then used as it is).
-pub(super) fn left_out(reading: &Reading<'_>) -> Option<(Vec<Transaction>, Finding)> {
-    let named = named_rows(reading.statement, &reading.rows);
+pub(super) fn left_out(
+    reading: &Reading<'_>,
+    wallet: &Wallet,
+) -> Option<(Vec<Transaction>, Finding)> {
+    let named = named_rows(reading.statement, wallet, &reading.rows);
     if named.is_empty() {
         return None;
     }

@@ -26,12 +26,17 @@ mod survey;
 
 use crate::error::Result;
 use crate::report::{Band, Integrity, Report, ReportStatus, StatementOverview};
-use crate::statement::{Period, Provider, Statement};
+use crate::statement::{Period, Statement};
+use crate::wallets::Wallet;
 use crate::{check, features, insights, scorecard};
 
 /// The report of a prepared statement ([`crate::parse::prepare`]), its rows in any order,
 /// scored with `card` (whose currency the caller has checked), under `given_id` or else its
-/// content address ([`crate::report_id`]).
+/// content address ([`crate::report_id`]), judged on `as_of` (the day of analysis, when given).
+///
+/// # Errors
+/// `UnsupportedWallet` for a provider no wallet has; those of the survey (`EmptyStatement`,
+/// `TooLarge`).
 ///
 /// The survey refuses the statement (or adds up the overview's sums); the rows are put in
 /// reading order once ([`Statement::reading`]); then the two sides run,
@@ -44,7 +49,9 @@ pub(crate) fn report(
     statement: &Statement,
     card: &scorecard::Scorecard,
     given_id: Option<String>,
+    as_of: Option<chrono::NaiveDate>,
 ) -> Result<Report> {
+    let wallet = crate::wallets::of(&statement.provider)?;
     let survey = survey::survey(statement);
     survey.refusal(statement)?;
     let period = survey::covered_period(statement, survey.dates);
@@ -55,7 +62,7 @@ pub(crate) fn report(
         crate::parallel::join_for_rows(
             statement.transactions.len(),
             || {
-                let left_out = left_out::left_out(reading);
+                let left_out = left_out::left_out(reading, wallet);
                 let features = match &left_out {
                     None => features::compute(reading, card.thresholds()),
                     Some((kept, _)) => features::compute(
@@ -73,7 +80,7 @@ pub(crate) fn report(
             || {
                 let report_id = given_id
                     .unwrap_or_else(|| crate::report_id::report_id(reading, &card.version, &sha));
-                (report_id, check::check(reading))
+                (report_id, check::check(reading, wallet, as_of))
             },
         );
     if let Some(finding) = left_out {
@@ -98,7 +105,7 @@ pub(crate) fn report(
         integrity,
         period,
         overview,
-        provider: statement.provider,
+        wallet,
     };
     Ok(parts.report(card, sha, report_id))
 }
@@ -111,7 +118,7 @@ struct Parts {
     period: Period,
     overview: StatementOverview,
     /// The statement's wallet, whose words the insights use.
-    provider: Provider,
+    wallet: &'static Wallet,
 }
 
 impl Parts {
@@ -129,7 +136,7 @@ impl Parts {
                 &self.features,
                 &card.currency,
                 card.thresholds(),
-                self.provider,
+                self.wallet,
             ),
             factors: self.assessment.factors,
             scorecard_version: card.version.clone(),

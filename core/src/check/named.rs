@@ -4,8 +4,8 @@
 //!
 //! Each row is named by the first of these that holds, with the code of the finding that names
 //! it (the predicates are the checks' own: [`super::plausible`] and [`super::duplicates`]):
-//! - `impossible_row_rate`: every row at a completion time holding more than
-//!   [`MAX_ROWS_AT_ONE_TIME`] completed rows (which of them are genuine cannot be told);
+//! - `impossible_row_rate`: every row at a completion time holding more than the wallet's
+//!   `max_rows_at_one_time` completed rows (which of them are genuine cannot be told);
 //! - `duplicate_rows`: each extra copy of a row ([`super::duplicates::same_row`]);
 //! - `before_wallet_launch`: a row dated before the wallet existed;
 //! - `after_request_date`: a row dated after the statement's request date.
@@ -17,8 +17,8 @@
 use chrono::NaiveTime;
 
 use super::duplicates::same_row;
-use super::plausible::{MAX_ROWS_AT_ONE_TIME, launch};
 use crate::statement::{Statement, Transaction};
+use crate::wallets::Wallet;
 
 /// The codes of the findings that name rows, in the order a row is attributed to them.
 pub const NAMING_CODES: [&str; 4] = [
@@ -28,11 +28,16 @@ pub const NAMING_CODES: [&str; 4] = [
     "after_request_date",
 ];
 
-/// The rows of `by_time` (every row of `statement`, in reading order) that a critical finding
-/// names: `(index in by_time, finding code)`, in reading order; empty for a statement with
-/// none (the common case, which allocates nothing).
-pub fn named_rows(statement: &Statement, by_time: &[&Transaction]) -> Vec<(usize, &'static str)> {
-    let launch = launch(statement.provider);
+/// The rows of `by_time` (every row of `statement`, of `wallet`, in reading order) that a
+/// critical finding names: `(index in by_time, finding code)`, in reading order; empty for a
+/// statement with none (the common case, which allocates nothing).
+pub fn named_rows(
+    statement: &Statement,
+    wallet: &Wallet,
+    by_time: &[&Transaction],
+) -> Vec<(usize, &'static str)> {
+    let launch = wallet.profile.launched.map(|l| l.date);
+    let most = wallet.profile.max_rows_at_one_time;
     let requested = statement.requested_at;
     let timed = by_time
         .iter()
@@ -41,7 +46,7 @@ pub fn named_rows(statement: &Statement, by_time: &[&Transaction]) -> Vec<(usize
     let mut start = 0;
     for same_time in by_time.chunk_by(|a, b| a.completed_at == b.completed_at) {
         let crowded =
-            timed && same_time.iter().filter(|t| t.is_completed()).count() > MAX_ROWS_AT_ONE_TIME;
+            timed && same_time.iter().filter(|t| t.is_completed()).count() > most;
         for (i, row) in same_time.iter().enumerate() {
             let day = row.completed_at.date();
             let code = if crowded {
@@ -92,22 +97,24 @@ mod tests {
             row("A", (2024, 1, 2), 0),
             row("LATE", (2024, 9, 1), 0),
         ];
-        rows.extend((0..=MAX_ROWS_AT_ONE_TIME).map(|i| row(&format!("B{i:03}"), (2024, 1, 3), 5)));
+        let wallet = crate::wallets::find("mpesa").expect("Safaricom M-Pesa is a wallet");
+        let most = wallet.profile.max_rows_at_one_time;
+        rows.extend((0..=most).map(|i| row(&format!("B{i:03}"), (2024, 1, 3), 5)));
         let statement = Statement {
             requested_at: NaiveDate::from_ymd_opt(2024, 6, 30),
             transactions: rows,
             ..Statement::default()
         };
         let reading = statement.reading();
-        let named = named_rows(&statement, &reading.rows);
+        let named = named_rows(&statement, wallet, &reading.rows);
         let count = |code| named.iter().filter(|(_, c)| *c == code).count();
         assert_eq!(count("before_wallet_launch"), 1);
         assert_eq!(count("duplicate_rows"), 1);
-        assert_eq!(count("impossible_row_rate"), MAX_ROWS_AT_ONE_TIME + 1);
+        assert_eq!(count("impossible_row_rate"), most + 1);
         assert_eq!(count("after_request_date"), 1);
         assert_eq!(reading.rows[named[0].0].receipt_no, "EARLY");
         // The check raises a critical finding for every code named here.
-        let integrity = super::super::check(&reading);
+        let integrity = super::super::check(&reading, wallet, None);
         for (_, code) in &named {
             assert!(
                 integrity
@@ -122,6 +129,6 @@ mod tests {
             transactions: vec![row("A", (2024, 1, 2), 0), row("B", (2024, 1, 2), 1)],
             ..Statement::default()
         };
-        assert!(named_rows(&clean, &clean.reading().rows).is_empty());
+        assert!(named_rows(&clean, wallet, &clean.reading().rows).is_empty());
     }
 }
