@@ -45,8 +45,7 @@ pub fn named_rows(
     let mut named = Vec::new();
     let mut start = 0;
     for same_time in by_time.chunk_by(|a, b| a.completed_at == b.completed_at) {
-        let crowded =
-            timed && same_time.iter().filter(|t| t.is_completed()).count() > most;
+        let crowded = timed && same_time.iter().filter(|t| t.is_completed()).count() > most;
         for (i, row) in same_time.iter().enumerate() {
             let day = row.completed_at.date();
             let code = if crowded {
