@@ -59,16 +59,20 @@ fn market() -> Option<(&'static alama_core::Wallet, Decimal)> {
     Some((wallet, factor.parse().expect("a factor")))
 }
 
-/// The report of `s` carried into the market of the run.
-fn report(s: &Statement) -> alama_core::Report {
-    // Every movement carried into the wallet's words and market; without one, as built.
-    let s = match market() {
+/// `s` carried into the market of the run: every movement in the wallet's words and market
+/// (its running balance recomputed); without one, as built.
+fn carried(s: &Statement) -> Statement {
+    match market() {
         Some((wallet, factor)) => {
             alama_core::testing::in_wallet(s, wallet, factor).expect("a generator")
         }
         None => s.clone(),
-    };
-    alama_core::score(&s).expect("a persona scores")
+    }
+}
+
+/// The report of `s` carried into the market of the run.
+fn report(s: &Statement) -> alama_core::Report {
+    alama_core::score(&carried(s)).expect("a persona scores")
 }
 
 fn score(s: &Statement) -> u16 {
