@@ -30,7 +30,6 @@ pub mod auth;
 pub mod auth_throttle;
 pub mod body_timeout;
 pub mod cli;
-pub mod cli_support;
 pub mod client_ip;
 pub mod connections;
 pub mod error;

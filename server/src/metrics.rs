@@ -290,15 +290,13 @@ impl Metrics {
             |(free, max): (usize, usize)| i64::try_from(max.saturating_sub(free)).unwrap_or(0);
         self.uploads_in_flight.set(held(state.uploads()));
         self.analyses_running.set(held(state.analyses()));
-        let pool = state.storage().pool();
-        let idle = i64::try_from(pool.num_idle()).unwrap_or(0);
-        let size = i64::from(pool.size());
+        let (in_use, idle) = state.storage().pool_connections();
         self.pool_connections
             .get_or_create(&vec![("state", "in_use".to_owned())])
-            .set(size - idle);
+            .set(i64::from(in_use));
         self.pool_connections
             .get_or_create(&vec![("state", "idle".to_owned())])
-            .set(idle);
+            .set(i64::from(idle));
         let now = crate::ids::now_ms();
         match state.storage().webhook_backlog(now).await {
             Ok((pending, oldest, due)) => {

@@ -10,7 +10,6 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::session::Session;
-use super::store;
 use super::views::{Chrome, CodedLine, FactorView, ReportPage, ReportView, ReportsPage, when};
 use super::{PortalError, render};
 use crate::keys::Environment;
@@ -34,7 +33,9 @@ pub async fn list(
 ) -> Result<Response, PortalError> {
     let q = form.q.unwrap_or_default().trim().to_owned();
     let dash = || "–".to_owned();
-    let reports = store::reports(&state.storage, &session.owner(), &q)
+    let reports = state
+        .storage
+        .recent_reports(&session.owner(), &q)
         .await?
         .into_iter()
         .map(|r| ReportView {

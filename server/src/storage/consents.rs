@@ -190,4 +190,20 @@ impl Storage {
         .await?;
         Ok(done.rows_affected() == 1)
     }
+
+    /// The latest 100 consents of `owner`, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn recent_consents(&self, owner: &Owner) -> Result<Vec<ConsentRecord>> {
+        let rows = sqlx::query(select_consent!(
+            "WHERE partner_id = $1 AND environment = $2 \
+             ORDER BY created_at DESC, id DESC LIMIT 100"
+        ))
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(consent_from_row).collect()
+    }
 }
