@@ -6,7 +6,6 @@
 //! they can be found from the caller's trace; with OTLP export on (`crate::otel`'s `OTEL_*`
 //! variables) every request has one, its own trace's when the caller sent none.
 
-pub use crate::trace_context::trace_id;
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 

@@ -20,13 +20,11 @@ use crate::auth::CallerSlot;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
 use crate::limits::{DRAIN_LIMIT, Limits};
+use crate::problem::REQUEST_ID_HEADER;
 use crate::state::AppState;
 use crate::storage::{RequestRecord, Storage};
 use crate::webhooks::worker;
 use crate::{openapi, problem};
-
-/// Response header carrying the request id (defined with the problem responses).
-pub use crate::problem::REQUEST_ID_HEADER;
 
 /// Every route of the service, under `/v1`.
 pub fn router(state: AppState) -> Router {

@@ -726,7 +726,7 @@ async fn claim_as_dead_server(
             api_key_id: caller.id.clone(),
             consent_id: None,
             idempotency_key: idempotency_key.map(str::to_owned),
-            request_fingerprint: alama_server::scores::request_fingerprint(
+            request_fingerprint: alama_server::api::scores::request_fingerprint(
                 &secret, statement, None,
             )
             .expect("fingerprint"),
