@@ -85,10 +85,10 @@ async fn request_context(
     let slot = CallerSlot::default();
     let method = request.method().as_str().to_owned();
     let path = request.uri().path().to_owned();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "(unmatched)".to_owned(), |p| p.as_str().to_owned());
+    let route = request.extensions().get::<MatchedPath>().map_or_else(
+        || crate::metrics::UNMATCHED_ROUTE.to_owned(),
+        |p| p.as_str().to_owned(),
+    );
     request.extensions_mut().insert(slot.clone());
     let peer = request
         .extensions()
@@ -163,7 +163,7 @@ async fn request_context(
             request_id,
             owner: caller.owner(),
             api_key_id: caller.key_id.clone(),
-            method,
+            method: crate::metrics::method_label(&method).to_owned(),
             route,
             status: response.status().as_u16(),
             duration_ms: i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX),
