@@ -152,7 +152,7 @@ async fn request_context(
     span.in_scope(|| {
         tracing::info!(
             method,
-            path,
+            path = %crate::logging::loggable_path(&path),
             status = response.status().as_u16(),
             ms = took.as_millis(),
             "request"

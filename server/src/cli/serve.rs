@@ -160,18 +160,25 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
         export.as_ref(),
     );
     // Panics become one log line with their location instead of Rust's default message and
-    // backtrace note.
+    // backtrace note (in the span of the request whose work panicked, when there is one).
     std::panic::set_hook(Box::new(|info| {
+        let file = info.location().map(|l| l.file()).unwrap_or_default();
         let location = info
             .location()
-            .map(|l| format!("{}:{}", l.file(), l.line()))
+            .map(|l| format!("{}:{}", source_path(l.file()), l.line()))
             .unwrap_or_default();
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_default();
+        // The message of a panic outside the service's own code (the engine's parsers and
+        // their dependencies, which read statements: the PDF reader's panics are caught and
+        // answered `malformed_statement`) may quote the statement: only its location is logged.
+        let message = if file.starts_with("server/") {
+            info.payload()
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                .unwrap_or_default()
+        } else {
+            "(not logged: outside the service's code)".to_owned()
+        };
         tracing::error!(location, message, "panic");
     }));
     let runtime = runtime()?;
@@ -233,6 +240,23 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
     result
 }
 
+/// `file` as a log line shows it: relative to the crate that holds it, never the path it was
+/// built from (a dependency's file is absolute: `/root/.cargo/registry/src/index…/lopdf-0.47.0/
+/// src/parser/mod.rs` is written `lopdf-0.47.0/src/parser/mod.rs`); a workspace file is
+/// relative already (`core/src/parse/mod.rs`).
+fn source_path(file: &str) -> &str {
+    if !file.starts_with('/') && !file.contains(":\\") {
+        return file;
+    }
+    // The crate's folder is the one above its last `src/`.
+    let normal = file.rfind("/src/").or_else(|| file.rfind("\\src\\"));
+    let Some(src) = normal else {
+        return file.rsplit(['/', '\\']).next().unwrap_or(file);
+    };
+    let start = file[..src].rfind(['/', '\\']).map_or(0, |i| i + 1);
+    &file[start..]
+}
+
 async fn shutdown_signal() {
     let ctrl_c = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -256,6 +280,25 @@ async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn source_paths_are_relative_to_their_crate() {
+        assert_eq!(
+            source_path(
+                "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/lopdf-0.47.0/src/parser/mod.rs"
+            ),
+            "lopdf-0.47.0/src/parser/mod.rs"
+        );
+        assert_eq!(
+            source_path("/build/alama/server/src/router.rs"),
+            "server/src/router.rs"
+        );
+        assert_eq!(
+            source_path("core/src/parse/mod.rs"),
+            "core/src/parse/mod.rs"
+        );
+        assert_eq!(source_path("/opt/build.rs"), "build.rs");
+    }
 
     #[test]
     fn passwords_are_hidden() {
