@@ -95,8 +95,12 @@ async fn request_context(
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         .map(|c| c.0.ip());
     if let Some(peer) = peer {
-        let client =
-            crate::client_ip::client_ip(peer, request.headers(), &state.limits.trusted_proxies);
+        let client = crate::client_ip::client_ip(
+            peer,
+            request.headers(),
+            &state.limits.trusted_proxies,
+            &state.limits.client_ip_header,
+        );
         request
             .extensions_mut()
             .insert(crate::client_ip::ClientIp(client));

@@ -192,16 +192,87 @@ async fn behind_a_trusted_proxy_the_throttle_counts_the_real_client() {
         401,
         "invalid_api_key",
     );
-    // RFC 7239 Forwarded, read the same way.
-    let r = server
+    server.stop().await;
+}
+
+/// GET `/v1/scores/rpt_x` with `key` and `headers` (what a client wrote and what its proxy
+/// added).
+async fn get_with(
+    server: &Server,
+    key: &str,
+    headers: &[(&str, &str)],
+) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let mut request = server
         .client
         .get(server.url("/v1/scores/rpt_x"))
-        .bearer_auth(&unknown)
-        .header("forwarded", "for=\"203.0.113.7:5000\";proto=https")
-        .send()
-        .await
-        .expect("GET");
-    assert_problem(&support::split(r).await, 429, "auth_throttled");
+        .bearer_auth(key);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    support::split(request.send().await.expect("GET")).await
+}
+
+/// Issue 52: behind nginx's default (`X-Forwarded-For` appended, the client's own `Forwarded`
+/// passed through), a client-written `Forwarded` won, so 40 bad keys from one client never met
+/// the throttle and a forged `Forwarded` throttled another address. Only the configured header
+/// is read now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_written_forwarded_header_is_not_believed() {
+    let db = Db::sqlite();
+    let proxy = alama_server::client_ip::parse_proxy("127.0.0.0/8").expect("cidr");
+    let limits = Limits {
+        auth_failures_per_minute: 3,
+        trusted_proxies: vec![proxy],
+        ..Limits::default()
+    };
+    let server = Server::start_with(&db, limits.clone()).await;
+    let unknown = alama_server::keys::generate(Sandbox);
+    // The attacker at 203.0.113.7 names a new address in `Forwarded` on every request, then
+    // its victim's, 198.51.100.200.
+    let mut statuses = Vec::new();
+    for i in 0..40 {
+        let forged = format!("for=198.51.100.{}", if i < 36 { i } else { 200 });
+        let got = get_with(
+            &server,
+            &unknown,
+            &[("forwarded", &forged), ("x-forwarded-for", "203.0.113.7")],
+        )
+        .await;
+        statuses.push(got.0);
+    }
+    assert_eq!(&statuses[..3], &[401, 401, 401], "{statuses:?}");
+    assert!(statuses[3..].iter().all(|s| *s == 429), "{statuses:?}");
+    // Its forged `Forwarded: for=<victim>` did not count against the victim, who still gets
+    // the plain 401 of a bad key (not 429) from its own address.
+    let victim = get_with(&server, &unknown, &[("x-forwarded-for", "198.51.100.200")]).await;
+    assert_problem(&victim, 401, "invalid_api_key");
+    server.stop().await;
+
+    // Behind a proxy that writes RFC 7239 (`--client-ip-header Forwarded`), `Forwarded` is the
+    // one read, and a client-written X-Forwarded-For is ignored.
+    let server = Server::start_with(
+        &db,
+        Limits {
+            client_ip_header: alama_server::client_ip::ClientIpHeader::parse("Forwarded")
+                .expect("name"),
+            ..limits
+        },
+    )
+    .await;
+    for i in 0..4 {
+        let forged = format!("198.51.100.{i}");
+        let got = get_with(
+            &server,
+            &unknown,
+            &[
+                ("x-forwarded-for", &forged),
+                ("forwarded", "for=\"203.0.113.7:5000\";proto=https"),
+            ],
+        )
+        .await;
+        let expected = if i < 3 { 401 } else { 429 };
+        assert_eq!(got.0, expected, "request {i}: {}", got.2);
+    }
     server.stop().await;
 }
 

@@ -12,11 +12,12 @@ const LAYERS: &[&[&str]] = &[
     &[
         "ids",
         "policy",
-        "limits",
         "client_ip",
         "body_timeout",
         "trace_context",
     ],
+    // The service's limits (which name the client address's header).
+    &["limits"],
     &["keys", "linger", "otel"],
     // The logs, with the OpenTelemetry export as one of their layers.
     &["logging"],

@@ -30,8 +30,8 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 30, value_name = "N")]
     pub auth_failures_per_minute: u32,
     /// A reverse proxy in front of the service (an address or CIDR block; repeat the flag or
-    /// separate with commas): only from these peers are `Forwarded` / `X-Forwarded-For`
-    /// believed, so that the throttles count the real client instead of the proxy.
+    /// separate with commas): only from these peers is `--client-ip-header` believed, so that
+    /// the throttles count the real client instead of the proxy.
     #[arg(
         long = "trusted-proxy",
         env = "ALAMA_TRUSTED_PROXIES",
@@ -40,6 +40,17 @@ pub struct ServeArgs {
         value_name = "ADDR[/BITS]"
     )]
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The header the trusted proxies write the client's address into, read from the right,
+    /// skipping trusted hops: `X-Forwarded-For` (default), `Forwarded` (RFC 7239), or another
+    /// comma-separated address header such as `X-Real-IP`. No other header is read.
+    #[arg(
+        long = "client-ip-header",
+        env = "ALAMA_CLIENT_IP_HEADER",
+        default_value = "X-Forwarded-For",
+        value_parser = crate::client_ip::ClientIpHeader::parse,
+        value_name = "NAME"
+    )]
+    pub client_ip_header: crate::client_ip::ClientIpHeader,
     /// Days reports, consents and request logs are kept (0: keep them); a background job
     /// erases and deletes older ones hourly, keeping usage counts.
     #[arg(long, default_value_t = 90, value_name = "DAYS")]
@@ -101,6 +112,7 @@ impl ServeArgs {
             rate_burst: self.rate_limit_burst,
             auth_failures_per_minute: self.auth_failures_per_minute,
             trusted_proxies: self.trusted_proxies.clone(),
+            client_ip_header: self.client_ip_header.clone(),
             retention: (self.retention_days > 0)
                 .then(|| std::time::Duration::from_hours(24 * self.retention_days)),
             analysis_timeout: std::time::Duration::from_secs(self.analysis_timeout_secs.max(1)),
@@ -360,6 +372,15 @@ mod tests {
                     .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]))
             )
         );
+        let header = Serve::try_parse_from(["serve", "--client-ip-header", "X-Real-IP"])
+            .map(|s| s.args.limits().client_ip_header);
+        assert_eq!(header.as_ref().ok().map(|h| h.name()), Some("x-real-ip"));
+        let default = Serve::try_parse_from(["serve"]).map(|s| s.args.limits().client_ip_header);
+        assert_eq!(
+            default.as_ref().ok().map(|h| h.name()),
+            Some("x-forwarded-for")
+        );
+        assert!(Serve::try_parse_from(["serve", "--client-ip-header", "two words"]).is_err());
         let e = Serve::try_parse_from(["serve", "--trusted-proxy", "proxy.local"])
             .err()
             .map(|e| e.to_string())
