@@ -15,7 +15,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
 
-use crate::api::{consents, health, pdf, scores, usage};
+use crate::api::{consent_claims, consents, health, pdf, scores, usage};
 use crate::auth::CallerSlot;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
@@ -39,6 +39,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/consents/{consentId}", get(consents::get))
         .route("/v1/consents/{consentId}/grant", post(consents::grant))
         .route("/v1/consents/{consentId}/revoke", post(consents::revoke))
+        .route(
+            "/v1/consents/{consentId}/verify-customer",
+            post(consent_claims::verify_customer),
+        )
         .route(
             "/v1/scores/analyse",
             post(scores::analyse).layer(upload_limit),

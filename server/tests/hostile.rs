@@ -5,6 +5,7 @@
 //! on a loopback port over SQLite.
 
 #[allow(unused_macros, unused_imports)]
+#[macro_use]
 mod support;
 
 use alama_server::Environment::{Live, Sandbox};
@@ -138,6 +139,115 @@ async fn erased_reports_leave_no_copy_in_the_sqlite_files() {
         404,
         "report_not_found",
     );
+    server.stop().await;
+}
+
+on_both_backends!(a_revoked_erased_consent_keeps_its_evidence_not_the_customer);
+
+/// Issue 52: a consent revoked with erasure kept the customer's name and phone number, served
+/// by `GET /v1/consents/{id}` and on disk, until retention deleted the whole consent 90 days
+/// later. Erasure now deletes them and keeps the evidence of consent with a keyed fingerprint
+/// of them, against which a later claim is checked.
+async fn a_revoked_erased_consent_keeps_its_evidence_not_the_customer(db: Db) {
+    let server = Server::start(&db).await;
+    let key = server.key(&partner("erase-consent"), Live).await;
+    let (name, phone) = ("Wanjiku Testcase Mwangi", "+254 711 222 333");
+    let (status, _, created) = server
+        .post_json(
+            "/v1/consents",
+            &key,
+            &serde_json::json!({"customerReference": "APP-52", "purpose": "credit_scoring",
+                "customerName": name, "customerPhone": phone}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["consentId"].as_str().expect("id").to_owned();
+    let (status, _, granted) = server
+        .post_json(
+            &format!("/v1/consents/{id}/grant"),
+            &key,
+            &serde_json::json!({"method": "ussd", "noticeSha256": created["notice"]["sha256"],
+                "evidence": "otp-77"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{granted}");
+    let got = server
+        .analyse(&key, vector_statement(), None, Some(&id), None)
+        .await;
+    assert_eq!(got.0, 201, "{}", got.2);
+    let verify = |claim: serde_json::Value| {
+        let (server, key, id) = (&server, &key, &id);
+        async move {
+            let (status, _, body) = server
+                .post_json(&format!("/v1/consents/{id}/verify-customer"), key, &claim)
+                .await;
+            assert_eq!(status, 200, "{body}");
+            body
+        }
+    };
+    let right = serde_json::json!({"customerName": "wanjiku  testcase mwangi",
+        "customerPhone": "254711222333"});
+    let wrong = serde_json::json!({"customerName": name, "customerPhone": "+254 711 222 334"});
+    assert_eq!(verify(right.clone()).await["matches"], true);
+    assert_eq!(verify(wrong.clone()).await["matches"], false);
+
+    let (status, _, revoked) = server
+        .post_json(
+            &format!("/v1/consents/{id}/revoke"),
+            &key,
+            &serde_json::json!({"eraseReports": true, "reason": "customer asked"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{revoked}");
+    let (status, _, stored) = server.get(&format!("/v1/consents/{id}"), &key).await;
+    assert_eq!(status, 200);
+    for (answer, what) in [(&revoked, "revoke"), (&stored, "GET")] {
+        assert!(answer["customerName"].is_null(), "{what}: {answer}");
+        assert!(answer["customerPhone"].is_null(), "{what}: {answer}");
+        assert!(answer["erasedAt"].is_string(), "{what}: {answer}");
+        // The evidence of consent stays (s. 32(1)).
+        assert_eq!(answer["status"], "revoked");
+        assert_eq!(answer["purpose"], "credit_scoring");
+        assert_eq!(answer["customerReference"], "APP-52");
+        assert_eq!(answer["notice"], created["notice"]);
+        assert_eq!(answer["grantMethod"], "ussd");
+        assert_eq!(answer["grantEvidence"], "otp-77");
+        assert_eq!(answer["grantedAt"], granted["grantedAt"]);
+        assert_eq!(answer["createdAt"], created["createdAt"]);
+        assert_eq!(answer["revokeReason"], "customer asked");
+        assert!(!answer.to_string().contains("Wanjiku"), "{what}: {answer}");
+    }
+    // A later claim is still checked, through the kept fingerprint.
+    let after = verify(right).await;
+    assert_eq!(
+        (after["matches"].clone(), after["erased"].clone()),
+        (true.into(), true.into())
+    );
+    assert_eq!(verify(wrong).await["matches"], false);
+    assert_eq!(
+        verify(serde_json::json!({"customerPhone": phone})).await["matches"],
+        false,
+        "a claim of the number alone is not the consent's customer (both were given)"
+    );
+    // Revoking with erasure again changes nothing of it.
+    let (status, _, again) = server
+        .post_json(
+            &format!("/v1/consents/{id}/revoke"),
+            &key,
+            &serde_json::json!({"eraseReports": true}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(again["erasedAt"], stored["erasedAt"]);
+    // Nor the name nor the number is left in the SQLite files.
+    if db.url.starts_with("sqlite:") {
+        let needles = [name.as_bytes().to_vec(), phone.as_bytes().to_vec()];
+        assert_eq!(
+            copies_on_disk(&db, &needles),
+            (0, 0),
+            "name or phone on disk (db, wal)"
+        );
+    }
     server.stop().await;
 }
 

@@ -80,8 +80,9 @@ pub struct GrantConsent {
 pub struct RevokeConsent {
     /// Why, at most 500 characters.
     pub reason: Option<String>,
-    /// Also erase every report analysed under this consent (the customer's right to
-    /// erasure). Default false.
+    /// Also erase every report analysed under this consent, and the customer's name and phone
+    /// number on it (the customer's right to erasure; the consent's evidence and a keyed
+    /// fingerprint of the name and number stay, as proof of consent). Default false.
     pub erase_reports: Option<bool>,
 }
 
@@ -146,6 +147,10 @@ pub struct Consent {
     pub revoked_at: Option<String>,
     /// Reason given at revocation.
     pub revoke_reason: Option<String>,
+    /// RFC 3339 UTC, when the customer's name and phone number were erased (a revocation with
+    /// `eraseReports`); from then on `customerName` and `customerPhone` are null, and what is
+    /// kept of them is a keyed fingerprint (`POST …/verify-customer` checks a claim against it).
+    pub erased_at: Option<String>,
 }
 
 /// The status of `c` at `now`: `expired` once `expires_at` has passed unless revoked.
@@ -189,6 +194,7 @@ fn view(c: &ConsentRecord, now: i64) -> Consent {
         grant_evidence: c.grant_evidence.clone(),
         revoked_at: c.revoked_at.map(rfc3339),
         revoke_reason: c.revoke_reason.clone(),
+        erased_at: c.erased_at.map(rfc3339),
     }
 }
 
@@ -225,7 +231,7 @@ fn sha256_hex(text: &str) -> String {
 
 /// Parses a JSON body (at most [`MAX_JSON_BYTES`]); an empty body is `T::default()` when
 /// `empty` is given.
-fn parse_json<T: DeserializeOwned>(
+pub(super) fn parse_json<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
     empty: Option<T>,
 ) -> Result<T, ApiError> {
@@ -253,7 +259,7 @@ fn parse_json<T: DeserializeOwned>(
     serde_json::from_slice(&body).map_err(|e| ApiError::invalid(format!("invalid JSON body: {e}")))
 }
 
-fn check_len(field: &str, value: &str, min: usize, max: usize) -> Result<(), ApiError> {
+pub(super) fn check_len(field: &str, value: &str, min: usize, max: usize) -> Result<(), ApiError> {
     let n = value.chars().count();
     if n < min || n > max {
         return Err(ApiError::invalid(format!(
@@ -313,7 +319,11 @@ fn validate(body: &CreateConsent) -> Result<(Vec<String>, u32), ApiError> {
     Ok((scopes, days))
 }
 
-async fn load(state: &AppState, owner: &Owner, id: &str) -> Result<ConsentRecord, ApiError> {
+pub(super) async fn load(
+    state: &AppState,
+    owner: &Owner,
+    id: &str,
+) -> Result<ConsentRecord, ApiError> {
     let found = if id.len() <= MAX_ID_BYTES {
         state.storage.consent(owner, id).await?
     } else {
@@ -374,6 +384,8 @@ pub async fn create(
         grant_evidence: None,
         revoked_at: None,
         revoke_reason: None,
+        erased_at: None,
+        customer_fingerprint: None,
     };
     state.storage.insert_consent(&record).await?;
     Ok(consent_response(StatusCode::CREATED, &view(&record, now)))
@@ -458,7 +470,9 @@ pub async fn grant(
     Ok(consent_response(StatusCode::OK, &view(&record, now)))
 }
 
-/// Withdraws a consent: any status → `revoked` (idempotent). Reports already made stay.
+/// Withdraws a consent: any status → `revoked` (idempotent). Reports already made stay, unless
+/// `eraseReports`: then they are erased, and so are the customer's name and phone number on the
+/// consent (its evidence and a keyed fingerprint of them stay).
 #[utoipa::path(
     post, path = "/v1/consents/{consentId}/revoke", tag = "consents",
     params(("consentId" = String, Path, description = "`cns_…`")),
@@ -480,18 +494,26 @@ pub async fn revoke(
         check_len("reason", reason, 1, 500)?;
     }
     let owner = caller.owner();
-    load(&state, &owner, &id).await?;
+    let before = load(&state, &owner, &id).await?;
     let now = now_ms();
     state
         .storage
         .revoke_consent(&owner, &id, now, body.reason.as_deref())
         .await?;
     if body.erase_reports == Some(true) {
+        let fingerprint = match before.customer_fingerprint {
+            Some(kept) => Some(kept),
+            None => crate::privacy::customer_fingerprint(
+                state.fingerprint_key().await?,
+                before.customer_name.as_deref(),
+                before.customer_phone.as_deref(),
+            ),
+        };
         let erased = state
             .storage
-            .erase_reports_of_consent(&owner, &id, now)
+            .erase_consent(&owner, &id, fingerprint.as_deref(), now)
             .await?;
-        tracing::info!(consent = %id, erased, "reports erased on revocation");
+        tracing::info!(consent = %id, erased, "consent and its reports erased on revocation");
     }
     let record = load(&state, &owner, &id).await?;
     Ok(consent_response(StatusCode::OK, &view(&record, now)))
@@ -571,6 +593,8 @@ mod tests {
             grant_evidence: None,
             revoked_at: None,
             revoke_reason: None,
+            erased_at: None,
+            customer_fingerprint: None,
         }
     }
 

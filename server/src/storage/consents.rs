@@ -46,6 +46,13 @@ pub struct ConsentRecord {
     pub revoked_at: Option<i64>,
     /// Why, when the partner gave a reason.
     pub revoke_reason: Option<String>,
+    /// When the customer's identifiers were erased (a revocation with erasure), milliseconds
+    /// since the epoch; `customer_name` and `customer_phone` are `None` from then on.
+    pub erased_at: Option<i64>,
+    /// What an erasure keeps of the name and phone number: `v1:` + hex HMAC-SHA256 under the
+    /// server's fingerprint key (`crate::privacy::customer_fingerprint`); `None` before an
+    /// erasure, or when neither was given.
+    pub customer_fingerprint: Option<String>,
 }
 
 macro_rules! select_consent {
@@ -54,7 +61,7 @@ macro_rules! select_consent {
             "SELECT id, partner_id, environment, customer_reference, customer_name, ",
             "customer_phone, purpose, scopes, notice_version, notice_text, notice_sha256, status, ",
             "expires_at, created_at, granted_at, grant_method, grant_evidence, revoked_at, ",
-            "revoke_reason FROM consents ",
+            "revoke_reason, erased_at, customer_fingerprint FROM consents ",
             $tail
         )
     };
@@ -85,6 +92,8 @@ fn consent_from_row(row: &AnyRow) -> Result<ConsentRecord> {
         grant_evidence: row.try_get(16)?,
         revoked_at: row.try_get(17)?,
         revoke_reason: row.try_get(18)?,
+        erased_at: row.try_get(19)?,
+        customer_fingerprint: row.try_get(20)?,
     })
 }
 

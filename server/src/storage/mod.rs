@@ -121,6 +121,7 @@ const CURRENCY_DEFAULTS_SQLITE: &str = include_str!("../../migrations/0006_curre
 const CURRENCY_DEFAULTS_POSTGRES: &str =
     include_str!("../../migrations/0006_currency_defaults.postgres.sql");
 const WEBHOOK_TRACE: &str = include_str!("../../migrations/0007_webhook_trace.sql");
+const CONSENT_ERASURE: &str = include_str!("../../migrations/0008_consent_erasure.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -165,6 +166,12 @@ const STEPS: &[Step] = &[
         description: "webhook trace",
         sqlite: WEBHOOK_TRACE,
         postgres: WEBHOOK_TRACE,
+    },
+    Step {
+        version: 8,
+        description: "consent erasure",
+        sqlite: CONSENT_ERASURE,
+        postgres: CONSENT_ERASURE,
     },
 ];
 
