@@ -23,6 +23,10 @@ use alama_core::Format;
 /// One MiB.
 pub const MIB: usize = 1024 * 1024;
 
+/// The longest request head (request line and headers, as parsed): past it, `431
+/// request_head_too_large` (hyper's answer, made a problem by [`crate::parse_errors`]).
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
 /// Room for the form's other fields and multipart framing on top of the statement.
 const FORM_OVERHEAD: usize = 64 * 1024;
 

@@ -9,9 +9,9 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
-use axum::http::HeaderValue;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
 
@@ -133,7 +133,18 @@ async fn request_context(
             request_id: Some(request_id.clone()),
             traceparent: traceparent.map(|t| t.to_string()),
         });
-    let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+    let mut response = match unsupported_transfer_coding(request.headers()) {
+        // Refused before a handler reads a body it would misread.
+        Some(coding) => ApiError::new(
+            "not_implemented",
+            format!(
+                "Transfer-Encoding {coding:?} is not supported: send the body as it is, with \
+                 Content-Length or `Transfer-Encoding: chunked` alone"
+            ),
+        )
+        .into_response(),
+        None => tracing::Instrument::instrument(next.run(request), span.clone()).await,
+    };
     // (Before the problem is completed, which takes the error out of the extensions.)
     if route == "/v1/scores/analyse"
         && response
@@ -144,14 +155,24 @@ async fn request_context(
         state.metrics.admission_rejected();
     }
     // The API answers problems; the portal answers its own HTML pages (a 422 form, a 403
-    // CSRF page), which stay as they are.
-    if !path.starts_with("/portal") && problem::is_plain_error(&response) {
-        response = problem::from_plain(response).await;
+    // CSRF page), which stay as they are, but for a body that stopped arriving (408).
+    if problem::is_plain_error(&response) {
+        response = problem::from_plain(response, path.starts_with("/portal")).await;
     }
 
     problem::finalize(&mut response, &request_id, &path);
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
+    }
+    // A body that stopped arriving, or that could not be read as sent, leaves the connection
+    // in an unknown state: it is closed after the answer.
+    if matches!(
+        response.status(),
+        StatusCode::REQUEST_TIMEOUT | StatusCode::NOT_IMPLEMENTED
+    ) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
     }
     let took = started.elapsed();
     state
@@ -182,6 +203,24 @@ async fn request_context(
         }
     }
     response
+}
+
+/// The first transfer coding of `headers` other than `chunked`, which hyper takes off: hyper
+/// reads the chunks of `Transfer-Encoding: gzip, chunked` and hands the body on still gzipped,
+/// as if it were the statement or the JSON. RFC 9112, section 6.1: a coding the server does not
+/// understand is answered `501`. `None` when every coding is `chunked` (or there is none).
+fn unsupported_transfer_coding(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .flat_map(|line| {
+            line.to_str()
+                .unwrap_or("(not text)")
+                .split(',')
+                .map(|coding| coding.trim().to_ascii_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .find(|coding| !coding.is_empty() && coding != "chunked")
 }
 
 /// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish within

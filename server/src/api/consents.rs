@@ -230,13 +230,15 @@ fn sha256_hex(text: &str) -> String {
 }
 
 /// Parses a JSON body (at most [`MAX_JSON_BYTES`]); an empty body is `T::default()` when
-/// `empty` is given.
+/// `empty` is given. A body that stopped arriving is `408 request_timeout`.
 pub(super) fn parse_json<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
     empty: Option<T>,
 ) -> Result<T, ApiError> {
     let body = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        if crate::body_timeout::is_body_timeout(&e) {
+            ApiError::new("request_timeout", e.body_text())
+        } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
                 "too_large",
                 format!("JSON bodies are limited to {MAX_JSON_BYTES} bytes"),
