@@ -94,21 +94,7 @@ async fn request_context(
         |p| p.as_str().to_owned(),
     );
     request.extensions_mut().insert(slot.clone());
-    let peer = request
-        .extensions()
-        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map(|c| c.0.ip());
-    if let Some(peer) = peer {
-        let client = crate::client_ip::client_ip(
-            peer,
-            request.headers(),
-            &state.limits.trusted_proxies,
-            &state.limits.client_ip_header,
-        );
-        request
-            .extensions_mut()
-            .insert(crate::client_ip::ClientIp(client));
-    }
+    insert_client_ip(&state.limits, &mut request);
 
     // Every log line of this request carries its id (`--log-format json`: in `span`).
     let span = tracing::info_span!(
@@ -164,16 +150,7 @@ async fn request_context(
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
-    // A body that stopped arriving, or that could not be read as sent, leaves the connection
-    // in an unknown state: it is closed after the answer.
-    if matches!(
-        response.status(),
-        StatusCode::REQUEST_TIMEOUT | StatusCode::NOT_IMPLEMENTED
-    ) {
-        response
-            .headers_mut()
-            .insert(header::CONNECTION, HeaderValue::from_static("close"));
-    }
+    close_after_unread_body(&mut response);
     let took = started.elapsed();
     state
         .metrics
@@ -203,6 +180,39 @@ async fn request_context(
         }
     }
     response
+}
+
+/// Sets the request's [`crate::client_ip::ClientIp`]: its TCP peer, or the client a trusted
+/// proxy names in the configured header.
+fn insert_client_ip(limits: &Limits, request: &mut Request) {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(peer) = peer {
+        let client = crate::client_ip::client_ip(
+            peer,
+            request.headers(),
+            &limits.trusted_proxies,
+            &limits.client_ip_header,
+        );
+        request
+            .extensions_mut()
+            .insert(crate::client_ip::ClientIp(client));
+    }
+}
+
+/// A body that stopped arriving (`408`), or that could not be read as sent (`501`), leaves the
+/// connection in an unknown state: it is closed after the answer.
+fn close_after_unread_body(response: &mut Response) {
+    if matches!(
+        response.status(),
+        StatusCode::REQUEST_TIMEOUT | StatusCode::NOT_IMPLEMENTED
+    ) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
 }
 
 /// The first transfer coding of `headers` other than `chunked`, which hyper takes off: hyper

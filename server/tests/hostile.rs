@@ -419,21 +419,6 @@ async fn two_authorization_headers_are_a_problem() {
     server.stop().await;
 }
 
-/// Sends `raw` on a new connection and reads the answer until the server closes it.
-async fn raw_exchange(server: &Server, raw: &[u8]) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let addr = server.base.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    stream.write_all(raw).await.expect("write");
-    let mut answer = Vec::new();
-    let _ = tokio::time::timeout(
-        std::time::Duration::from_secs(5),
-        stream.read_to_end(&mut answer),
-    )
-    .await;
-    String::from_utf8_lossy(&answer).into_owned()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unparsable_requests_get_a_problem_too() {
     let db = Db::sqlite();
@@ -471,7 +456,8 @@ async fn unparsable_requests_get_a_problem_too() {
         (&after_good, "400", "invalid_request"),
     ];
     for (raw, status, code) in cases {
-        let mut answer = raw_exchange(&server, raw).await;
+        let (mut answer, _) =
+            support::exchange_raw(&server, raw, std::time::Duration::from_secs(5)).await;
         if answer.starts_with("HTTP/1.1 200 ") {
             let at = answer.find("HTTP/1.1 400 ").expect("a second answer");
             answer = answer.split_off(at);

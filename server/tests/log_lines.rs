@@ -7,14 +7,15 @@
 //!   listed there), and an API key pasted into a URL, and greps every log line for the secrets.
 //! - A warning of lopdf (a `log` record) about a damaged PDF had no request id and showed the
 //!   path lopdf was built from. The test uploads such a PDF and reads the warning's line.
-//! (One test in this binary: the subscriber is process-wide.)
+//!
+//! One test in this binary: the subscriber is process-wide.
 
 #[allow(unused_macros, unused_imports)]
 mod support;
 
 use alama_server::Environment::Sandbox;
-use alama_server::logging::{self, LogFormat, MASK, SECRET_ROUTES};
-use support::{Capture, Db, Server, partner};
+use alama_server::logging::{MASK, SECRET_ROUTES};
+use support::{Db, Server, partner};
 
 /// Every string literal of `server/src` that holds `{token}` (a route with a secret segment),
 /// but in `logging.rs`, the masking's own module, whose tests write masked paths.
@@ -82,6 +83,8 @@ fn pdf_with_a_wrong_stream_length() -> Vec<u8> {
     out
 }
 
+// One story, since the subscriber is process-wide: the requests, then every line they logged.
+#[allow(clippy::too_many_lines)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn log_lines_hold_no_secret_no_build_path_and_their_request_id() {
     // Every route written with a `{token}` segment is one the log masks.
@@ -97,14 +100,7 @@ async fn log_lines_hold_no_secret_no_build_path_and_their_request_id() {
         );
     }
 
-    let capture = Capture::default();
-    let writer = capture.clone();
-    assert!(logging::init(
-        LogFormat::Json,
-        tracing_subscriber::EnvFilter::new("trace"),
-        move || writer.clone(),
-        false,
-    ));
+    let capture = support::capture_json_logs();
     let db = Db::sqlite();
     let server = Server::start(&db).await;
     let sandbox = partner("log-secrets");

@@ -14,28 +14,6 @@ use alama_server::Environment::Sandbox;
 use alama_server::Limits;
 use serde_json::Value;
 use support::{Db, Server, partner, statement_csv};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-
-/// Sends `raw` on a new connection and reads until the server closes it (or `limit`): the
-/// answer, and whether it was closed.
-async fn exchange(server: &Server, raw: &[u8], limit: Duration) -> (String, bool) {
-    let addr = server.base.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    stream.write_all(raw).await.expect("write");
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    let closed = tokio::time::timeout(limit, async {
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await
-    .is_ok();
-    (String::from_utf8_lossy(&out).into_owned(), closed)
-}
 
 /// The status and the problem of an answer.
 fn status_and_problem(answer: &str) -> (u16, Value) {
@@ -63,17 +41,20 @@ async fn one_header_over_64_kib_is_431_and_one_under_passes() {
             "a".repeat(bytes)
         )
     };
-    let (answer, _) = exchange(&server, head(100 * 1024).as_bytes(), Duration::from_secs(5)).await;
+    let (answer, _) =
+        support::exchange_raw(&server, head(100 * 1024).as_bytes(), Duration::from_secs(5)).await;
     let (status, problem) = status_and_problem(&answer);
     assert_eq!(status, 431, "{answer:.200}");
     assert_eq!(problem["code"], "request_head_too_large");
-    let (answer, _) = exchange(&server, head(64 * 1024).as_bytes(), Duration::from_secs(5)).await;
+    let (answer, _) =
+        support::exchange_raw(&server, head(64 * 1024).as_bytes(), Duration::from_secs(5)).await;
     assert_eq!(
         status_and_problem(&answer).0,
         431,
         "a head of 64 KiB and more"
     );
-    let (answer, _) = exchange(&server, head(60 * 1024).as_bytes(), Duration::from_secs(5)).await;
+    let (answer, _) =
+        support::exchange_raw(&server, head(60 * 1024).as_bytes(), Duration::from_secs(5)).await;
     assert_eq!(status_and_problem(&answer).0, 200, "{answer:.200}");
     server.stop().await;
 }
@@ -114,7 +95,8 @@ async fn a_stalled_body_is_408_and_closed_on_every_endpoint_that_reads_one() {
             host(&server)
         );
         let started = Instant::now();
-        let (answer, closed) = exchange(&server, raw.as_bytes(), Duration::from_secs(5)).await;
+        let (answer, closed) =
+            support::exchange_raw(&server, raw.as_bytes(), Duration::from_secs(5)).await;
         let (status, problem) = status_and_problem(&answer);
         assert_eq!(status, 408, "{path}: {answer:.300}");
         assert_eq!(problem["code"], "request_timeout", "{path}");
@@ -150,7 +132,8 @@ async fn transfer_codings_other_than_chunked_are_501_and_nothing_is_read() {
         "GZIP,chunked",
     ] {
         let (answer, closed) =
-            exchange(&server, request(coding).as_bytes(), Duration::from_secs(5)).await;
+            support::exchange_raw(&server, request(coding).as_bytes(), Duration::from_secs(5))
+                .await;
         let (status, problem) = status_and_problem(&answer);
         assert_eq!(status, 501, "{coding}: {answer:.300}");
         assert_eq!(problem["code"], "not_implemented", "{coding}");
@@ -158,7 +141,7 @@ async fn transfer_codings_other_than_chunked_are_501_and_nothing_is_read() {
         assert!(closed, "{coding}: the connection stays open");
     }
     // Chunked alone is read as always.
-    let (answer, _) = exchange(
+    let (answer, _) = support::exchange_raw(
         &server,
         request("chunked").as_bytes(),
         Duration::from_millis(1500),
@@ -193,7 +176,7 @@ async fn an_empty_idempotency_key_is_refused_not_taken_for_none() {
          content-length: 0\r\nconnection: close\r\n\r\n",
         host(&server)
     );
-    let (answer, _) = exchange(&server, raw.as_bytes(), Duration::from_secs(5)).await;
+    let (answer, _) = support::exchange_raw(&server, raw.as_bytes(), Duration::from_secs(5)).await;
     let (status, problem) = status_and_problem(&answer);
     assert_eq!(
         (status, problem["code"].as_str()),

@@ -174,7 +174,10 @@ pub fn run_serve(args: &ServeArgs) -> Result<(), String> {
     // Panics become one log line with their location instead of Rust's default message and
     // backtrace note (in the span of the request whose work panicked, when there is one).
     std::panic::set_hook(Box::new(|info| {
-        let file = info.location().map(|l| l.file()).unwrap_or_default();
+        let file = info
+            .location()
+            .map(std::panic::Location::file)
+            .unwrap_or_default();
         let location = info
             .location()
             .map(|l| format!("{}:{}", source_path(l.file()), l.line()))
@@ -374,10 +377,19 @@ mod tests {
         );
         let header = Serve::try_parse_from(["serve", "--client-ip-header", "X-Real-IP"])
             .map(|s| s.args.limits().client_ip_header);
-        assert_eq!(header.as_ref().ok().map(|h| h.name()), Some("x-real-ip"));
+        assert_eq!(
+            header
+                .as_ref()
+                .ok()
+                .map(crate::client_ip::ClientIpHeader::name),
+            Some("x-real-ip")
+        );
         let default = Serve::try_parse_from(["serve"]).map(|s| s.args.limits().client_ip_header);
         assert_eq!(
-            default.as_ref().ok().map(|h| h.name()),
+            default
+                .as_ref()
+                .ok()
+                .map(crate::client_ip::ClientIpHeader::name),
             Some("x-forwarded-for")
         );
         assert!(Serve::try_parse_from(["serve", "--client-ip-header", "two words"]).is_err());

@@ -82,6 +82,14 @@ fn key_from_row(row: &AnyRow) -> Result<KeyRecord> {
     })
 }
 
+/// A [`KeyUse`]: a [`KeyRecord`] (columns 0–6), then its last use (column 7).
+fn key_use_from_row(row: &AnyRow) -> Result<KeyUse> {
+    Ok(KeyUse {
+        key: key_from_row(row)?,
+        last_used_at: row.try_get(7)?,
+    })
+}
+
 impl Storage {
     /// Stores a new key of `partner` by its hash and hint; returns the stored record.
     ///
@@ -197,14 +205,7 @@ impl Storage {
         .bind(owner.environment.as_str())
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(KeyUse {
-                    key: key_from_row(r)?,
-                    last_used_at: r.try_get(7)?,
-                })
-            })
-            .collect()
+        rows.iter().map(key_use_from_row).collect()
     }
 
     /// Key `id` with its last use, if it belongs to `owner` (another partner's answers `None`,
@@ -223,12 +224,6 @@ impl Storage {
         .bind(owner.environment.as_str())
         .fetch_optional(&self.pool)
         .await?;
-        row.map(|r| {
-            Ok(KeyUse {
-                key: key_from_row(&r)?,
-                last_used_at: r.try_get(7)?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(key_use_from_row).transpose()
     }
 }
