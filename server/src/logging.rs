@@ -78,7 +78,12 @@ where
     // one writes each record's source file, which for a dependency is the path it was built
     // from (`/root/.cargo/registry/src/…/lopdf-0.47.0/src/parser/mod.rs`, issue 52).
     if log::set_boxed_logger(Box::new(LogBridge)).is_ok() {
-        log::set_max_level(log::LevelFilter::Trace);
+        // The filter's most verbose level, as tracing-subscriber's own bridge sets it: below it
+        // a dependency's `log` call costs a comparison (sqlx formats a summary of every
+        // statement for a `debug` record it is allowed to write).
+        log::set_max_level(tracing_log::AsLog::as_log(
+            &tracing::level_filters::LevelFilter::current(),
+        ));
     }
     true
 }
@@ -89,9 +94,13 @@ where
 struct LogBridge;
 
 impl log::Log for LogBridge {
-    fn enabled(&self, _: &log::Metadata<'_>) -> bool {
-        // The subscriber's filter decides, in `log`.
-        true
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        // What the subscriber's filter would let through (`log_enabled!` asks before a
+        // dependency builds an expensive record).
+        metadata.level() <= log::max_level()
+            && tracing::dispatcher::get_default(|dispatch| {
+                dispatch.enabled(&tracing_log::AsTrace::as_trace(metadata))
+            })
     }
 
     fn log(&self, record: &log::Record<'_>) {
