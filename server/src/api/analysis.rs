@@ -47,10 +47,14 @@ pub async fn run(
         .await
         .map_err(|_| busy(limit))?
         .map_err(|e| ApiError::internal(&e))?;
+    // Judged on the day of the request (UTC): a statement dated after it cannot be genuine.
+    let today =
+        chrono::DateTime::from_timestamp_millis(crate::ids::now_ms()).map(|t| t.date_naive());
     let options = ParseOptions {
         password,
         format: None,
         limits: state.limits.engine,
+        as_of: today,
     };
     // The request's span goes with the analysis, so that what the engine's dependencies log
     // (lopdf's warnings about a damaged PDF) carries the request's id.

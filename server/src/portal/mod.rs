@@ -15,9 +15,11 @@
 
 pub mod assets;
 pub mod auth;
+pub mod charts;
 pub mod consents;
 pub mod keys;
 pub mod overview;
+pub mod report_page;
 pub mod reports;
 pub mod session;
 pub mod throttle;
