@@ -2,8 +2,9 @@
 //!
 //! `alama score FILE` prints a score report (`alama score FILE… DIR…` one JSON line per
 //! statement), `alama parse FILE` the canonical statement. Errors are one line on standard error
-//! (`error[wrong_password]: …`) and exit code 1; usage errors exit with 2. A closed output pipe
-//! (`alama parse … | head`) ends quietly with exit code 0, as Unix tools do.
+//! (`error[wrong_password]: …`) and exit code 1, a command line that does not parse included
+//! (`error[usage_error]: …`, `usage.rs`). A closed output pipe (`alama parse … | head`) ends
+//! quietly with exit code 0, as Unix tools do.
 
 mod batch;
 mod input;
@@ -13,6 +14,7 @@ mod passwords;
 mod score_cmd;
 mod scorecard_cmd;
 mod text;
+mod usage;
 
 use std::process::ExitCode;
 
@@ -76,7 +78,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage::fail(&error),
+    };
     let result = match cli.command {
         Command::Score(args) => score_cmd::run(&args),
         Command::Parse(args) => parse_cmd::run(&args),

@@ -79,7 +79,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
     let file = args
         .files
         .first()
-        .ok_or("error[usage]: no statement file given")?;
+        .ok_or("error[usage_error]: no statement file given")?;
     let report = score_file(file, &options, card).map_err(|e| describe(&e))?;
     #[cfg(feature = "pdf-report")]
     if let Some(path) = &args.pdf {
@@ -96,11 +96,15 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
 /// Scores many statements: JSON Lines on standard output; exit code 1 when any failed.
 fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(), String> {
     if args.format != ReportFormat::Json {
-        usage_error("several statements print JSON Lines: use --format json (the default)");
+        return Err(usage_error(
+            "several statements print JSON Lines: use --format json (the default)",
+        ));
     }
     #[cfg(feature = "pdf-report")]
     if args.pdf.is_some() {
-        usage_error("--pdf writes the report of one statement: give one file");
+        return Err(usage_error(
+            "--pdf writes the report of one statement: give one file",
+        ));
     }
     let base = options(None, args.input_format.as_deref()).map_err(|e| describe(&e))?;
     let passwords = match &args.passwords {
@@ -128,13 +132,9 @@ fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(
     Ok(())
 }
 
-/// A usage error: clap's message and exit code 2.
-fn usage_error(message: &str) -> ! {
-    clap::Error::raw(
-        clap::error::ErrorKind::ArgumentConflict,
-        format!("{message}\n"),
-    )
-    .exit()
+/// A usage error in the CLI's one error style (`usage.rs`): `error[usage_error]: …`, exit code 1.
+fn usage_error(message: &str) -> String {
+    format!("error[{}]: {message}", crate::usage::CODE)
 }
 
 /// Renders the PDF report, stamped with the current time in East Africa Time (UTC+03:00).

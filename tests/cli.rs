@@ -388,8 +388,55 @@ fn batch_refuses_text_and_pdf_output_as_usage_errors() {
         "--format",
         "text",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error[usage_error]: several statements print JSON Lines: use --format json (the default)\n"
+    );
     assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_command_line_that_does_not_parse_is_one_usage_error_line_with_exit_code_1() {
+    // Every refusal has one form (README.md, "The command line"): clap's own messages too.
+    for (args, line) in [
+        (
+            &["score", "examples/statement.csv", "--pasword", "x"][..],
+            "error[usage_error]: unexpected argument '--pasword' found; a similar argument \
+             exists: '--password'; see 'alama score --help'\n",
+        ),
+        (
+            &["score", "examples/statement.csv", "--format", "xml"][..],
+            "error[usage_error]: invalid value 'xml' for '--format <FORMAT>'; [possible values: \
+             json, json-pretty, text]; see 'alama score --help'\n",
+        ),
+        (
+            &["score"][..],
+            "error[usage_error]: the following required arguments were not provided: \
+             <FILE>...; see 'alama score --help'\n",
+        ),
+        (
+            &["scorecard"][..],
+            "error[usage_error]: 'alama scorecard' needs a command: list, validate, describe, \
+             export; see 'alama scorecard --help'\n",
+        ),
+        (
+            &["nonsense"][..],
+            "error[usage_error]: unrecognized subcommand 'nonsense'; see 'alama --help'\n",
+        ),
+    ] {
+        let o = alama(args);
+        assert_eq!(o.status.code(), Some(1), "alama {args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), line, "alama {args:?}");
+        assert!(o.stdout.is_empty());
+    }
+    // clap's own help and version stay as clap prints them, on standard output, exit code 0.
+    for args in [&["--help"][..], &["score", "--help"][..], &["--version"][..]] {
+        let o = alama(args);
+        assert_eq!(o.status.code(), Some(0), "alama {args:?}");
+        assert!(stderr(&o).is_empty());
+        assert!(!o.stdout.is_empty());
+    }
 }
 
 #[test]
