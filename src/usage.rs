@@ -67,7 +67,10 @@ pub fn one_line(error: &clap::Error) -> String {
     }
     let usage = usage.unwrap_or_else(|| "alama".to_owned());
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-        parts.push(format!("'{usage}' needs a command: {}", commands.join(", ")));
+        parts.push(format!(
+            "'{usage}' needs a command: {}",
+            commands.join(", ")
+        ));
     }
     format!("error[{CODE}]: {}; see '{usage} --help'", parts.join("; "))
 }

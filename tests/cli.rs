@@ -431,7 +431,11 @@ fn a_command_line_that_does_not_parse_is_one_usage_error_line_with_exit_code_1()
         assert!(o.stdout.is_empty());
     }
     // clap's own help and version stay as clap prints them, on standard output, exit code 0.
-    for args in [&["--help"][..], &["score", "--help"][..], &["--version"][..]] {
+    for args in [
+        &["--help"][..],
+        &["score", "--help"][..],
+        &["--version"][..],
+    ] {
         let o = alama(args);
         assert_eq!(o.status.code(), Some(0), "alama {args:?}");
         assert!(stderr(&o).is_empty());
