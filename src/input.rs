@@ -9,7 +9,8 @@ use clap::Args;
 /// Where the statement comes from and how to open it.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Statement file: an M-Pesa PDF, a CSV export or canonical JSON; `-` reads standard input.
+    /// Statement file: a wallet's PDF or CSV (Safaricom M-Pesa, Airtel Money Uganda, Vodacom M-Pesa
+    /// Lesotho, MTN MoMo Ghana) or the canonical JSON or CSV; `-` reads standard input.
     pub file: PathBuf,
     /// Password of an encrypted PDF (Safaricom: normally the customer's ID number).
     #[arg(long, env = "ALAMA_PASSWORD", hide_env_values = true)]

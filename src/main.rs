@@ -33,7 +33,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand};
 
-/// Alama: score mobile-money statements (Safaricom M-Pesa PDF, CSV exports, canonical JSON).
+/// Alama: score mobile-money statements (four wallets' PDFs and CSVs, the canonical JSON and CSV).
 #[derive(Debug, Parser)]
 #[command(name = "alama", version, about, long_about = None)]
 struct Cli {
@@ -54,7 +54,7 @@ enum Command {
     },
     /// Run the HTTP service (partner API under /v1, developer portal under /portal).
     Serve(alama_server::cli::ServeArgs),
-    /// Manage API keys: create, list, revoke.
+    /// Manage API keys and partner policies: create, list, policy, revoke.
     Keys {
         #[command(subcommand)]
         command: alama_server::cli::KeysCommand,

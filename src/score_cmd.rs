@@ -26,9 +26,9 @@ pub enum ReportFormat {
 /// Arguments of `alama score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// Statement files (M-Pesa PDF, CSV export or canonical JSON; `-` reads standard input) or
-    /// folders (their .pdf, .csv and .json files, at any depth). More than one, or a folder,
-    /// prints JSON Lines: one report or one `{"file", "error"}` per statement.
+    /// Statement files (a wallet's PDF or CSV, or the canonical JSON or CSV; `-` reads standard
+    /// input) or folders (their .pdf, .csv and .json files, at any depth). More than one, or a
+    /// folder, prints JSON Lines: one report or one `{"file", "error"}` per statement.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Password of an encrypted PDF (Safaricom: normally the customer's ID number); in a batch,
