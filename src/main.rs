@@ -31,7 +31,7 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Alama: score mobile-money statements (four wallets' PDFs and CSVs, the canonical JSON and CSV).
 #[derive(Debug, Parser)]
@@ -80,7 +80,10 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return usage::fail(&error),
+        Err(error) => {
+            let path = usage::command_path(&Cli::command(), std::env::args_os().skip(1));
+            return usage::fail(&error, &path);
+        }
     };
     let result = match cli.command {
         Command::Score(args) => score_cmd::run(&args),

@@ -15,7 +15,8 @@ use clap::error::ErrorKind;
 pub const CODE: &str = "usage_error";
 
 /// Prints `error` as clap's help or version (exit 0) or as one `error[usage_error]` line (exit 1).
-pub fn fail(error: &clap::Error) -> ExitCode {
+/// `path` is the command the line was for (`alama score`, from [`command_path`]).
+pub fn fail(error: &clap::Error, path: &str) -> ExitCode {
     match error.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
             // Prints to standard output; a closed pipe is not an error.
@@ -23,24 +24,23 @@ pub fn fail(error: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => {
-            eprintln!("{}", one_line(error));
+            eprintln!("{}", one_line(error, path));
             ExitCode::FAILURE
         }
     }
 }
 
 /// `error[usage_error]: …` from clap's rendered message: its sentences (error, values, tips)
-/// joined by `; `, and the help to read, named from its `Usage:` line.
-pub fn one_line(error: &clap::Error) -> String {
+/// joined by `; `, and the help to read: that of `path`, the command given (clap's message has
+/// no `Usage:` line for a bad value, so it cannot name it).
+pub fn one_line(error: &clap::Error, path: &str) -> String {
     let rendered = error.render().to_string();
-    let mut usage = None;
     let mut parts: Vec<String> = Vec::new();
     let mut commands: Vec<&str> = Vec::new();
     let mut in_commands = false;
     for line in rendered.lines() {
         let text = line.trim();
-        if let Some(rest) = text.strip_prefix("Usage:") {
-            usage = Some(command_path(rest));
+        if text.starts_with("Usage:") {
             in_commands = false;
         } else if text == "Commands:" {
             in_commands = true;
@@ -65,7 +65,7 @@ pub fn one_line(error: &clap::Error) -> String {
             }
         }
     }
-    let usage = usage.unwrap_or_else(|| "alama".to_owned());
+    let usage = path;
     if error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
         parts.push(format!(
             "'{usage}' needs a command: {}",
@@ -75,11 +75,27 @@ pub fn one_line(error: &clap::Error) -> String {
     format!("error[{CODE}]: {}; see '{usage} --help'", parts.join("; "))
 }
 
-/// `alama score` from `alama score [OPTIONS] <FILES>...`: the words before the first argument.
-fn command_path(usage: &str) -> String {
-    usage
-        .split_whitespace()
-        .take_while(|w| !w.starts_with(['[', '<', '-']))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The command a command line is for: `alama score` from `alama score x.csv --format xml`,
+/// `alama keys create` from `alama keys create --partner …`, `alama` from `alama nonsense`.
+/// The words that name subcommands of `command`, in turn; options and the rest are skipped.
+/// Arguments that are not UTF-8 name no subcommand.
+pub fn command_path(
+    command: &clap::Command,
+    args: impl IntoIterator<Item = std::ffi::OsString>,
+) -> String {
+    let mut path = vec![command.get_name().to_owned()];
+    let mut current = command;
+    for arg in args {
+        if arg.to_str().is_none_or(|a| a.starts_with('-')) {
+            continue;
+        }
+        match current.find_subcommand(&arg) {
+            Some(sub) => {
+                path.push(sub.get_name().to_owned());
+                current = sub;
+            }
+            None => break,
+        }
+    }
+    path.join(" ")
 }

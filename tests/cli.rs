@@ -421,6 +421,13 @@ fn a_command_line_that_does_not_parse_is_one_usage_error_line_with_exit_code_1()
              export; see 'alama scorecard --help'\n",
         ),
         (
+            // A bad value: clap's message has no `Usage:` line; the help named is still the
+            // subcommand's.
+            &["keys", "create", "--environment", "moon", "--partner", "a"][..],
+            "error[usage_error]: invalid value 'moon' for '--environment <ENVIRONMENT>'; \
+             [possible values: sandbox, live]; see 'alama keys create --help'\n",
+        ),
+        (
             &["nonsense"][..],
             "error[usage_error]: unrecognized subcommand 'nonsense'; see 'alama --help'\n",
         ),
