@@ -23,7 +23,7 @@ export type LocalDateTime = string
 export type IsoDate = string
 
 /** A source format name for {@link ParseOptions.format}. */
-export type StatementFormat = 'pdf' | 'csv' | 'json'
+export type StatementFormat = 'pdf' | 'csv' | 'json' | 'xlsx'
 
 /**
  * Options of `score` and `scoreAsync`: how to read the statement ({@link ParseOptions}) and which

@@ -28,7 +28,7 @@ pub fn describe(error: &Error) -> String {
 /// Parse options from the shared flags.
 ///
 /// # Errors
-/// `ErrorKind::UnsupportedFormat` when `input_format` is not `pdf`, `csv` or `json`.
+/// `ErrorKind::UnsupportedFormat` when `input_format` is not `pdf`, `csv`, `json` or `xlsx`.
 pub fn options(
     password: Option<String>,
     input_format: Option<&str>,

@@ -47,6 +47,11 @@ pub struct ScoreArgs {
     /// Score with this scorecard (JSON, see `alama scorecard`) instead of the built-in one.
     #[arg(long, value_name = "CARD")]
     scorecard: Option<PathBuf>,
+    /// The day of analysis (YYYY-MM-DD): a statement dated after it, or requested after it,
+    /// cannot be genuine and fails (`after_analysis_date`). Default: today (UTC). The report
+    /// depends on it only through that finding.
+    #[arg(long, value_name = "DATE")]
+    as_of: Option<chrono::NaiveDate>,
     /// Statements scored at once in a batch (default: all cores).
     #[arg(long, value_name = "N")]
     jobs: Option<NonZeroUsize>,
@@ -74,8 +79,9 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
     if args.is_batch() {
         return run_batch(args, card);
     }
-    let options =
+    let mut options =
         options(args.password.clone(), args.input_format.as_deref()).map_err(|e| describe(&e))?;
+    options.as_of = Some(args.as_of.unwrap_or_else(today));
     let file = args
         .files
         .first()
@@ -93,6 +99,16 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
     crate::output::write_stdout(format!("{out}\n").as_bytes())
 }
 
+/// Today's date in UTC, the default day of analysis.
+fn today() -> chrono::NaiveDate {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    chrono::DateTime::from_timestamp(i64::try_from(seconds).unwrap_or(0), 0)
+        .map(|t| t.date_naive())
+        .unwrap_or_default()
+}
+
 /// Scores many statements: JSON Lines on standard output; exit code 1 when any failed.
 fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(), String> {
     if args.format != ReportFormat::Json {
@@ -106,7 +122,8 @@ fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(
             "--pdf writes the report of one statement: give one file",
         ));
     }
-    let base = options(None, args.input_format.as_deref()).map_err(|e| describe(&e))?;
+    let mut base = options(None, args.input_format.as_deref()).map_err(|e| describe(&e))?;
+    base.as_of = Some(args.as_of.unwrap_or_else(today));
     let passwords = match &args.passwords {
         Some(path) => Passwords::load(path)?,
         None => Passwords::default(),
@@ -137,17 +154,18 @@ fn usage_error(message: &str) -> String {
     format!("error[{}]: {message}", crate::usage::CODE)
 }
 
-/// Renders the PDF report, stamped with the current time in East Africa Time (UTC+03:00).
+/// Renders the PDF report, stamped with the current time (UTC; the report prints it in the
+/// statement's zone, labelled).
 #[cfg(feature = "pdf-report")]
 fn write_pdf(report: &alama_core::Report, path: &std::path::Path) -> Result<(), String> {
     use alama_core::pdf_report::{RenderOptions, render};
     let now = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(0));
-    let eat = chrono::DateTime::from_timestamp(now + 3 * 3600, 0)
+    let utc = chrono::DateTime::from_timestamp(now, 0)
         .unwrap_or_default()
         .naive_utc();
-    let bytes = render(report, &RenderOptions::new(eat)).map_err(|e| describe(&e))?;
+    let bytes = render(report, &RenderOptions::new(utc)).map_err(|e| describe(&e))?;
     std::fs::write(path, bytes)
         .map_err(|e| format!("error[io_error]: cannot write {}: {e}", path.display()))
 }

@@ -18,11 +18,9 @@ pub fn render(report: &Report) -> String {
         report.statement_period, s.period_start, s.period_end, s.transaction_count, s.currency
     );
     // Another wallet than Safaricom M-Pesa is named (a Kenyan report's text is unchanged).
-    if s.provider != "mpesa" {
-        let name = serde_json::from_value::<alama_core::statement::Provider>(
-            serde_json::Value::String(s.provider.clone()),
-        )
-        .map_or_else(|_| s.provider.clone(), |p| p.name().to_owned());
+    if s.provider != alama_core::Provider::DEFAULT_ID {
+        let name = alama_core::wallets::find(&s.provider)
+            .map_or_else(|| s.provider.clone(), |w| w.name.to_owned());
         let _ = writeln!(out, "Wallet: {name}");
     }
     let _ = writeln!(out);

@@ -21,15 +21,17 @@ cd "$ROOT"
 MOBILE="$ROOT/bindings/mobile"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="$MOBILE/out"            # generated sources and the test jar (git-ignored)
-LIB="$TARGET/release-mobile/libalama_mobile.so"
+# MOBILE_PROFILE=dev tests the dev build instead of the size-tuned one (scripts/test-all.sh: CI time).
+PROFILE="${MOBILE_PROFILE:-release-mobile}"
+if [ "$PROFILE" = dev ]; then LIB="$TARGET/debug/libalama_mobile.so"; else LIB="$TARGET/$PROFILE/libalama_mobile.so"; fi
 
 step() { printf '\n== mobile: %s\n' "$*"; }
 
-step "build libalama_mobile.so (profile release-mobile) and run the crate's Rust tests"
-cargo build -p alama-mobile --profile release-mobile
+step "build libalama_mobile.so (profile $PROFILE) and run the crate's Rust tests"
+cargo build -p alama-mobile --profile "$PROFILE"
 cargo test -p alama-mobile
 ls -l "$LIB"
-echo "stripped size: $(stat -c %s "$LIB") bytes"
+echo "size: $(stat -c %s "$LIB") bytes"
 
 step "generate Kotlin and Swift with the workspace's uniffi-bindgen"
 # uniffi-bindgen reads the API from the library's UNIFFI_META_* symbols, which `strip = true`

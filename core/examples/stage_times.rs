@@ -59,9 +59,10 @@ fn main() -> alama_core::Result<()> {
     let card = alama_core::scorecard::builtin();
     let n = 1_000;
     time("copy rows", n, || in_order.transactions.clone());
+    let wallet = alama_core::wallets::of(&parsed.provider).expect("a wallet");
     time("copy + categorise", n, || {
         let mut rows = in_order.transactions.clone();
-        alama_core::categorise::categorise_all(&mut rows);
+        wallet.rules.categorise_all(&mut rows);
         rows
     });
     // The rows in reading order, made once per report and read by every stage after it.
@@ -70,7 +71,9 @@ fn main() -> alama_core::Result<()> {
     time("features", n, || {
         alama_core::features::compute(&reading, card.thresholds())
     });
-    time("integrity check", n, || alama_core::check::check(&reading));
+    time("integrity check", n, || {
+        alama_core::check::check(&reading, wallet, None)
+    });
     time("report id", n, || alama_core::testing::report_id(&parsed));
     time("score", n, || alama_core::score(&parsed));
     time("one-thread score", n, || {

@@ -495,10 +495,10 @@ mod tests {
             prop_assert!(cents_domain(statement.transactions.iter()), "read in cents");
             let cents = (
                 crate::features::compute(&statement.reading(), &crate::features::Thresholds::KES),
-                crate::check::check(&statement.reading()),
+                crate::check::check(&statement.reading(), crate::wallets::GENERIC, None),
             );
             let decimal = decimal_only(|| {
-                (crate::features::compute(&statement.reading(), &crate::features::Thresholds::KES), crate::check::check(&statement.reading()))
+                (crate::features::compute(&statement.reading(), &crate::features::Thresholds::KES), crate::check::check(&statement.reading(), crate::wallets::GENERIC, None))
             });
             prop_assert_eq!(format!("{cents:?}"), format!("{decimal:?}"));
         }

@@ -21,6 +21,7 @@ pub mod check;
 pub mod error;
 pub mod features;
 pub mod insights;
+pub mod limits;
 pub mod money;
 pub mod parse;
 #[cfg(feature = "pdf-report")]
@@ -32,12 +33,16 @@ pub mod statement;
 pub mod tamper;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod wallets;
 
 mod amount;
 mod assemble;
 mod order;
 mod parallel;
+mod pdf;
 mod report_id;
+#[cfg(feature = "testing")]
+mod rng;
 
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};
@@ -47,16 +52,11 @@ pub use report::{
     Band, EvidenceLevel, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
 };
 pub use scorecard::Scorecard;
-pub use statement::{Statement, Transaction, TransactionStatus};
+pub use statement::{Provider, Statement, Transaction, TransactionStatus};
+pub use wallets::Wallet;
 
-/// Version of the engine crate.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// The longest statement the engine scores: 3,660 days (ten years) from the first to the last
-/// row, or across the header period. Safaricom's full statements cover at most a few years (the
-/// longest in our samples: 26 months); the features are computed per day, so a two-row file
-/// whose rows are centuries apart would otherwise cost hundreds of megabytes.
-pub const MAX_PERIOD_DAYS: u64 = 3_660;
+pub use limits::MAX_PERIOD_DAYS;
+pub use report::VERSION;
 
 /// Scores a statement: a [`ParsedStatement`] from [`parse()`], or a [`Statement`] built or
 /// edited in code.
@@ -82,7 +82,7 @@ pub const MAX_PERIOD_DAYS: u64 = 3_660;
 /// beyond [`money::MAX_AMOUNT`] (a statement built by hand; the parsers do not read one).
 pub fn score<S: Scorable + ?Sized>(statement: &S) -> Result<Report> {
     let card = scorecard::builtin_for(&statement.statement().currency)?;
-    assemble::report(&statement.prepared(), card, None)
+    assemble::report(&statement.prepared(), card, None, statement.as_of())
 }
 
 /// Scores a statement (as [`score`] takes it) with a given scorecard (a lender's own, loaded
@@ -94,7 +94,43 @@ pub fn score<S: Scorable + ?Sized>(statement: &S) -> Result<Report> {
 /// ever converted); those of [`score`] otherwise.
 pub fn score_with<S: Scorable + ?Sized>(statement: &S, scorecard: &Scorecard) -> Result<Report> {
     scorecard.check_currency(&statement.statement().currency)?;
-    assemble::report(&statement.prepared(), scorecard, None)
+    assemble::report(&statement.prepared(), scorecard, None, statement.as_of())
+}
+
+/// Scores a statement (as [`score`] takes it) judged on `as_of`, the day of analysis: the
+/// report [`score_with`] gives with `scorecard` (or [`score`] without one), where a statement
+/// dated after `as_of`, or requested after it, is `failed` (`after_analysis_date`). The day
+/// changes a report only through that finding. A [`ParsedStatement`] is judged on this day,
+/// not on the one its parse options gave.
+///
+/// # Errors
+/// Those of [`score_with`] and [`score`].
+pub fn score_on<S: Scorable + ?Sized>(
+    statement: &S,
+    scorecard: Option<&Scorecard>,
+    as_of: chrono::NaiveDate,
+) -> Result<Report> {
+    let card = scorecard::choose(scorecard, &statement.statement().currency)?;
+    assemble::report(&statement.prepared(), card, None, Some(as_of))
+}
+
+/// The catalogue of features of a statement (docs/features.md), as [`score`] reads them: the
+/// statement prepared, its rows in reading order, the money thresholds of `scorecard` or, when
+/// `None`, of the built-in card of its currency. Each feature's name with its value (`None`
+/// where the statement has nothing to measure it by), in catalogue order: the one entry every
+/// binding's feature table comes from (`Statement.features()` in Python).
+///
+/// # Errors
+/// `ErrorKind::CurrencyMismatch` for a card of another currency; `ErrorKind::UnsupportedCurrency`
+/// without a card for a currency that has no built-in one.
+pub fn feature_values<S: Scorable + ?Sized>(
+    statement: &S,
+    scorecard: Option<&Scorecard>,
+) -> Result<Vec<(&'static str, Option<rust_decimal::Decimal>)>> {
+    let card = scorecard::choose(scorecard, &statement.statement().currency)?;
+    let prepared = statement.prepared();
+    let features = features::compute(&prepared.reading(), card.thresholds());
+    Ok(features::catalogue::values(&features))
 }
 
 /// Scores a statement `parse` returned with `scorecard` or, when `None`, the built-in card of
@@ -105,7 +141,7 @@ fn score_parsed(
     report_id: Option<String>,
 ) -> Result<Report> {
     let card = scorecard::choose(scorecard, &statement.currency)?;
-    assemble::report(statement, card, report_id)
+    assemble::report(statement, card, report_id, statement.as_of())
 }
 
 /// Parses and scores in one call with the built-in card of the statement's currency: the same

@@ -129,30 +129,87 @@ pub fn normalise(value: Decimal) -> Decimal {
     v
 }
 
-/// An amount for a person, in `currency` (ISO 4217 code, printed as given), rounded half away
-/// from zero to two decimal places with thousands grouped: `display("KES", 12345.6)` is
-/// `"KES 12,345.60"`, a negative amount `"-UGX 950.00"`. Two places whatever the ISO exponent of
-/// the currency, as the wallets print them (Airtel Money Uganda prints `Ugx 25,111.80` although
-/// ISO 4217 gives UGX no minor unit).
+/// The ISO 4217 minor-unit exponent of a currency code (`"KES"` → 2, `"UGX"` → 0), for the
+/// currencies of the wallets the engine reads and their neighbours; `None` for another code.
+///
+/// Source: ISO 4217 list one (SIX, current edition). The exponent says how amounts are *settled*
+/// and how people write them; a statement may still print decimals (Airtel Uganda prints
+/// `Ugx 25,111.80`), and the engine keeps every amount as printed (see [`display`]).
+pub fn currency_exponent(code: &str) -> Option<u32> {
+    match code {
+        "KES" | "TZS" | "GHS" | "LSL" | "ZAR" | "ZMW" | "MWK" | "NGN" | "ETB" | "MZN" | "CDF"
+        | "USD" | "EUR" => Some(2),
+        "UGX" | "RWF" | "XOF" | "XAF" | "BIF" | "GNF" => Some(0),
+        _ => None,
+    }
+}
+
+/// An amount for a person (a sentence, a card, a chart label), in `currency` (ISO 4217 code,
+/// printed as given), in the currency's customary form: rounded half away from zero to its
+/// [`currency_exponent`] places (two for a code the table does not know), thousands grouped:
+/// `display("KES", 12345.6)` is `"KES 12,345.60"`, `display("UGX", 5874193.55)` is
+/// `"UGX 5,874,194"` (the shilling has no minor unit in use), a negative amount `"-GHS 59.55"`.
+///
+/// Prose only: the report's data (insight values, totals, monthly figures) keeps every amount
+/// exact, as the statement printed it, with two decimal places.
 pub fn display(currency: &str, value: Decimal) -> String {
+    display_places(currency, value, currency_exponent(currency).unwrap_or(2))
+}
+
+/// [`display`] with `places` decimal places (0–4), whatever the currency's exponent.
+pub fn display_places(currency: &str, value: Decimal, places: u32) -> String {
+    let text = grouped(value, places);
+    match text.strip_prefix('-') {
+        Some(abs) => format!("-{currency} {abs}"),
+        None => format!("{currency} {text}"),
+    }
+}
+
+/// A number for a person: rounded half away from zero to `places` decimal places (0–4),
+/// thousands grouped with `,`, `-` before a negative (never before a zero): `1234567.891` with
+/// 2 places is `"1,234,567.89"`, `-1000.5` with 0 is `"-1,001"`.
+pub fn grouped(value: Decimal, places: u32) -> String {
+    let places = places.min(4);
     let mut m =
-        value.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
-    m.rescale(2);
+        value.round_dp_with_strategy(places, rust_decimal::RoundingStrategy::MidpointAwayFromZero);
+    m.rescale(places);
     let text = m.abs().to_string();
-    let (int, frac) = text.split_once('.').unwrap_or((&text, "00"));
-    let mut grouped = String::with_capacity(int.len() + int.len() / 3);
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let mut out = String::with_capacity(int.len() + int.len() / 3 + frac.len() + 2);
+    if m.is_sign_negative() && !m.is_zero() {
+        out.push('-');
+    }
     for (i, c) in int.chars().enumerate() {
         if i > 0 && (int.len() - i) % 3 == 0 {
-            grouped.push(',');
+            out.push(',');
         }
-        grouped.push(c);
+        out.push(c);
     }
-    let sign = if m.is_sign_negative() && !m.is_zero() {
-        "-"
+    if !frac.is_empty() {
+        out.push('.');
+        out.push_str(frac);
+    }
+    out
+}
+
+/// A short label for an amount on a chart's scale: `0`, `850`, `12k`, `1.5M`, `2B`, `3T` (one
+/// decimal at most; floats, since a scale is drawn, never summed).
+pub fn compact(value: f64) -> String {
+    let abs = value.abs();
+    let (scaled, suffix) = if abs >= 1e12 {
+        (value / 1e12, "T")
+    } else if abs >= 1e9 {
+        (value / 1e9, "B")
+    } else if abs >= 1e6 {
+        (value / 1e6, "M")
+    } else if abs >= 1e3 {
+        (value / 1e3, "k")
     } else {
-        ""
+        (value, "")
     };
-    format!("{sign}{currency} {grouped}.{frac}")
+    let text = format!("{scaled:.1}");
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text}{suffix}")
 }
 
 /// serde for required amounts: serialise as a decimal string, deserialise from a string or an
@@ -335,6 +392,23 @@ mod tests {
         assert_eq!(parse_amount("lsl 7.5"), Some(dec!(7.5)));
         assert_eq!(parse_amount("USD 5"), None);
         assert_eq!(parse_amount("12a"), None);
+    }
+
+    #[test]
+    fn display_is_the_currencys_customary_form() {
+        assert_eq!(display("KES", dec!(1234567.891)), "KES 1,234,567.89");
+        assert_eq!(display("KES", dec!(0)), "KES 0.00");
+        assert_eq!(display("UGX", dec!(5874193.55)), "UGX 5,874,194");
+        assert_eq!(display("UGX", dec!(-950)), "-UGX 950");
+        assert_eq!(display("UGX", dec!(0.00)), "UGX 0");
+        assert_eq!(display("UGX", dec!(-0.4)), "UGX 0");
+        assert_eq!(display("GHS", dec!(-59.555)), "-GHS 59.56");
+        assert_eq!(display("XYZ", dec!(7)), "XYZ 7.00");
+        assert_eq!(display_places("KES", dec!(1999.5), 0), "KES 2,000");
+        assert_eq!(display("UGX", dec!(999.5)), "UGX 1,000");
+        assert_eq!(grouped(dec!(-1000.5), 0), "-1,001");
+        assert_eq!(grouped(dec!(-0.004), 2), "0.00");
+        assert_eq!(grouped(dec!(999), 0), "999");
     }
 
     #[test]

@@ -7,6 +7,9 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+/// Version of the engine crate, which every report is made by.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// The state of a report. The engine only produces [`ReportStatus::Completed`]; the service
 /// also stores `processing` and `failed` reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

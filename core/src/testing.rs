@@ -8,532 +8,56 @@
 //! every platform: the generator uses its own `SplitMix64` stream, not a library RNG whose
 //! sequence could change between versions.
 
-use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime};
+use chrono::{Duration, NaiveDate};
 use rust_decimal::Decimal;
 
-use crate::statement::{
-    AccountHolder, Period, Provider, Statement, Summary, SummaryRow, Transaction, TransactionStatus,
-};
+use crate::statement::{Statement, Transaction, TransactionStatus};
 
 pub mod edits;
-mod personas;
+mod in_wallet;
 pub mod population;
-pub mod wallet_pdf;
 pub mod wallets;
-pub use personas::{PersonaKind, persona_statement, persona_statement_until};
+pub use crate::pdf::writer as wallet_pdf;
+pub use crate::rng::SplitMix64;
+pub use crate::wallets::{
+    PersonaKind, persona_statement, persona_statement_until, synthetic_statement,
+    synthetic_statement_with_rows,
+};
+pub use in_wallet::{every_category, in_wallet};
 pub use population::{Member, population};
 
-/// `SplitMix64` (Steele, Lea & Flood 2014): a tiny, fixed, well-distributed 64-bit stream.
-#[derive(Debug, Clone)]
-pub struct SplitMix64(u64);
-
-impl SplitMix64 {
-    /// A stream starting at `seed`.
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next_u64() % (hi - lo + 1)
-    }
-
-    /// `true` with probability `percent`/100.
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.range(1, 100) <= percent
-    }
-
-    /// One element of a non-empty slice.
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[(self.next_u64() % items.len() as u64) as usize]
-    }
-}
-
-/// The traits of the invented account holder, drawn from the seed.
-#[derive(Debug, Clone, Copy)]
-#[allow(clippy::struct_excessive_bools)] // independent yes/no traits of a persona
-struct Persona {
-    salaried: bool,
-    monthly_income: u64,
-    volatility_percent: u64,
-    fuliza_user: bool,
-    bettor: bool,
-    pays_bills: bool,
-    saver: bool,
-    daily_spend_rows: u64,
-}
-
-const FIRST: &[&str] = &[
-    "AMANI",
-    "WANJIRU",
-    "OTIENO",
-    "KAMAU",
-    "AKINYI",
-    "MUTUA",
-    "NJERI",
-    "KIPROTICH",
-];
-const LAST: &[&str] = &["TESTMAN", "SAMPLEY", "EXEMPLA", "DEMOVA", "FIXTURA"];
-const SHOPS: &[&str] = &[
-    "MAMA MBOGA STORES",
-    "UMOJA SUPERMARKET",
-    "KIJIJI HARDWARE",
-    "RIVERSIDE CHEMIST",
-];
-const EMPLOYERS: &[&str] = &[
-    "JUA KALI WORKS LTD",
-    "SAVANNAH LOGISTICS LTD",
-    "MAZIWA DAIRY COOP",
-];
-
-/// Builds a synthetic statement of `months` months (at least 1) ending on 2024-06-30.
+/// The spreadsheet (`.xlsx`, one sheet) a wallet's CSV export `csv` was saved from, as MTN MoMo
+/// Ghana sends its statements: a cell that reads as a number the spreadsheet prints back the same
+/// way (`52.43`, `233240000001`) is stored as a number, every other cell as text. Written with
+/// `rust_xlsxwriter`, so that the spreadsheet reader ([`crate::parse`]) is tested on a file it did
+/// not write.
 ///
-/// Amounts are KES with two decimal places; transactions are listed newest first, as
-/// Safaricom does. The SUMMARY's TOTAL equals the completed rows, so the statement reconciles.
-pub fn synthetic_statement(seed: u64, months: u32) -> Statement {
-    let mut rng = SplitMix64::new(seed);
-    let persona = Persona {
-        salaried: rng.chance(55),
-        monthly_income: rng.range(8, 120) * 1_000,
-        volatility_percent: rng.range(5, 70),
-        fuliza_user: rng.chance(50),
-        bettor: rng.chance(30),
-        pays_bills: rng.chance(70),
-        saver: rng.chance(40),
-        daily_spend_rows: rng.range(1, 4),
-    };
-    let months = months.max(1);
-    let end = NaiveDate::from_ymd_opt(2024, 6, 30).unwrap_or_default();
-    let start = first_of_month_back(end, months - 1);
-    let mut b = Builder {
-        rng,
-        rows: Vec::new(),
-        balance: Decimal::from(rng_start_balance(seed)),
-        counter: 0,
-        auto_repay: false,
-        fuliza_owed: Decimal::ZERO,
-    };
-    let mut day = start;
-    while day <= end {
-        b.day(day, &persona);
-        day += Duration::days(1);
-    }
-    finish(
-        b.rows,
-        (seed ^ 0xA1A1, "07000", seed),
-        Period { start, end },
-    )
-}
-
-/// A generated statement around `rows` (oldest first): listed newest first, with an invented
-/// holder drawn from `(name_seed, phone_prefix, phone_seed)`, the period, and a SUMMARY that
-/// totals the completed rows.
-fn finish(
-    mut transactions: Vec<Transaction>,
-    (name_seed, phone_prefix, phone_seed): (u64, &str, u64),
-    period: Period,
-) -> Statement {
-    transactions.reverse();
-    let (paid_in, paid_out) = transactions
-        .iter()
-        .filter(|t| t.is_completed())
-        .fold((Decimal::ZERO, Decimal::ZERO), |(i, o), t| {
-            (i + t.paid_in, o + t.withdrawn)
-        });
-    let mut name_rng = SplitMix64::new(name_seed);
-    Statement {
-        provider: Provider::Mpesa,
-        holder: AccountHolder {
-            name: Some(format!("{} {}", name_rng.pick(FIRST), name_rng.pick(LAST))),
-            mobile_number: Some(format!("{phone_prefix}{:05}", phone_seed % 100_000)),
-            email: None,
-        },
-        currency: "KES".to_owned(),
-        currency_exponent: None,
-        period: Some(period),
-        requested_at: Some(period.end + Duration::days(1)),
-        summary: Some(Summary {
-            rows: Vec::new(),
-            total: SummaryRow {
-                transaction_type: "TOTAL".to_owned(),
-                paid_in,
-                paid_out,
-            },
-        }),
-        transactions,
-        document: None,
-        unparsed: Vec::new(),
-        source: None,
-        country: None,
-        time_zone: None,
-        balances: None,
-    }
-}
-
-fn rng_start_balance(seed: u64) -> u64 {
-    SplitMix64::new(seed ^ 0x5EED).range(0, 3_000)
-}
-
-fn first_of_month_back(date: NaiveDate, months_back: u32) -> NaiveDate {
-    let total = i64::from(date.year()) * 12 + i64::from(date.month0()) - i64::from(months_back);
-    let year = i32::try_from(total.div_euclid(12)).unwrap_or(date.year());
-    NaiveDate::from_ymd_opt(year, total.rem_euclid(12) as u32 + 1, 1).unwrap_or(date)
-}
-
-struct Builder {
-    rng: SplitMix64,
-    rows: Vec<Transaction>,
-    balance: Decimal,
-    counter: u64,
-    /// Repay Fuliza the way Safaricom does: the whole debt, fee included, from the next inflow.
-    /// Off for [`synthetic_statement`] (whose output is fixed by the golden vectors).
-    auto_repay: bool,
-    /// Fuliza owed, fee included (only tracked with `auto_repay`).
-    fuliza_owed: Decimal,
-}
-
-impl Builder {
-    fn receipt(&mut self, at: NaiveDateTime) -> String {
-        // M-Pesa receipts start with a letter that advances with the year, then nine characters.
-        const ALNUM: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
-        self.counter += 1;
-        let year_letter = (b'A' + ((at.year() - 2004).rem_euclid(26)) as u8) as char;
-        let mut s = String::with_capacity(10);
-        s.push(year_letter);
-        let mut x = self.rng.next_u64() ^ self.counter;
-        for _ in 0..9 {
-            s.push(ALNUM[(x % ALNUM.len() as u64) as usize] as char);
-            x /= ALNUM.len() as u64;
-        }
-        s
-    }
-
-    fn push(
-        &mut self,
-        receipt: &str,
-        at: NaiveDateTime,
-        details: String,
-        amount: Decimal,
-        status: TransactionStatus,
-    ) {
-        let amount = crate::money::cents(amount);
-        let completed = status == TransactionStatus::Completed;
-        if completed {
-            self.balance += amount;
-        }
-        self.rows.push(Transaction {
-            receipt_no: receipt.to_owned(),
-            completed_at: at,
-            details,
-            status,
-            paid_in: if amount > Decimal::ZERO {
-                amount
-            } else {
-                crate::money::cents(Decimal::ZERO)
-            },
-            withdrawn: if amount < Decimal::ZERO {
-                -amount
-            } else {
-                crate::money::cents(Decimal::ZERO)
-            },
-            balance: Some(crate::money::cents(self.balance)),
-            category: crate::Category::Uncategorised,
-            ..crate::statement::Transaction::empty()
-        });
-    }
-
-    /// An inflow.
-    fn credit(&mut self, at: NaiveDateTime, details: String, amount: u64) {
-        let r = self.receipt(at);
-        self.push(
-            &r,
-            at,
-            details,
-            Decimal::from(amount),
-            TransactionStatus::Completed,
-        );
-        self.repay_fuliza(at);
-    }
-
-    /// With `auto_repay`, repays as much of the Fuliza debt as the balance allows, right after
-    /// an inflow (Safaricom deducts it automatically).
-    fn repay_fuliza(&mut self, at: NaiveDateTime) {
-        if !self.auto_repay || self.fuliza_owed <= Decimal::ZERO || self.balance <= Decimal::ZERO {
-            return;
-        }
-        let pay = crate::money::cents(self.fuliza_owed.min(self.balance));
-        self.fuliza_owed -= pay;
-        let r = self.receipt(at);
-        self.push(
-            &r,
-            at,
-            "OD Loan Repayment to 232323 - M-PESA Overdraw".to_owned(),
-            -pay,
-            TransactionStatus::Completed,
-        );
-    }
-
-    /// An outflow with an optional charge row on the same receipt; draws Fuliza when short.
-    fn debit(
-        &mut self,
-        at: NaiveDateTime,
-        details: String,
-        amount: u64,
-        charge: u64,
-        fuliza: bool,
-    ) {
-        let r = self.receipt(at);
-        let need = Decimal::from(amount + charge);
-        if self.rng.chance(2) {
-            self.push(
-                &r,
-                at,
-                details,
-                -Decimal::from(amount),
-                TransactionStatus::Failed,
-            );
-            return;
-        }
-        if self.balance < need {
-            if !fuliza {
-                return;
+/// # Panics
+/// When `csv` is not CSV or the workbook cannot be written (test input only).
+pub fn xlsx_from_csv(csv: &[u8]) -> Vec<u8> {
+    let mut workbook = rust_xlsxwriter::Workbook::new();
+    let sheet = workbook.add_worksheet();
+    let mut reader = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(csv);
+    for (r, record) in reader.records().enumerate() {
+        let record = record.expect("a CSV record");
+        let row = u32::try_from(r).expect("rows fit a sheet");
+        for (c, cell) in record.iter().enumerate() {
+            let col = u16::try_from(c).expect("columns fit a sheet");
+            let number = cell
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite() && n.to_string() == cell);
+            match number {
+                Some(n) => sheet.write_number(row, col, n),
+                None => sheet.write_string(row, col, cell),
             }
-            let draw = need - self.balance;
-            if self.auto_repay {
-                // Fuliza's 1 % access fee (Safaricom's Fuliza tariff), owed with the draw.
-                self.fuliza_owed += crate::money::cents(draw * Decimal::new(101, 2));
-            }
-            self.push(
-                &r,
-                at,
-                "OverDraft of Credit Party".to_owned(),
-                draw,
-                TransactionStatus::Completed,
-            );
-        }
-        self.push(
-            &r,
-            at,
-            details.clone(),
-            -Decimal::from(amount),
-            TransactionStatus::Completed,
-        );
-        if charge > 0 {
-            let label = if details.starts_with("Customer Withdrawal") {
-                "Withdrawal Charge"
-            } else if details.starts_with("Pay Bill") {
-                "Pay Bill Charge"
-            } else {
-                "Customer Transfer of Funds Charge"
-            };
-            self.push(
-                &r,
-                at,
-                label.to_owned(),
-                -Decimal::from(charge),
-                TransactionStatus::Completed,
-            );
+            .expect("a cell");
         }
     }
-
-    fn at(&mut self, day: NaiveDate) -> NaiveDateTime {
-        let secs = self.rng.range(6 * 3600, 22 * 3600) as u32;
-        let t = day
-            .and_time(NaiveTime::from_num_seconds_from_midnight_opt(secs, 0).unwrap_or_default());
-        if !self.auto_repay {
-            return t;
-        }
-        // Personas take their events in the order they draw them, so their clock only moves on.
-        let t = match self.rows.last() {
-            Some(r) if r.completed_at >= t => r.completed_at + Duration::minutes(1),
-            _ => t,
-        };
-        t.min(day.and_hms_opt(23, 59, 59).unwrap_or(t))
-    }
-
-    fn day(&mut self, day: NaiveDate, p: &Persona) {
-        let mut events: Vec<(NaiveDateTime, u8)> = Vec::new();
-        if day.day() == 28 {
-            events.push((self.at(day), 0)); // salary or business takings
-        }
-        if !p.salaried && self.rng.chance(25) {
-            events.push((self.at(day), 1)); // received money
-        }
-        for _ in 0..self.rng.range(1, p.daily_spend_rows + 1) {
-            events.push((self.at(day), 2)); // everyday spending
-        }
-        if day.day() == 5 && p.pays_bills {
-            events.push((self.at(day), 3)); // utilities
-        }
-        if p.bettor && self.rng.chance(20) {
-            events.push((self.at(day), 4));
-        }
-        if p.saver && day.day() == 29 {
-            events.push((self.at(day), 5));
-        }
-        if p.fuliza_user && day.day() == 29 {
-            events.push((self.at(day), 6)); // Fuliza repayment
-        }
-        events.sort();
-        for (at, kind) in events {
-            self.event(at, kind, p);
-        }
-    }
-
-    fn event(&mut self, at: NaiveDateTime, kind: u8, p: &Persona) {
-        let swing = p.monthly_income * p.volatility_percent / 100;
-        match kind {
-            0 if p.salaried => {
-                let employer = *self.rng.pick(EMPLOYERS);
-                let amount = p.monthly_income + self.rng.range(0, swing / 4 + 1);
-                self.credit(
-                    at,
-                    format!("Salary Payment from 600{:03} - {employer}", amount % 997),
-                    amount,
-                );
-            }
-            0 | 1 => {
-                let amount = (p.monthly_income / 8).max(100) + self.rng.range(0, swing / 3 + 1);
-                let who = *self.rng.pick(FIRST);
-                self.credit(
-                    at,
-                    format!(
-                        "Funds received from 2547******{:03} - {who} {}",
-                        amount % 1000,
-                        LAST[0]
-                    ),
-                    amount,
-                );
-            }
-            2 => self.spend(at, p),
-            3 => {
-                let amount = self.rng.range(500, 2_500);
-                let details = if self.rng.chance(50) {
-                    format!("Pay Bill Online to 888880 - KPLC PREPAID Acc. 54{amount:07}")
-                } else {
-                    "Pay Bill to 444400 - NAIROBI WATER Acc. 1001".to_owned()
-                };
-                self.debit(at, details, amount, 0, p.fuliza_user);
-            }
-            4 => {
-                let amount = self.rng.range(50, 1_000);
-                if self.rng.chance(15) {
-                    self.credit(
-                        at,
-                        "Business Payment from 290290 - SportPesa via API".to_owned(),
-                        amount * 3,
-                    );
-                } else {
-                    self.debit(
-                        at,
-                        "Pay Bill Online to 290290 - SportPesa Acc. BET".to_owned(),
-                        amount,
-                        0,
-                        p.fuliza_user,
-                    );
-                }
-            }
-            5 => {
-                let amount = (p.monthly_income / 10).max(200);
-                self.debit(at, "M-Shwari Deposit".to_owned(), amount, 0, false);
-            }
-            _ => {
-                let owed = self.rng.range(100, 2_000);
-                self.debit(
-                    at,
-                    "OD Loan Repayment to 232323 - M-PESA Overdraw".to_owned(),
-                    owed,
-                    0,
-                    false,
-                );
-            }
-        }
-    }
-
-    fn spend(&mut self, at: NaiveDateTime, p: &Persona) {
-        // About the month's income spent in everyday rows: mean rows a day is (k + 2) / 2.
-        let budget = p.monthly_income * 2 / 30 / (p.daily_spend_rows + 2);
-        let amount = self.rng.range(20, budget.max(60) * 2);
-        match self.rng.range(0, 9) {
-            0 | 1 => {
-                let shop = *self.rng.pick(SHOPS);
-                self.debit(
-                    at,
-                    format!("Merchant Payment to 5{:05} - {shop}", amount % 99_999),
-                    amount,
-                    0,
-                    p.fuliza_user,
-                );
-            }
-            2 => self.debit(
-                at,
-                "Customer Payment to Small Business to 2547******123 - MAMA PIMA".to_owned(),
-                amount,
-                0,
-                p.fuliza_user,
-            ),
-            3 => self.debit(
-                at,
-                "Airtime Purchase".to_owned(),
-                amount.min(500),
-                0,
-                p.fuliza_user,
-            ),
-            4 => {
-                let amount = amount.max(100).div_ceil(50) * 50;
-                self.debit(
-                    at,
-                    "Customer Withdrawal At Agent Till 12345 - FICTIONAL AGENCIES".to_owned(),
-                    amount,
-                    29,
-                    p.fuliza_user,
-                );
-            }
-            5 => {
-                let who = *self.rng.pick(FIRST);
-                self.debit(
-                    at,
-                    format!(
-                        "Customer Transfer to 2547******{:03} - {who} {}",
-                        amount % 1000,
-                        LAST[1]
-                    ),
-                    amount,
-                    13,
-                    p.fuliza_user,
-                );
-            }
-            6 if self.rng.chance(30) => {
-                self.credit(
-                    at,
-                    "Deposit of Funds at Agent Till 12345 - FICTIONAL AGENCIES".to_owned(),
-                    amount * 4,
-                );
-            }
-            _ => {
-                let shop = *self.rng.pick(SHOPS);
-                self.debit(
-                    at,
-                    format!(
-                        "Merchant Payment Online to 5{:05} - {shop}",
-                        amount % 99_999
-                    ),
-                    amount,
-                    0,
-                    p.fuliza_user,
-                );
-            }
-        }
-    }
+    workbook.save_to_buffer().expect("a workbook")
 }
 
 /// The report id of `statement` under the built-in scorecard, as a report of it computes it:
@@ -542,24 +66,6 @@ impl Builder {
 pub fn report_id(statement: &Statement) -> String {
     let card = crate::scorecard::builtin();
     crate::report_id::report_id(&statement.reading(), &card.version, &card.sha256())
-}
-
-/// A synthetic statement with exactly `rows` rows (the newest `rows` of a long enough history),
-/// for benchmarks that need a given size, e.g. a 5,000-row CSV.
-pub fn synthetic_statement_with_rows(seed: u64, rows: usize) -> Statement {
-    let mut months = 1;
-    loop {
-        let mut s = synthetic_statement(seed, months);
-        if s.transactions.len() >= rows || months >= 1200 {
-            s.transactions.truncate(rows);
-            if let (Some(last), Some(p)) = (s.transactions.last(), s.period.as_mut()) {
-                p.start = last.completed_at.date();
-            }
-            s.summary = None;
-            return s;
-        }
-        months = (months * 2).max(months + 1);
-    }
 }
 
 /// A tiny statement: `rows` received-money rows over `days` days, for thin-file tests.
@@ -613,7 +119,11 @@ mod tests {
                 "seed {seed}: {} rows",
                 s.transactions.len()
             );
-            let integrity = crate::check::check(&s.reading());
+            let integrity = crate::check::check(
+                &s.reading(),
+                crate::wallets::of(&s.provider).expect("a wallet"),
+                None,
+            );
             assert_eq!(integrity.summary_reconciled, Some(true), "seed {seed}");
             assert!(
                 !integrity

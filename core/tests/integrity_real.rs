@@ -8,7 +8,11 @@
 
 use std::path::PathBuf;
 
-use alama_core::check::check;
+/// The integrity of a statement read in reading order, judged by its own wallet.
+fn check(reading: &alama_core::statement::Reading<'_>) -> alama_core::report::Integrity {
+    let wallet = alama_core::wallets::of(&reading.statement.provider).expect("a wallet");
+    alama_core::check::check(reading, wallet, None)
+}
 use alama_core::{EvidenceLevel, ParseOptions, Severity, Statement};
 
 /// `(file, password, expected status, expected evidence level)`.

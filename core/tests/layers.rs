@@ -8,13 +8,17 @@ mod layering;
 /// The layers of `core/src`, bottom first.
 const LAYERS: &[&[&str]] = &[
     // Plumbing that knows no statement.
-    &["error", "money", "order", "parallel", "batch"],
+    &[
+        "error", "money", "order", "parallel", "batch", "limits", "rng",
+    ],
     // The statement model: Statement, Transaction, Category, Format, Provider.
     &["statement"],
-    // Reading rows: their arithmetic, their categories.
-    &["amount", "categorise"],
-    // Parsing, the content address, the report's types.
-    &["parse", "report_id", "report"],
+    // Reading rows: their arithmetic, their categories' matcher, PDF text; the report's types.
+    &["amount", "categorise", "pdf", "report"],
+    // Each wallet, one place, and the registry.
+    &["wallets"],
+    // Parsing (format detection, dispatch to a wallet, the canonical forms), the content address.
+    &["parse", "report_id"],
     // The stages over a prepared statement.
     &["features", "check"],
     &["insights"],
@@ -41,6 +45,7 @@ fn the_check_sees_the_edges_it_guards() {
     // Edges the pipeline is made of, so that a reader that found none would fail here.
     assert!(has("assemble", "features") && has("assemble", "check"));
     assert!(has("insights", "features") && has("parse", "statement"));
+    assert!(has("parse", "wallets") && has("check", "wallets"));
     // A reversed order is refused, naming an edge.
     let reversed: Vec<&[&str]> = LAYERS.iter().rev().copied().collect();
     let problems = layering::violations(&src, &reversed).expect("readable");

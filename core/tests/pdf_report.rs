@@ -109,9 +109,10 @@ fn report(months: u32) -> Report {
     alama_core::score(&statement(months)).expect("score")
 }
 
+/// The generation time, UTC (09:30 in Nairobi).
 fn at() -> NaiveDateTime {
     NaiveDate::from_ymd_opt(2026, 11, 24)
-        .and_then(|d| d.and_hms_opt(9, 30, 0))
+        .and_then(|d| d.and_hms_opt(6, 30, 0))
         .expect("date")
 }
 
@@ -143,7 +144,7 @@ fn text_holds_score_band_period_factors_and_holder() {
     let expect = [
         r.score.to_string(),
         r.band.as_str().to_owned(),
-        r.statement_period.clone(),
+        "Safaricom M-Pesa Kenya · KES".to_owned(),
         r.report_id.clone(),
         r.scorecard_version.clone(),
         "07*****123".to_owned(),
@@ -161,6 +162,71 @@ fn text_holds_score_band_period_factors_and_holder() {
     }
     // The full phone number never appears.
     assert!(!text.contains("0700000123"));
+}
+
+/// Each wallet's report in its own terms: the wallet's name (never its code), the generation
+/// time in the statement's zone, labelled, amounts in the currency's customary form (UGX
+/// without decimals in prose), the exact period, every insight's sentence whole (none cut off
+/// with an ellipsis) under its title.
+#[test]
+fn each_wallets_report_is_in_its_terms() {
+    let cases = [
+        (
+            "wallet-airtel-ug-seed1-60rows",
+            "Airtel Money Uganda · UGX",
+            "24 Nov 2026, 09:30 EAT",
+            "1 Mar 2026 – 31 Mar 2026",
+        ),
+        (
+            "wallet-mtn-gh-seed2-80rows",
+            "MTN MoMo Ghana · GHS",
+            "24 Nov 2026, 06:30 GMT",
+            "1 Mar 2025 – 13 Apr 2025",
+        ),
+        (
+            "wallet-vodacom-ls-seed3-80rows",
+            "Vodacom M-Pesa Lesotho · LSL",
+            "24 Nov 2026, 08:30 SAST",
+            "",
+        ),
+        (
+            "synthetic-seed1-6m",
+            "Safaricom M-Pesa Kenya · KES",
+            "24 Nov 2026, 09:30 EAT",
+            "1 Jan 2024 – 30 Jun 2024",
+        ),
+    ];
+    for (name, wallet, generated, period) in cases {
+        let path = format!(
+            "{}/../tests/vectors/{name}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let vector: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).expect("vector")).expect("json");
+        let r: Report = serde_json::from_value(vector["report"].clone()).expect("report");
+        let text = squashed_text(&render(&r, &RenderOptions::new(at())).expect("render"));
+        for e in [wallet, generated, period, "AVERAGEINCOME"] {
+            assert!(text.contains(&squash(e)), "{name}: the PDF lacks {e:?}");
+        }
+        assert!(
+            !text.contains(&squash(&r.statement.provider)) || r.statement.provider == "mpesa",
+            "{name} prints its code"
+        );
+        assert!(!text.contains('…'), "{name}: something is cut off");
+        for i in &r.insights {
+            assert!(
+                text.contains(&squash(&i.message)),
+                "{name}: {} is not whole",
+                i.code
+            );
+        }
+        if r.statement.currency == "UGX" {
+            assert!(
+                !text.contains("UGX0.00") && text.contains("UGX"),
+                "{name}: UGX with cents"
+            );
+        }
+    }
 }
 
 #[test]

@@ -2,10 +2,12 @@
 //! (`alama_core::testing`): statements that differ in one behaviour, scored, compared.
 //! Each test is named after the behaviour; docs/scorecard.md lists them.
 //!
-//! The personas and edits are written in KES. With `ALAMA_BEHAVIOUR_CURRENCY=UGX` (or `GHS`,
-//! `LSL`) every statement whose score is compared is first carried into that market at its
-//! card's factor (`docs/scorecard.md`, "Markets") and scored with that market's built-in card,
-//! so each behaviour is checked in each currency (`scripts/test-all.sh` runs all four).
+//! The personas and edits are written in KES, in Safaricom's words. With
+//! `ALAMA_BEHAVIOUR_CURRENCY=UGX` (or `GHS`, `LSL`), or `ALAMA_BEHAVIOUR_WALLET=<id>`, every
+//! statement whose score is compared is first carried into that market's wallet, in its own
+//! words, at its card's factor (`alama_core::testing::in_wallet`; docs/scorecard.md,
+//! "Markets"), and scored with that market's built-in card, so each behaviour is checked on each
+//! wallet (`scripts/test-all.sh` runs all four).
 
 use alama_core::testing::{PersonaKind, SplitMix64, edits, persona_statement};
 use alama_core::{ParseOptions, Statement};
@@ -28,27 +30,38 @@ fn config() -> ProptestConfig {
 #[allow(dead_code)] // the rationales are the card derivation's (tests/market_cards.rs)
 mod factors;
 
-/// The market the comparisons are made in (`ALAMA_BEHAVIOUR_CURRENCY`, default KES) and its
-/// factor per KES.
-fn market() -> (String, Decimal) {
-    let currency = std::env::var("ALAMA_BEHAVIOUR_CURRENCY").unwrap_or_else(|_| "KES".into());
-    let factor = match currency.as_str() {
-        "UGX" => factors::UGX,
-        "GHS" => factors::GHS,
-        "LSL" => factors::LSL,
+/// The wallet the comparisons are made in (`ALAMA_BEHAVIOUR_WALLET`, or the first registered
+/// wallet of `ALAMA_BEHAVIOUR_CURRENCY`; none: the statements as built, in Safaricom's words)
+/// and its market's factor per KES.
+fn market() -> Option<(&'static alama_core::Wallet, Decimal)> {
+    let wallet = match (
+        std::env::var("ALAMA_BEHAVIOUR_WALLET"),
+        std::env::var("ALAMA_BEHAVIOUR_CURRENCY"),
+    ) {
+        (Ok(id), _) => alama_core::wallets::find(&id).expect("a registered wallet"),
+        (_, Ok(currency)) if currency != "KES" => alama_core::wallets::ALL
+            .iter()
+            .copied()
+            .find(|w| w.currency == Some(currency.as_str()) && w.generator.is_some())
+            .expect("a wallet of that currency"),
+        _ => return None,
+    };
+    let factor = match wallet.currency {
+        Some("UGX") => factors::UGX,
+        Some("GHS") => factors::GHS,
+        Some("LSL") => factors::LSL,
         _ => "1",
     };
-    (currency, factor.parse().expect("a factor"))
+    Some((wallet, factor.parse().expect("a factor")))
 }
 
 fn score(s: &Statement) -> u16 {
-    let (currency, factor) = market();
-    // Every printed amount carried over to the cent; a missing balance stays missing. KES
-    // statements are scored as built.
-    let s = if factor == Decimal::ONE {
-        s.clone()
-    } else {
-        edits::converted(s, &currency, factor)
+    // Every movement carried into the wallet's words and market; without one, as built.
+    let s = match market() {
+        Some((wallet, factor)) => {
+            alama_core::testing::in_wallet(s, wallet, factor).expect("a generator")
+        }
+        None => s.clone(),
     };
     alama_core::score(&s).expect("a persona scores").score
 }
@@ -166,10 +179,12 @@ fn with_token_bills(kind: PersonaKind, seed: u64) -> (Statement, Statement) {
 #[test]
 fn token_bills_do_not_dilute_the_spending_mix() {
     let (s, gamed) = with_token_bills(PersonaKind::InformalTrader, 424);
-    let (a, b) = (
-        alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES),
-        alama_core::features::compute(&gamed.reading(), &alama_core::features::Thresholds::KES),
-    );
+    let features = |s: &Statement| {
+        let mut prepared = s.clone();
+        alama_core::parse::prepare(&mut prepared);
+        alama_core::features::compute(&prepared.reading(), &alama_core::features::Thresholds::KES)
+    };
+    let (a, b) = (features(&s), features(&gamed));
     assert_eq!(a.cash_and_betting_share, b.cash_and_betting_share);
     assert_eq!(a.betting_share, b.betting_share);
     assert!(

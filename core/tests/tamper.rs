@@ -77,7 +77,8 @@ fn judge(bytes: &[u8], password: &str) -> Outcome {
     let Ok(statement) = alama_core::parse(bytes, &options) else {
         return Outcome::Refused;
     };
-    let integrity = check(&statement.reading());
+    let wallet = alama_core::wallets::of(&statement.provider).expect("a wallet");
+    let integrity = check(&statement.reading(), wallet, None);
     let serious = |f: &&alama_core::Finding| f.severity > Severity::Info;
     if !integrity.findings.iter().any(|f| serious(&f)) {
         return Outcome::Missed;

@@ -206,7 +206,12 @@ proptest! {
         // saturated there.
         for s in [quiet(&full), full] {
             let gamed = edits::insert_rows(&s, &free_rows(style, amount));
-            let (f, g) = (alama_core::features::compute(&s.reading(), &alama_core::features::Thresholds::KES), alama_core::features::compute(&gamed.reading(), &alama_core::features::Thresholds::KES));
+            let features = |s: &alama_core::Statement| {
+                let mut prepared = s.clone();
+                alama_core::parse::prepare(&mut prepared);
+                alama_core::features::compute(&prepared.reading(), &alama_core::features::Thresholds::KES)
+            };
+            let (f, g) = (features(&s), features(&gamed));
             prop_assert_eq!(g.transactions_per_month, f.transactions_per_month, "style {}", style);
             let (a, b) = (report(&s).score, report(&gamed).score);
             prop_assert!(b <= a + 1, "style {}: {} > {} + 1", style, b, a);

@@ -5,5 +5,5 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    alama_fuzz::parse_and_score(data, alama_core::Format::MpesaPdf);
+    alama_fuzz::parse_and_score(data, alama_core::Format::Pdf);
 });

@@ -145,6 +145,14 @@ describe('score', () => {
     assert.equal(report.statementPeriod, 'Jan 2024 - Apr 2024')
   })
 
+  test('asOf is the day of analysis: a statement from after it is failed', () => {
+    assert.equal(JSON.stringify(score(csvBytes, { asOf: '2030-01-01' })), JSON.stringify(report))
+    const judged = score(csvBytes, { asOf: '2023-06-30' })
+    assert.equal(judged.integrity.status, 'failed')
+    assert.ok(judged.integrity.findings.some((f) => f.code === 'after_analysis_date'))
+    assert.throws(() => score(csvBytes, { asOf: '30/06/2023' }), /asOf/)
+  })
+
   test('money in the report is decimal strings', () => {
     assert.equal(report.statement.transactionCount, 40)
     assert.equal(report.statement.completedCount, 40)

@@ -113,9 +113,13 @@ class UnsupportedCurrencyError(AlamaError):
     """No built-in scorecard for the statement's currency; the message names those that have one (code "unsupported_currency")."""
 
 def parse(
-    source: _Source, *, password: str | None = None, format: str | None = None
+    source: _Source,
+    *,
+    password: str | None = None,
+    format: str | None = None,
+    as_of: date | str | None = None,
 ) -> Statement:
-    """Reads a statement (bytes or a path) without scoring it."""
+    """Reads a statement (bytes or a path) without scoring it; ``as_of`` is the day of analysis its report is judged on."""
 
 def score(
     source: _Source | Statement,
@@ -123,8 +127,9 @@ def score(
     password: str | None = None,
     format: str | None = None,
     scorecard: Scorecard | None = None,
+    as_of: date | str | None = None,
 ) -> Report:
-    """Scores a statement (a Statement, bytes or a path), with ``scorecard`` or the built-in card."""
+    """Scores a statement (a Statement, bytes or a path), with ``scorecard`` or the built-in card; a statement dated or requested after ``as_of`` (a date or "YYYY-MM-DD") is ``failed``."""
 
 def score_many(
     sources: Iterable[_Source | Statement],

@@ -188,6 +188,27 @@ def test_score_accepts_every_source_kind(statement: alama.Statement, tmp_path: P
     assert alama.score(statement.to_json().encode(), format="json").to_json() == expected
 
 
+def test_as_of_is_the_day_of_analysis(statement: alama.Statement) -> None:
+    """A statement is judged on the day given: after its last row it is scored as without one,
+    before its last row it is failed (after_analysis_date), from a Statement or from bytes."""
+    plain = alama.score(statement)
+    last = max(t.completed_at for t in statement.transactions).date()
+    later = date(last.year + 1, 1, 1)
+    assert alama.score(statement, as_of=later).to_json() == plain.to_json()
+    assert alama.score(statement, as_of=later.isoformat()).to_json() == plain.to_json()
+    early = date(last.year - 1, 1, 1)
+    for judged in (
+        alama.score(statement, as_of=early),
+        alama.score(statement.to_json().encode(), as_of=early),
+    ):
+        assert judged.integrity.status == "failed"
+        assert "after_analysis_date" in [f.code for f in judged.integrity.findings]
+    with pytest.raises(ValueError):
+        alama.score(statement, as_of="28/11/2026")
+    with pytest.raises(TypeError):
+        alama.score(statement, as_of=20261128)
+
+
 def test_same_statement_same_report(statement: alama.Statement) -> None:
     assert alama.score(statement) == alama.score(statement)
 

@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn sniffing_accepts_statements_and_refuses_other_files() {
-        assert_eq!(sniff(b"%PDF-1.7\n").ok(), Some(Format::MpesaPdf));
+        assert_eq!(sniff(b"%PDF-1.7\n").ok(), Some(Format::Pdf));
         assert_eq!(
             sniff(b"Receipt No,Completion Time\n").ok(),
             Some(Format::Csv)

@@ -149,11 +149,12 @@ pub fn interrupted_cutoffs(limits: &Limits, now: i64) -> (i64, i64) {
     )
 }
 
-/// The wire name of a format: `pdf`, `csv` or `json`.
+/// The wire name of a format: `pdf`, `csv`, `json` or `xlsx`.
 pub fn format_name(format: Format) -> &'static str {
     match format {
-        Format::MpesaPdf => "pdf",
+        Format::Pdf => "pdf",
         Format::Csv => "csv",
         Format::Json => "json",
+        Format::Xlsx => "xlsx",
     }
 }

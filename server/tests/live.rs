@@ -67,9 +67,14 @@ async fn pdf_report_of_a_live_analysis(db: Db) {
     let text = squash(&pdf_text(&bytes));
     let score = report["score"].as_u64().expect("score").to_string();
     assert!(text.contains(&score), "score {score} missing");
-    for field in ["band", "statementPeriod"] {
-        let value = report[field].as_str().expect(field);
-        assert!(text.contains(&squash(value)), "{field} {value:?} missing");
+    let band = report["band"].as_str().expect("band");
+    assert!(text.contains(&squash(band)), "band {band:?} missing");
+    // The period with its exact dates ("1 Jan 2024 – 30 Jun 2024"), not the month range.
+    for field in ["periodStart", "periodEnd"] {
+        let iso = report["statement"][field].as_str().expect(field);
+        let date = chrono::NaiveDate::parse_from_str(iso, "%Y-%m-%d").expect("ISO date");
+        let shown = date.format("%-d %b %Y").to_string();
+        assert!(text.contains(&squash(&shown)), "{field} {shown:?} missing");
     }
     for factor in report["factors"].as_array().expect("factors") {
         let name = factor["name"].as_str().expect("factor name");

@@ -153,6 +153,11 @@ impl Browser {
 
     /// `POST /portal/try` as a browser's multipart form.
     async fn try_upload(&mut self, csrf: &str, key: &str, statement: &[u8]) -> Page {
+        self.try_upload_as(csrf, key, statement, false).await
+    }
+
+    /// `POST /portal/try`, sent by htmx (`HX-Request: true`) when `htmx`.
+    async fn try_upload_as(&mut self, csrf: &str, key: &str, statement: &[u8], htmx: bool) -> Page {
         let form = reqwest::multipart::Form::new()
             .text("csrf", csrf.to_owned())
             .text("key", key.to_owned())
@@ -160,15 +165,15 @@ impl Browser {
                 "statement",
                 reqwest::multipart::Part::bytes(statement.to_vec()).file_name("statement.csv"),
             );
-        let r = self
+        let mut request = self
             .client
             .post(format!("{}/portal/try", self.base))
             .header("cookie", self.cookie_header())
-            .header("origin", self.base.clone())
-            .multipart(form)
-            .send()
-            .await
-            .expect("POST try");
+            .header("origin", self.base.clone());
+        if htmx {
+            request = request.header("hx-request", "true");
+        }
+        let r = request.multipart(form).send().await.expect("POST try");
         self.finish(r).await
     }
 
@@ -536,11 +541,83 @@ async fn keys_and_webhooks_from_the_portal(db: Db) {
         .await;
     assert_eq!(refused.status, 422);
     assert!(refused.body.contains("Sandbox key of your organisation"));
+    // A statement the engine cannot read: the page comes back with the refusal and the key
+    // (without JavaScript); for htmx, the refusal alone, swapped in above the untouched form.
+    let unreadable = b
+        .try_upload(&try_page.csrf(), &key, b"not a statement at all")
+        .await;
+    assert_eq!(unreadable.status, 422, "{}", unreadable.body);
+    assert!(
+        unreadable.body.contains("id=\"try-error\""),
+        "{}",
+        unreadable.body
+    );
+    assert!(
+        unreadable.body.contains(&format!("value=\"{key}\"")),
+        "the key is kept"
+    );
+    let fragment = b
+        .try_upload_as(&try_page.csrf(), &key, b"not a statement at all", true)
+        .await;
+    assert_eq!(fragment.status, 200);
+    assert!(
+        fragment.body.trim_start().starts_with("<p class=\"error\""),
+        "{}",
+        fragment.body
+    );
+    assert!(!fragment.body.contains("<form"), "{}", fragment.body);
+    // htmx follows HX-Redirect to the report.
+    let by_htmx = b
+        .try_upload_as(&try_page.csrf(), &key, &statement_csv(120), true)
+        .await;
+    assert_eq!(by_htmx.status, 204, "{}", by_htmx.body);
+    let redirect = by_htmx
+        .headers
+        .get("hx-redirect")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert!(redirect.starts_with("/portal/reports/rpt_"), "{redirect:?}");
     let overview = b.get("/portal/overview").await;
     assert!(
-        overview.body.contains("id=\"total-billable\">2<"),
+        overview.body.contains("id=\"total-billable\">3<"),
         "{}",
         overview.body
+    );
+
+    // Try it with Live selected: the page says the analysis runs in Sandbox; after it the
+    // session is in Sandbox and the report opens there, saying so (it was a bare 404).
+    let switched = b
+        .post(
+            "/portal/environment",
+            &[("csrf", &overview.csrf()), ("environment", "live")],
+        )
+        .await;
+    assert_eq!(switched.status, 303);
+    let live_try = b.get("/portal/try").await;
+    assert!(
+        live_try.body.contains("id=\"try-live\""),
+        "{}",
+        live_try.body
+    );
+    let tried = b
+        .try_upload(&live_try.csrf(), &key, &statement_csv(120))
+        .await;
+    assert_eq!(tried.status, 303, "{}", tried.body);
+    assert!(
+        tried.location().ends_with("?from=try"),
+        "{}",
+        tried.location()
+    );
+    let opened = b.get(tried.location()).await;
+    assert_eq!(opened.status, 200, "{}", opened.body);
+    assert!(opened.body.contains("id=\"notice\""), "{}", opened.body);
+    assert!(
+        opened.body.contains("badge sandbox"),
+        "the session is in Sandbox"
+    );
+    assert!(
+        opened.body.contains("id=\"test-data\""),
+        "a Sandbox report is test data"
     );
 
     // Revoke: a confirmation page, then the key stops working.
@@ -697,7 +774,12 @@ async fn partners_never_reach_each_other(db: Db) {
         "{}",
         consents.body
     );
-    assert!(consents.body.contains("sha256 "), "{}", consents.body);
+    // The notice's hash short on the page, whole behind its copy button.
+    assert!(
+        consents.body.contains("data-copy=\"sha-"),
+        "{}",
+        consents.body
+    );
 
     // A sees none of it on its pages…
     let csrf_a = a.get("/portal/keys").await.csrf();
@@ -1098,7 +1180,7 @@ async fn other_wallets_through_the_api_and_the_report_page(db: Db) {
             format!("id=\"score\">{}<", report["score"]),
             format!("id=\"wallet\">{wallet}<"),
             format!("id=\"currency\">{currency}<"),
-            format!("Scorecard {card}."),
+            format!("id=\"scorecard\">{card}<"),
         ] {
             assert!(body.contains(&shown), "{file}: {shown} not on the page");
         }
@@ -1117,6 +1199,48 @@ async fn other_wallets_through_the_api_and_the_report_page(db: Db) {
         assert!(
             !body.contains("KES "),
             "{file}: KES on the page of a {currency} report"
+        );
+        // In the wallet's terms: its name, never its code; the creation time in its zone,
+        // labelled; the shilling without decimals in prose; each reason code once.
+        assert!(
+            !body.contains(provider),
+            "{file}: the code {provider} on the page"
+        );
+        let zone = match currency {
+            "UGX" => "EAT",
+            "GHS" => "GMT",
+            _ => "SAST",
+        };
+        let created = body
+            .split("id=\"created\">")
+            .nth(1)
+            .and_then(|rest| rest.split('<').next())
+            .unwrap_or_default();
+        assert!(
+            created.ends_with(&format!(" {zone}")),
+            "{file}: created {created:?}"
+        );
+        let decimals = body.match_indices(&format!("{currency} ")).any(|(at, m)| {
+            let amount: String = body[at + m.len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',' || *c == '.')
+                .collect();
+            amount.trim_end_matches('.').contains('.')
+        });
+        assert_eq!(
+            decimals,
+            currency != "UGX",
+            "{file}: {currency} amounts' decimals"
+        );
+        let codes: Vec<&str> = body
+            .split("<code class=\"code\">")
+            .skip(1)
+            .filter_map(|rest| rest.split('<').next())
+            .collect();
+        let unique: std::collections::BTreeSet<&&str> = codes.iter().collect();
+        assert!(
+            !codes.is_empty() && unique.len() == codes.len(),
+            "{file}: {codes:?}"
         );
     }
     server.stop().await;

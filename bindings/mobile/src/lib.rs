@@ -52,6 +52,29 @@ fn options(password: Option<String>) -> ParseOptions {
     }
 }
 
+/// The parse options with the day of analysis `as_of` (`YYYY-MM-DD`).
+///
+/// # Errors
+/// `MalformedStatement` naming `asOf` when it is not a date as `YYYY-MM-DD`.
+fn options_on(password: Option<String>, as_of: Option<String>) -> Result<ParseOptions, AlamaError> {
+    let as_of = match as_of.as_deref() {
+        None => None,
+        Some(text) => Some(
+            chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                alama_core::Error::malformed(
+                    0,
+                    0,
+                    format!("asOf must be a date as YYYY-MM-DD, got {text:?}"),
+                )
+            })?,
+        ),
+    };
+    Ok(ParseOptions {
+        as_of,
+        ..options(password)
+    })
+}
+
 /// Parses a statement: a Safaricom M-Pesa PDF (encrypted or not), a CSV export, or the canonical
 /// statement JSON, detected from the content. Transactions come back categorised.
 ///
@@ -72,22 +95,25 @@ pub fn parse_statement(bytes: Vec<u8>, password: Option<String>) -> Result<State
 
 /// Parses and scores a statement in one call (see [`parse_statement`] for the inputs).
 /// `scorecard` is a lender's own [`Scorecard`]; absent, the built-in one. The report's
-/// `scorecardVersion` and `scorecardSha256` name the scorecard used.
+/// `scorecardVersion` and `scorecardSha256` name the scorecard used. `as_of` (`YYYY-MM-DD`) is
+/// the day of analysis: a statement dated or requested after it is `failed`
+/// (`after_analysis_date`); absent, not checked.
 ///
 /// Blocking and CPU-bound: call it off the main thread, or use [`score_statement_async`].
 ///
 /// # Errors
-/// Those of [`parse_statement`], and `EmptyStatement` when the statement has no completed
-/// transactions.
-#[uniffi::export(default(password = None, scorecard = None))]
+/// Those of [`parse_statement`], `EmptyStatement` when the statement has no completed
+/// transactions, and `MalformedStatement` naming `asOf` when it is not `YYYY-MM-DD`.
+#[uniffi::export(default(password = None, scorecard = None, as_of = None))]
 pub fn score_statement(
     bytes: Vec<u8>,
     password: Option<String>,
     scorecard: Option<Arc<Scorecard>>,
+    as_of: Option<String>,
 ) -> Result<Report, AlamaError> {
     Ok(scorecard::score_bytes_with(
         &bytes,
-        &options(password),
+        &options_on(password, as_of)?,
         scorecard.as_deref(),
     )?)
 }
@@ -135,13 +161,14 @@ pub fn report_from_json(json: String) -> Result<Report, AlamaError> {
 ///
 /// # Errors
 /// Those of [`score_statement`].
-#[uniffi::export(default(password = None, scorecard = None))]
+#[uniffi::export(default(password = None, scorecard = None, as_of = None))]
 pub fn score_statement_json(
     bytes: Vec<u8>,
     password: Option<String>,
     scorecard: Option<Arc<Scorecard>>,
+    as_of: Option<String>,
 ) -> Result<String, AlamaError> {
-    Ok(score_statement(bytes, password, scorecard)?.to_json())
+    Ok(score_statement(bytes, password, scorecard, as_of)?.to_json())
 }
 
 /// The canonical statement JSON (compact): what [`parse_statement`] reads back and what the
@@ -172,13 +199,14 @@ pub async fn parse_statement_async(
 ///
 /// # Errors
 /// Those of [`score_statement`].
-#[uniffi::export(default(password = None, scorecard = None))]
+#[uniffi::export(default(password = None, scorecard = None, as_of = None))]
 pub async fn score_statement_async(
     bytes: Vec<u8>,
     password: Option<String>,
     scorecard: Option<Arc<Scorecard>>,
+    as_of: Option<String>,
 ) -> Result<Report, AlamaError> {
-    worker::run(move || score_statement(bytes, password, scorecard)).await
+    worker::run(move || score_statement(bytes, password, scorecard, as_of)).await
 }
 
 /// The stable `snake_case` code of an error (`"wrong_password"`, `"malformed_statement"`, …),

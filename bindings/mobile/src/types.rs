@@ -94,25 +94,14 @@ fn invalid(message: String) -> uniffi::deps::anyhow::Error {
 
 // ---- Statement -------------------------------------------------------------------------------
 
-/// The wallet that issued a statement.
-#[uniffi::remote(Enum)]
-#[non_exhaustive]
-pub enum Provider {
-    /// Safaricom M-Pesa (Kenya).
-    Mpesa,
-    /// MTN Mobile Money, handed in through the canonical JSON form.
-    MtnMomo,
-    /// Airtel Money, handed in through the canonical JSON form.
-    AirtelMoney,
-    /// Any other wallet, handed in through the canonical JSON form.
-    Other,
-    /// Vodacom M-Pesa Lesotho (LSL, South Africa Standard Time); see docs/wallets.md.
-    VodacomMpesaLs,
-    /// Airtel Money Uganda (UGX, East Africa Time); see docs/wallets.md.
-    AirtelMoneyUg,
-    /// MTN MoMo Ghana (GHS, GMT); see docs/wallets.md.
-    MtnMomoGh,
-}
+// The wallet that issued a statement crosses as its id (`"mpesa"`, `"airtel-money-ug"`, …):
+// the registry's data, not a mirror enum, so a new wallet needs no edit here
+// (`wallets()` lists them with their country, currency and time zone).
+uniffi::custom_type!(Provider, String, {
+    remote,
+    lower: |value| value.to_string(),
+    try_lift: |text| Ok(Provider::from_id(text)),
+});
 
 /// The opening and closing balances a statement prints (Airtel's SUMMARY), major units of the
 /// statement's currency.
@@ -127,7 +116,9 @@ pub struct Balances {
 /// A full mobile-money statement in canonical form (the canonical statement JSON's fields).
 #[uniffi::remote(Record)]
 pub struct Statement {
-    /// The wallet that issued the statement.
+    /// The wallet that issued the statement: its id (`"mpesa"`, `"airtel-money-ug"`, …; see
+    /// `wallets()`).
+    #[uniffi(default = "mpesa")]
     pub provider: Provider,
     /// The account holder as printed in the statement header. Personal data: mask before display.
     pub holder: AccountHolder,
@@ -174,12 +165,14 @@ pub struct Statement {
 /// A source format the engine reads.
 #[uniffi::remote(Enum)]
 pub enum Format {
-    /// Safaricom M-Pesa full statement PDF.
-    MpesaPdf,
-    /// CSV with M-Pesa's columns or their usual aliases.
+    /// A PDF statement in a supported wallet's layout.
+    Pdf,
+    /// CSV with M-Pesa's columns or their usual aliases, or a wallet's own table layout.
     Csv,
     /// The canonical JSON statement.
     Json,
+    /// A spreadsheet of a wallet's table (read as its CSV).
+    Xlsx,
 }
 
 /// The account holder fields of a statement header; each is `null` when the source has none.
@@ -273,6 +266,10 @@ pub struct Transaction {
     /// The balance before the row (MTN's `BAL BEFORE`), when the source prints it.
     #[uniffi(default)]
     pub balance_before: Option<Decimal>,
+    /// The other party of a person-to-person row, as its wallet names it (normalised); derived
+    /// when the statement is prepared, ignored on input.
+    #[uniffi(default)]
+    pub counterparty: Option<String>,
 }
 
 /// What a transaction was, in M-Pesa's terms (the JSON's `snake_case` names).

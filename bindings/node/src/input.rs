@@ -20,6 +20,15 @@ pub struct JsParseOptions {
     /// Any other name throws `unsupported_format`.
     #[napi(ts_type = "StatementFormat")]
     pub format: Option<String>,
+    /// The day of analysis, `YYYY-MM-DD`: a statement dated or requested after it is `failed`
+    /// (`after_analysis_date`). Absent: not checked (the CLI passes today's date, the service
+    /// the request's). Another form throws `InvalidArg`.
+    pub as_of: Option<String>,
+}
+
+/// `YYYY-MM-DD` as a date.
+fn day(text: &str) -> Option<chrono::NaiveDate> {
+    chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").ok()
 }
 
 impl JsParseOptions {
@@ -34,7 +43,14 @@ impl JsParseOptions {
         if value.get_type()? != ValueType::Object {
             return Err(error::invalid_arg("options must be an object"));
         }
-        Self::from_unknown(value).map_err(|e| error::invalid_arg(format!("options: {}", e.reason)))
+        let options = Self::from_unknown(value)
+            .map_err(|e| error::invalid_arg(format!("options: {}", e.reason)))?;
+        if let Some(text) = options.as_of.as_deref().filter(|t| day(t).is_none()) {
+            return Err(error::invalid_arg(format!(
+                "options.asOf must be a date as YYYY-MM-DD, got {text:?}"
+            )));
+        }
+        Ok(options)
     }
 
     /// The engine's options (default limits: 32 MiB, 2,000 pages, 500,000 rows).
@@ -42,6 +58,7 @@ impl JsParseOptions {
         Ok(ParseOptions {
             password: self.password,
             format: self.format.as_deref().map(Format::from_name).transpose()?,
+            as_of: self.as_of.as_deref().and_then(day),
             ..ParseOptions::default()
         })
     }
@@ -158,9 +175,10 @@ mod tests {
         let options = |format: &str| JsParseOptions {
             password: Some("1234".into()),
             format: Some(format.into()),
+            as_of: None,
         };
         let core = options("PDF").into_core().unwrap();
-        assert_eq!(core.format, Some(Format::MpesaPdf));
+        assert_eq!(core.format, Some(Format::Pdf));
         assert_eq!(core.password.as_deref(), Some("1234"));
         assert_eq!(core.limits, alama_core::Limits::default());
         let err = options("xlsx").into_core().unwrap_err();

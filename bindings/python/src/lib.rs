@@ -41,14 +41,16 @@ use crate::statement::PyStatement;
 /// another type. A statement with no transactions parses; scoring it raises
 /// `EmptyStatementError`.
 #[pyfunction]
-#[pyo3(signature = (source, *, password = None, format = None))]
+#[pyo3(signature = (source, *, password = None, format = None, as_of = None))]
 fn parse(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     password: Option<String>,
     format: Option<&str>,
+    as_of: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyStatement> {
-    let options = source::options(py, password, format)?;
+    let mut options = source::options(py, password, format)?;
+    options.as_of = source::as_of(as_of)?;
     let source = Source::extract(source, false)?;
     let result = py.detach(|| source.statement(&options));
     error::map(py, result).map(PyStatement)
@@ -62,18 +64,24 @@ fn parse(
 /// `scorecard` (an `alama.Scorecard`) scores with a lender's own card instead of the built-in
 /// one; the report carries its version and SHA-256.
 ///
-/// Returns a `Report`. Raises the errors of `parse`, and `EmptyStatementError` when the
-/// statement has no completed transactions.
+/// `as_of` (a `datetime.date` or `"YYYY-MM-DD"`) is the day of analysis: a statement dated or
+/// requested after it is `failed` (`after_analysis_date`). Not given: not checked, as the
+/// engine's default (the CLI passes today's date, the service the request's).
+///
+/// Returns a `Report`. Raises the errors of `parse`, `EmptyStatementError` when the statement
+/// has no completed transactions, and `ValueError`/`TypeError` for an `as_of` that is no date.
 #[pyfunction]
-#[pyo3(signature = (source, *, password = None, format = None, scorecard = None))]
+#[pyo3(signature = (source, *, password = None, format = None, scorecard = None, as_of = None))]
 fn score(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     password: Option<String>,
     format: Option<&str>,
     scorecard: Option<&Bound<'_, PyScorecard>>,
+    as_of: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyReport> {
-    let options = source::options(py, password, format)?;
+    let mut options = source::options(py, password, format)?;
+    options.as_of = source::as_of(as_of)?;
     let source = Source::extract(source, true)?;
     let own = own_card(scorecard);
     let result = py.detach(|| source.report(&options, own.as_deref()));

@@ -157,9 +157,5 @@ pub(crate) fn feature_catalogue() -> Vec<BTreeMap<&'static str, &'static str>> {
 pub(crate) fn values(
     statement: &alama_core::Statement,
 ) -> alama_core::Result<Vec<(&'static str, Option<Decimal>)>> {
-    let card = alama_core::scorecard::builtin_for(&statement.currency)?;
-    Ok(catalogue::values(&alama_core::features::compute(
-        &statement.reading(),
-        card.thresholds(),
-    )))
+    alama_core::feature_values(statement, None)
 }

@@ -82,9 +82,10 @@ impl Source {
         card: Option<&Scorecard>,
     ) -> alama_core::Result<Report> {
         match self {
-            Self::Statement(statement) => match card {
-                Some(card) => alama_core::score_with(&statement.get().0, card),
-                None => alama_core::score(&statement.get().0),
+            Self::Statement(statement) => match (options.as_of, card) {
+                (Some(day), card) => alama_core::score_on(&statement.get().0, card, day),
+                (None, Some(card)) => alama_core::score_with(&statement.get().0, card),
+                (None, None) => alama_core::score(&statement.get().0),
             },
             Self::Bytes(bytes) => alama_core::score_bytes_with(bytes, options, card),
             Self::Path(path) => alama_core::score_bytes_with(
@@ -99,7 +100,7 @@ impl Source {
 /// Builds the engine's parse options from the keyword arguments.
 ///
 /// # Errors
-/// `UnsupportedFormatError` when `format` is not `"pdf"`, `"csv"` or `"json"`.
+/// `UnsupportedFormatError` when `format` is not `"pdf"`, `"csv"`, `"json"` or `"xlsx"`.
 pub(crate) fn options(
     py: Python<'_>,
     password: Option<String>,
@@ -113,4 +114,32 @@ pub(crate) fn options(
         format,
         ..ParseOptions::default()
     })
+}
+
+/// The day of analysis from `as_of=`: a `datetime.date` (or `datetime.datetime`, whose date is
+/// taken) or an ISO `"YYYY-MM-DD"` string; `None` when not given.
+///
+/// # Errors
+/// `ValueError` for a string that is not an ISO date, `TypeError` for another type.
+pub(crate) fn as_of(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<chrono::NaiveDate>> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let text: String = if let Ok(text) = value.extract::<String>() {
+        text
+    } else if value.hasattr("isoformat")? {
+        value.call_method0("isoformat")?.extract()?
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "as_of must be a datetime.date or a 'YYYY-MM-DD' string",
+        ));
+    };
+    let day = text.get(..10).unwrap_or(&text);
+    chrono::NaiveDate::parse_from_str(day, "%Y-%m-%d")
+        .map(Some)
+        .map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "as_of must be a date as YYYY-MM-DD, got {text:?}"
+            ))
+        })
 }

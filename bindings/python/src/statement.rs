@@ -45,14 +45,14 @@ impl PyStatement {
     /// statement says or else its provider's; `None` for a provider of no country (`"other"`).
     #[getter]
     fn country(&self) -> Option<&str> {
-        self.0.country_code()
+        alama_core::wallets::country_of(&self.0)
     }
 
     /// The IANA time zone every `completed_at` is local to (`str`: `"Africa/Nairobi"`,
     /// `"Africa/Kampala"`, `"Africa/Accra"`, `"Africa/Maseru"`), or `None` when unknown.
     #[getter]
     fn time_zone(&self) -> Option<&str> {
-        self.0.zone()
+        alama_core::wallets::zone_of(&self.0)
     }
 
     /// The ISO 4217 minor-unit exponent of `currency` (`int`: KES 2, UGX 0), or `None` for a
@@ -226,8 +226,8 @@ impl PyStatement {
         attrs.set_item("provider", wire(&self.0.provider))?;
         attrs.set_item("currency", &self.0.currency)?;
         attrs.set_item("currency_exponent", self.0.minor_units())?;
-        attrs.set_item("country", self.0.country_code())?;
-        attrs.set_item("time_zone", self.0.zone())?;
+        attrs.set_item("country", alama_core::wallets::country_of(&self.0))?;
+        attrs.set_item("time_zone", alama_core::wallets::zone_of(&self.0))?;
         Ok(frame)
     }
 

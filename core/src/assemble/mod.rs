@@ -20,12 +20,17 @@ mod survey;
 
 use crate::error::Result;
 use crate::report::{Band, Integrity, Report, ReportStatus, StatementOverview};
-use crate::statement::{Period, Provider, Statement};
+use crate::statement::{Period, Statement};
+use crate::wallets::Wallet;
 use crate::{check, features, insights, scorecard};
 
 /// The report of a prepared statement ([`crate::parse::prepare`]), its rows in any order,
 /// scored with `card` (whose currency the caller has checked), under `given_id` or else its
-/// content address ([`crate::report_id`]).
+/// content address ([`crate::report_id`]), judged on `as_of` (the day of analysis, when given).
+///
+/// # Errors
+/// `UnsupportedWallet` for a provider no wallet has; those of the survey (`EmptyStatement`,
+/// `TooLarge`).
 ///
 /// The survey refuses the statement (or adds up the overview's sums); the rows are put in
 /// reading order once ([`Statement::reading`]); then the two sides run,
@@ -38,7 +43,9 @@ pub(crate) fn report(
     statement: &Statement,
     card: &scorecard::Scorecard,
     given_id: Option<String>,
+    as_of: Option<chrono::NaiveDate>,
 ) -> Result<Report> {
+    let wallet = crate::wallets::of(&statement.provider)?;
     let survey = survey::survey(statement);
     survey.refusal(statement)?;
     let period = survey::covered_period(statement, survey.dates);
@@ -56,7 +63,7 @@ pub(crate) fn report(
         || {
             let report_id = given_id
                 .unwrap_or_else(|| crate::report_id::report_id(reading, &card.version, &sha));
-            (report_id, check::check(reading))
+            (report_id, check::check(reading, wallet, as_of))
         },
     );
     let parts = Parts {
@@ -65,7 +72,7 @@ pub(crate) fn report(
         integrity,
         period,
         overview,
-        provider: statement.provider,
+        wallet,
     };
     Ok(parts.report(card, sha, report_id))
 }
@@ -78,7 +85,7 @@ struct Parts {
     period: Period,
     overview: StatementOverview,
     /// The statement's wallet, whose words the insights use.
-    provider: Provider,
+    wallet: &'static Wallet,
 }
 
 impl Parts {
@@ -96,7 +103,7 @@ impl Parts {
                 &self.features,
                 &card.currency,
                 card.thresholds(),
-                self.provider,
+                self.wallet,
             ),
             factors: self.assessment.factors,
             scorecard_version: card.version.clone(),

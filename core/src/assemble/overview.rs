@@ -56,10 +56,7 @@ pub(super) fn overview(
         withdrawn,
         monthly,
     } = sums.unwrap_or_else(|| completed_sums(statement));
-    let provider = serde_json::to_value(statement.provider)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
+    let provider = statement.provider.to_string();
     StatementOverview {
         provider,
         currency: statement.currency.clone(),

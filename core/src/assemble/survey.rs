@@ -26,7 +26,7 @@ pub(super) struct Survey {
 
 impl Survey {
     /// The error that refuses `statement`, if any: an amount beyond the limit, no completed
-    /// row, or more than [`crate::MAX_PERIOD_DAYS`] days.
+    /// row, or more than [`crate::limits::MAX_PERIOD_DAYS`] days.
     pub(super) fn refusal(&self, statement: &Statement) -> Result<()> {
         if let Some(amount) = self.beyond_limit {
             let limit = crate::money::MAX_AMOUNT;
@@ -45,8 +45,8 @@ impl Survey {
             ));
         }
         let days = span_days(statement, self.dates);
-        if days > crate::MAX_PERIOD_DAYS {
-            let limit = crate::MAX_PERIOD_DAYS;
+        if days > crate::limits::MAX_PERIOD_DAYS {
+            let limit = crate::limits::MAX_PERIOD_DAYS;
             return Err(Error::new(
                 ErrorKind::TooLarge { limit },
                 format!(

@@ -31,6 +31,7 @@ use super::finding;
 use crate::amount::{Amount, Arithmetic, Cents, net_of};
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
+use crate::wallets::Wallet;
 
 /// A few balances: a group is one row in most statements, so one or two values stay inline
 /// (no allocation per row).
@@ -72,12 +73,9 @@ impl<'a> Groups<'a> {
     }
 }
 
-/// Whether a Fuliza draw or repayment is among `rows`.
-pub(super) fn fuliza(rows: &[&Transaction]) -> bool {
-    rows.iter().any(|t| {
-        let d = t.details.to_ascii_lowercase();
-        d.contains("fuliza") || d.contains("overdraft") || d.contains("overdraw")
-    })
+/// Whether a row among `rows` moved money through the wallet's overdraft (Safaricom's Fuliza).
+pub(super) fn overdraft(wallet: &Wallet, rows: &[&Transaction]) -> bool {
+    rows.iter().any(|t| (wallet.overdraft_row)(t))
 }
 
 /// The receipts of `rows`, sorted and de-duplicated, for messages.
@@ -239,7 +237,7 @@ fn multiset_group<'a, A: Amount>(rows: &'a [&'a Transaction]) -> Group<'a, A> {
 /// A break of the chain going into group `index`.
 struct Break<A> {
     index: usize,
-    /// `start − previous end`, KES, when both are single values.
+    /// `start − previous end`, in the statement's currency, when both are single values.
     gap: Option<A>,
 }
 
@@ -342,21 +340,23 @@ fn edited_balances<A: Amount>(
 /// [`crate::amount`]).
 pub(super) fn check(
     statement: &Statement,
+    wallet: &Wallet,
     summary_difference: Option<(Decimal, Decimal)>,
     by_time: &[&Transaction],
     findings: &mut Vec<Finding>,
 ) {
     let printed = printed(by_time);
     if Arithmetic::of(printed.iter().copied()) == Arithmetic::Cents {
-        check_in::<Cents>(statement, &printed, summary_difference, findings);
+        check_in::<Cents>(statement, wallet, &printed, summary_difference, findings);
     } else {
-        check_in::<Decimal>(statement, &printed, summary_difference, findings);
+        check_in::<Decimal>(statement, wallet, &printed, summary_difference, findings);
     }
 }
 
 /// [`check`] of the `printed` rows in the arithmetic `A` (see [`crate::amount`]).
 fn check_in<A: Amount>(
     statement: &Statement,
+    wallet: &Wallet,
     printed: &[&Transaction],
     summary_difference: Option<(Decimal, Decimal)>,
     findings: &mut Vec<Finding>,
@@ -366,8 +366,9 @@ fn check_in<A: Amount>(
     let (paired, out_of_order) = edited_balances(&groups, &breaks, findings);
 
     // Groups whose own rows do not chain.
-    let (fuliza_internal, plain_internal): (Vec<usize>, Vec<usize>) =
-        internal.into_iter().partition(|g| fuliza(groups.rows(*g)));
+    let (fuliza_internal, plain_internal): (Vec<usize>, Vec<usize>) = internal
+        .into_iter()
+        .partition(|g| overdraft(wallet, groups.rows(*g)));
     if !plain_internal.is_empty() {
         let at = groups.when_each(plain_internal.iter().copied());
         findings.push(finding(
@@ -393,7 +394,9 @@ fn check_in<A: Amount>(
 
     let fuliza = unpaired
         .iter()
-        .filter(|b| fuliza(groups.rows(b.index)) || fuliza(groups.rows(b.index - 1)))
+        .filter(|b| {
+            overdraft(wallet, groups.rows(b.index)) || overdraft(wallet, groups.rows(b.index - 1))
+        })
         .count();
     let total = unpaired
         .iter()
@@ -402,6 +405,7 @@ fn check_in<A: Amount>(
         .decimal();
     let unknown = unpaired.iter().filter(|b| b.gap.is_none()).count();
     let count = unpaired.len() + fuliza_internal.len() + out_of_order;
+    let (word, currency) = (wallet.overdraft_word(), &statement.currency);
     if count > 0 {
         let at = groups.when_each(unpaired.iter().map(|b| b.index));
         findings.push(finding(
@@ -409,8 +413,8 @@ fn check_in<A: Amount>(
             Severity::Info,
             format!(
                 "the balance moves without a listed row at {} of {} completion times ({} next \
-                 to Fuliza rows, net {total} KES{}); {} balance(s) were printed after a \
-                 neighbouring row and {} Fuliza group(s) do not chain; {}{}",
+                 to {word} rows, net {total} {currency}{}); {} balance(s) were printed after a \
+                 neighbouring row and {} {word} group(s) do not chain; {}{}",
                 unpaired.len(),
                 groups.len(),
                 fuliza,
@@ -422,9 +426,12 @@ fn check_in<A: Amount>(
                 out_of_order,
                 fuliza_internal.len(),
                 if statement.summary.is_some() {
-                    "the SUMMARY reconciles, so these are movements Safaricom does not list"
+                    format!(
+                        "the SUMMARY reconciles, so these are movements {} does not list",
+                        wallet.operator
+                    )
                 } else {
-                    "without a SUMMARY they cannot be told from missing rows"
+                    "without a SUMMARY they cannot be told from missing rows".to_owned()
                 },
                 if at.is_empty() {
                     String::new()

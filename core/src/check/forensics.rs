@@ -1,65 +1,68 @@
 //! Forensics of the PDF file: who wrote it, whether it was appended to, whether its pages,
-//! fonts and footer are Safaricom's own.
+//! fonts and footer are its wallet's own, against the writer the wallet's profile declares
+//! (`crate::wallets::PdfWriter`).
 //!
 //! Evidence measured on the genuine samples (see docs/integrity.md):
-//! - Safaricom's writers are iText 5 (2021–2022 layouts; binary marker `e2e3cfd3`) and
-//!   `OpenPDF` 1.3 (2023+; marker `f6e4fcdf`, the bytes of "öäüß"). Both write one classic
-//!   cross-reference table and one `%%EOF`, and the file is encrypted.
+//! - each wallet's writers name themselves in `/Producer` (and `/Creator`): Safaricom's are
+//!   iText 5 (binary marker `e2e3cfd3`) and `OpenPDF` 1.3 (marker `f6e4fcdf`, the bytes of
+//!   "öäüß"), encrypted; the other wallets' are listed in their profiles. Each writes one
+//!   classic cross-reference table and one `%%EOF`.
 //! - Tools that decrypt or re-save (iLovePDF, 3-Heights) put their own name in `/Producer`:
 //!   a fact (the copy is `pdf_resaved`), not evidence of editing.
-//! - A file that still names Safaricom's writer but is built by another program (another
-//!   marker, cross-reference streams, `endstream` not followed by a newline) was rewritten by a tool that kept the old `/Producer`:
-//!   that is what editing libraries do, so it is a warning. (`qpdf --decrypt` does the same to
-//!   a genuine file: such a copy gets the warning too; ask for the original.)
+//! - A file that still names its wallet's writer but is built by another program (another
+//!   marker, cross-reference streams, `endstream` not followed by a newline) was rewritten by
+//!   a tool that kept the old `/Producer`: that is what editing libraries do, so it is a
+//!   warning. (`qpdf --decrypt` does the same to a genuine file: such a copy gets the warning
+//!   too; ask for the original.)
 
 use chrono::NaiveDateTime;
 
 use super::finding;
 use crate::report::{EvidenceLevel, Finding, Severity};
 use crate::statement::{DocumentInfo, PdfStructure};
+use crate::wallets::{PdfWriter, Wallet, Writer};
 
-/// PDF producers that Safaricom's statement service is known to use (lower case, prefix
-/// match), each with the binary marker its files carry on their second line.
-pub const SAFARICOM_WRITERS: &[(&str, &str)] = &[("itext", "e2e3cfd3"), ("openpdf", "f6e4fcdf")];
-
-/// Fonts Safaricom's statements use (`/BaseFont` without subset prefix, prefix match):
-/// `DejaVuSans` and `FuturaBT` in the 2023+ layout, Helvetica in the iText layouts.
-pub const SAFARICOM_FONTS: &[&str] = &["DejaVuSans", "FuturaBT", "Helvetica"];
-
-/// Safaricom's service writes a statement and then encrypts it, which stamps a modification
-/// time a few seconds after creation (6 s on the 2024 sample). Only a later modification is a
-/// sign of re-saving.
-pub const MODIFIED_GRACE_SECONDS: i64 = 600;
-
-/// Checks the document and returns its evidence level (`PdfOriginal` or `PdfResaved`).
-pub(super) fn check(doc: &DocumentInfo, findings: &mut Vec<Finding>) -> EvidenceLevel {
-    let mut original = true;
+/// Checks the document against `wallet`'s writer and returns its evidence level
+/// (`PdfOriginal` or `PdfResaved`). A wallet that declares no PDF writer cannot vouch for
+/// any PDF: its files are `PdfResaved`.
+pub(super) fn check(
+    wallet: &Wallet,
+    doc: &DocumentInfo,
+    findings: &mut Vec<Finding>,
+) -> EvidenceLevel {
     pages(doc, findings);
+    let Some(profile) = wallet.profile.pdf.as_ref() else {
+        return EvidenceLevel::PdfResaved;
+    };
+    let mut original = true;
     let producer = doc.producer.as_deref().unwrap_or("").to_ascii_lowercase();
-    let writer = SAFARICOM_WRITERS
+    let creator = doc.creator.as_deref().unwrap_or("").to_ascii_lowercase();
+    let writer = profile
+        .writers
         .iter()
-        .find(|(name, _)| producer.starts_with(name));
+        .find(|w| producer.starts_with(w.producer) && creator.starts_with(w.creator));
     if writer.is_none() {
         original = false;
         findings.push(finding(
-            "non_safaricom_producer",
+            "non_wallet_producer",
             Severity::Info,
             format!(
-                "the PDF was produced by {:?}, not by Safaricom's statement service (iText or \
-                 OpenPDF): this copy was re-saved after issue",
-                doc.producer.as_deref().unwrap_or("an unnamed program")
+                "the PDF was produced by {:?}, not by {}'s statement service: this copy was \
+                 re-saved after issue",
+                doc.producer.as_deref().unwrap_or("an unnamed program"),
+                wallet.operator
             ),
         ));
     }
     if let Some(s) = &doc.structure
-        && !structure(s, writer, findings)
+        && !structure(wallet, profile, s, writer, findings)
     {
         original = false;
     }
     if let (Some(c), Some(m)) = (
         doc.created.as_deref().and_then(pdf_date),
         doc.modified.as_deref().and_then(pdf_date),
-    ) && (m - c).num_seconds() > MODIFIED_GRACE_SECONDS
+    ) && (m - c).num_seconds() > profile.modified_grace_seconds
     {
         original = false;
         findings.push(finding(
@@ -71,14 +74,16 @@ pub(super) fn check(doc: &DocumentInfo, findings: &mut Vec<Finding>) -> Evidence
             ),
         ));
     }
-    if !doc.encrypted {
+    if profile.encrypted && !doc.encrypted {
         original = false;
         findings.push(finding(
             "not_encrypted",
             Severity::Info,
-            "the PDF is not password-protected; Safaricom sends statements encrypted, so this \
-             copy was decrypted or re-saved"
-                .to_owned(),
+            format!(
+                "the PDF is not password-protected; {} sends statements encrypted, so this copy \
+                 was decrypted or re-saved",
+                wallet.operator
+            ),
         ));
     }
     if original {
@@ -88,9 +93,15 @@ pub(super) fn check(doc: &DocumentInfo, findings: &mut Vec<Finding>) -> Evidence
     }
 }
 
-/// The checks on how the file is built; returns whether it looks as Safaricom's writer made
+/// The checks on how the file is built; returns whether it looks as the wallet's writer made
 /// it.
-fn structure(s: &PdfStructure, writer: Option<&(&str, &str)>, findings: &mut Vec<Finding>) -> bool {
+fn structure(
+    wallet: &Wallet,
+    profile: &PdfWriter,
+    s: &PdfStructure,
+    writer: Option<&Writer>,
+    findings: &mut Vec<Finding>,
+) -> bool {
     let mut original = true;
     if s.eof_markers > 1 || s.xref_sections > 1 {
         original = false;
@@ -105,7 +116,8 @@ fn structure(s: &PdfStructure, writer: Option<&(&str, &str)>, findings: &mut Vec
             ),
         ));
     }
-    if let Some((name, marker)) = writer
+    if let Some(w) = writer
+        && let Some(marker) = w.marker
         && (s.binary_marker.as_deref() != Some(marker) || s.xref_streams || s.loose_stream_ends > 0)
     {
         original = false;
@@ -113,31 +125,37 @@ fn structure(s: &PdfStructure, writer: Option<&(&str, &str)>, findings: &mut Vec
             "disguised_resave",
             Severity::Warning,
             format!(
-                "the PDF names {name} as its producer but was not written by it (file \
+                "the PDF names {} as its producer but was not written by it (file \
                      marker {}, {}, {} stream end(s) in another style): another program \
-                     rewrote it and kept Safaricom's producer",
+                     rewrote it and kept {}'s producer",
+                w.producer,
                 s.binary_marker.as_deref().unwrap_or("none"),
                 if s.xref_streams {
                     "cross-reference streams"
                 } else {
                     "classic cross-reference table"
                 },
-                s.loose_stream_ends
+                s.loose_stream_ends,
+                wallet.operator
             ),
         ));
     }
-    let foreign: Vec<String> = s
-        .fonts
-        .iter()
-        .filter(|f| !SAFARICOM_FONTS.iter().any(|k| f.name.starts_with(k)))
-        .map(|f| format!("{} (pages {})", f.name, pages_list(&f.pages)))
-        .collect();
+    let foreign: Vec<String> = if profile.fonts.is_empty() {
+        Vec::new()
+    } else {
+        s.fonts
+            .iter()
+            .filter(|f| !profile.fonts.iter().any(|k| f.name.starts_with(k)))
+            .map(|f| format!("{} (pages {})", f.name, pages_list(&f.pages)))
+            .collect()
+    };
     if !foreign.is_empty() {
         findings.push(finding(
             "foreign_font",
             Severity::Warning,
             format!(
-                "text is drawn in fonts Safaricom's statements do not use: {}",
+                "text is drawn in fonts {}'s statements do not use: {}",
+                wallet.operator,
                 foreign.join(", ")
             ),
         ));
@@ -153,9 +171,10 @@ fn structure(s: &PdfStructure, writer: Option<&(&str, &str)>, findings: &mut Vec
             "off_grid_text",
             Severity::Warning,
             format!(
-                "{} amount(s) do not end at their column's right edge, where Safaricom \
-                     aligns every amount: {}{}",
+                "{} amount(s) do not end at their column's right edge, where {} aligns every \
+                 amount: {}{}",
                 s.off_grid.len(),
+                wallet.operator,
                 at.join(", "),
                 if s.off_grid.len() > 5 { ", …" } else { "" }
             ),
@@ -240,9 +259,13 @@ mod tests {
         }
     }
 
+    fn safaricom() -> &'static Wallet {
+        crate::wallets::find("mpesa").expect("registered")
+    }
+
     fn run(doc: &DocumentInfo) -> (EvidenceLevel, Vec<String>) {
         let mut findings = Vec::new();
-        let level = check(doc, &mut findings);
+        let level = check(safaricom(), doc, &mut findings);
         (level, findings.into_iter().map(|f| f.code).collect())
     }
 
@@ -268,7 +291,7 @@ mod tests {
             (
                 EvidenceLevel::PdfResaved,
                 vec![
-                    "non_safaricom_producer".to_owned(),
+                    "non_wallet_producer".to_owned(),
                     "modified_after_creation".to_owned()
                 ]
             )
@@ -294,12 +317,12 @@ mod tests {
         d.declared_pages = Some(21);
         d.pages = 20;
         let mut findings = Vec::new();
-        check(&d, &mut findings);
+        check(safaricom(), &d, &mut findings);
         assert_eq!(findings[0].code, "missing_pages");
         assert_eq!(findings[0].severity, Severity::Critical);
         d.declared_pages = Some(19);
         let mut findings = Vec::new();
-        check(&d, &mut findings);
+        check(safaricom(), &d, &mut findings);
         assert_eq!(findings[0].code, "extra_pages");
     }
 }

@@ -1,65 +1,71 @@
-//! Integrity checks: does the statement add up, and does the document look as Safaricom made it?
+//! Integrity checks: does the statement add up, and does the document look as its wallet made
+//! it? Every check reads the wallet's profile (`crate::wallets::Profile`), never which wallet
+//! it is.
 //!
 //! None of these is fatal: each becomes a [`Finding`] in the report, so that a risk analyst sees
 //! a truncated statement, a missing page or an edited PDF next to the score. Every check reads
 //! the rows as a set, never in their listed order, so the same statement with its rows in any
 //! order gets the identical integrity section.
 //!
-//! - [`reconcile`]: the SUMMARY TOTAL against every listed row (Safaricom's rule).
-//! - [`balance`]: the running-balance chain per completion time, with breaks classified.
-//! - [`forensics`]: the PDF file itself (writer, incremental updates, fonts, pages).
-//! - [`wallet`]: the chain, SUMMARY balances and writer of other wallets' statements (Airtel
-//!   Money Uganda, Vodacom M-Pesa Lesotho, MTN MoMo Ghana), in place of the two above.
+//! - [`reconcile`]: the SUMMARY TOTAL against every listed row.
+//! - the running-balance chain, as the wallet's statements print it: [`balance`] where not
+//!   every movement is listed (its breaks classified by the signatures of editing), [`listed`]
+//!   where every movement is (with the SUMMARY's opening and closing balances).
+//! - [`forensics`]: the PDF file itself against the wallet's writer (writer, incremental
+//!   updates, fonts, pages).
 //! - [`duplicates`]: rows printed twice.
 //! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
 //!   request, balances below its floor, impossible row rates).
 //! - here: unread lines and rows outside the statement period.
 //!
 //! The verdict ([`Integrity::status`]) is a ladder: `failed` (a critical finding), `warnings`
-//! (a warning: evidence of editing or of lost rows), `verified` (an original Safaricom PDF and
-//! every check passed), `consistent` (every check passed, but the source is a re-saved PDF, a
+//! (a warning: evidence of editing or of lost rows), `verified` (an original PDF of its wallet's
+//! writer and every check passed), `consistent` (every check passed, but the source is a re-saved PDF, a
 //! CSV or JSON, whose authenticity cannot be established). See docs/integrity.md.
 
 pub mod balance;
 pub mod duplicates;
 pub mod forensics;
+pub mod listed;
 pub mod plausible;
 pub mod reconcile;
-pub mod wallet;
 
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 use crate::parse::Format;
 use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
 use crate::statement::{Reading, Statement};
+use crate::wallets::{Chain, Wallet};
 
-pub use forensics::{MODIFIED_GRACE_SECONDS, SAFARICOM_FONTS, SAFARICOM_WRITERS};
 pub use reconcile::listed_totals;
 
 /// Runs every check on a statement read in reading order (`reading`,
-/// [`Statement::reading`](crate::statement::Statement::reading)) and returns its integrity,
-/// findings most severe first.
-pub fn check(reading: &Reading<'_>) -> Integrity {
+/// [`Statement::reading`](crate::statement::Statement::reading)), whose wallet is `wallet`,
+/// judged on `as_of` (the day of analysis, when given: see [`plausible`]), and returns its
+/// integrity, findings most severe first.
+pub fn check(reading: &Reading<'_>, wallet: &Wallet, as_of: Option<NaiveDate>) -> Integrity {
     let statement = reading.statement;
     let mut findings = Vec::new();
-    let reconciliation = reconcile::reconcile(statement, &mut findings);
+    let reconciliation = reconcile::reconcile(
+        statement,
+        wallet.profile.summary_completed_only,
+        &mut findings,
+    );
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
     // Every check reads the rows in reading order (by time; rows that share one by receipt,
     // Details and amounts), so that none depends on the order the statement lists them in.
     let by_time = &reading.rows;
-    let other_wallet = wallet::is_other_wallet(statement.provider);
-    if other_wallet {
-        wallet::check(statement, by_time, &mut findings);
-    } else {
-        balance::check(statement, difference, by_time, &mut findings);
+    match wallet.profile.chain {
+        Chain::Unlisted => balance::check(statement, wallet, difference, by_time, &mut findings),
+        chain @ Chain::Listed { .. } => listed::check(statement, by_time, chain, &mut findings),
     }
     duplicates::check(by_time, &mut findings);
-    plausible::check(statement, by_time, &mut findings);
+    plausible::check(statement, wallet, by_time, as_of, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {
-        (Some(doc), _) if other_wallet => wallet::forensics(statement.provider, doc, &mut findings),
-        (Some(doc), _) => forensics::check(doc, &mut findings),
-        (None, Some(Format::Csv)) => EvidenceLevel::Csv,
+        (Some(doc), _) => forensics::check(wallet, doc, &mut findings),
+        (None, Some(Format::Csv | Format::Xlsx)) => EvidenceLevel::Csv,
         (None, _) => EvidenceLevel::Json,
     };
     check_unparsed(statement, &mut findings);
@@ -87,7 +93,8 @@ fn finding(code: &str, severity: Severity, message: String) -> Finding {
     }
 }
 
-/// Sums of completed Paid In and Withdrawn (KES, positive): the money that moved.
+/// Sums of completed Paid In and Withdrawn (the statement's currency, positive): the money that
+/// moved.
 pub fn completed_totals(statement: &Statement) -> (Decimal, Decimal) {
     statement
         .transactions

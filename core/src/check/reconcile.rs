@@ -48,7 +48,11 @@ pub(super) struct Reconciliation {
 
 /// Compares the listed rows with the SUMMARY TOTAL; a mismatch is a critical finding that
 /// says which side is off and by how much.
-pub(super) fn reconcile(statement: &Statement, findings: &mut Vec<Finding>) -> Reconciliation {
+pub(super) fn reconcile(
+    statement: &Statement,
+    summary_completed_only: bool,
+    findings: &mut Vec<Finding>,
+) -> Reconciliation {
     let Some(summary) = statement.summary.as_ref() else {
         return Reconciliation {
             reconciled: None,
@@ -63,9 +67,9 @@ pub(super) fn reconcile(statement: &Statement, findings: &mut Vec<Finding>) -> R
             TransactionStatus::Completed | TransactionStatus::Cancelled
         )
     });
-    // Airtel's own rule is not measured on a statement with a failed or cancelled row (its
-    // sample lists successful rows only): its SUMMARY may count the successful rows alone.
-    let completed = super::wallet::is_other_wallet(statement.provider)
+    // A wallet whose rule for rows that did not succeed is not measured (Airtel's sample lists
+    // successful rows only) may count the successful rows alone.
+    let completed = summary_completed_only
         && totals(statement, |s| s == TransactionStatus::Completed) == expected;
     if all == expected || without_failed == expected || completed {
         return Reconciliation {

@@ -4,8 +4,9 @@
 //! otherwise add income, spending, "months with income" and transactions for free.
 //!
 //! Scope: person-to-person rows only (Send Money, money received, Pochi la Biashara), matched by
-//! counterparty name (the text after the last `" - "` of the Details, normalised), because the
-//! phone number is masked differently in each direction. Matching is first-in first-out in the
+//! the counterparty each row's wallet names in its text
+//! ([`Transaction::counterparty`], derived when the statement is prepared: M-Pesa's name after
+//! the last `" - "`, Airtel's number, MTN's name). Matching is first-in first-out in the
 //! canonical row order, so it does not depend on the order the statement lists rows in.
 //!
 //! **Mirrors** (issue 40): rows that move no money net over minutes are not activity either.
@@ -34,7 +35,7 @@ use chrono::{Duration, NaiveDateTime};
 use rust_decimal::Decimal;
 
 use crate::amount::Amount;
-use crate::categorise::{Category, normalise_into};
+use crate::categorise::Category;
 use crate::statement::Transaction;
 
 /// Days within which money sent back to the same counterparty nets out.
@@ -49,55 +50,6 @@ const PERSON_TO_PERSON: &[Category] = &[
     Category::ReceivedMoney,
     Category::PochiLaBiashara,
 ];
-
-/// The counterparty of a person-to-person row: the normalised name after the last `" - "`
-/// (see [`crate::categorise::normalise`]), written into `buffer`.
-fn counterparty<'b>(details: &str, buffer: &'b mut String) -> Option<&'b str> {
-    let bytes = details.as_bytes();
-    // Text of ASCII whose only white space is the space (the Details of every genuine
-    // statement): its normal form is its words, split at spaces, lower-cased and joined by
-    // one space, so `" - "` in it is a word `-` that is neither the first word nor the last,
-    // and the name is the words after it. Only those few words are copied (normalising the
-    // whole text took ~600 instructions a row: `callgrind`, 2026-11-27).
-    let other_space = bytes.iter().fold(0u8, |odd, b| {
-        odd | u8::from(!b.is_ascii()) | u8::from(b.wrapping_sub(b'\t') < 5)
-    });
-    if other_space == 0 {
-        let is_word = |b: &u8| *b != b' ';
-        let dash = spaced_dashes(bytes).find(|&dash| {
-            bytes[..dash].iter().rev().any(is_word) && bytes[dash + 1..].iter().any(is_word)
-        })?;
-        buffer.clear();
-        for word in details[dash + 1..].split(' ').filter(|w| !w.is_empty()) {
-            if !buffer.is_empty() {
-                buffer.push(' ');
-            }
-            buffer.push_str(word);
-        }
-        buffer.make_ascii_lowercase();
-        return Some(buffer.as_str());
-    }
-    normalise_into(details, buffer);
-    let name = buffer
-        .get(after_last_separator(buffer.as_bytes())?..)?
-        .trim();
-    (!name.is_empty()).then_some(name)
-}
-
-/// Where the text after the last `" - "` of `text` starts: what `str::rsplit_once(" - ")`
-/// splits at, found from the last `-` with a space on each side (the last such `-` is the
-/// last match's, since a match's start is its `-` less one), without building a substring
-/// searcher per row (`rsplit_once` was a quarter of the round trips' time, `perf`, 2026-11-27).
-fn after_last_separator(text: &[u8]) -> Option<usize> {
-    spaced_dashes(text).next().map(|dash| dash + 2)
-}
-
-/// The positions of the `-`s of `text` with a space on each side (each the middle of a
-/// `" - "`), last first.
-fn spaced_dashes(text: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    memchr::memrchr_iter(b'-', text)
-        .filter(|&dash| dash > 0 && text[dash - 1] == b' ' && text.get(dash + 1) == Some(&b' '))
-}
 
 /// An amount still open for matching: when it moved and how much is left.
 type Open<A> = VecDeque<(NaiveDateTime, A, usize)>;
@@ -141,25 +93,23 @@ pub fn round_trips(rows: &[&Transaction], categories: &[Category]) -> Vec<Decima
 /// [`round_trips`] in the arithmetic `A` (see [`crate::amount`]).
 pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Category]) -> Vec<A> {
     let mut netted = vec![A::ZERO; rows.len()];
-    // Each counterparty's open amounts (`books`), found by its name in a hash map through one
-    // buffer, so that a row allocates nothing unless its counterparty is new (a `String` per
-    // row and a `BTreeMap` of names were a fifth of the features' time on 5,000 rows, `perf`,
+    // Each counterparty's open amounts (`books`), found by its name in a hash map of the rows'
+    // own names (a `BTreeMap` of names was a fifth of the features' time on 5,000 rows, `perf`,
     // 2026-11-27). Only lookups: the map's order is never read.
     let mut books: Vec<(Open<A>, Open<A>)> = Vec::new();
-    let mut by_party: HashMap<String, usize, foldhash::fast::RandomState> = HashMap::default();
-    let mut buffer = String::new();
+    let mut by_party: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
     let window = Duration::days(ROUND_TRIP_DAYS);
     for (i, t) in rows.iter().enumerate() {
         if !PERSON_TO_PERSON.contains(&categories[i]) {
             continue;
         }
-        let Some(party) = counterparty(&t.details, &mut buffer) else {
+        let Some(party) = t.counterparty.as_deref() else {
             continue;
         };
         let book = if let Some(book) = by_party.get(party) {
             *book
         } else {
-            by_party.insert(party.to_owned(), books.len());
+            by_party.insert(party, books.len());
             books.push(Default::default());
             books.len() - 1
         };
@@ -393,40 +343,18 @@ mod tests {
                 dec!(0),
             ),
         ];
-        let refs: Vec<&Transaction> = rows.iter().collect();
-        let cats: Vec<Category> = rows
-            .iter()
-            .map(|t| crate::categorise::categorise(&t.details, t.paid_in > t.withdrawn))
-            .collect();
+        // Prepared as a Safaricom statement: categories and counterparties in its words.
+        let mut statement = crate::statement::Statement {
+            transactions: rows.to_vec(),
+            ..crate::statement::Statement::default()
+        };
+        crate::parse::prepare(&mut statement);
+        let refs: Vec<&Transaction> = statement.transactions.iter().collect();
+        let cats: Vec<Category> = statement.transactions.iter().map(|t| t.category).collect();
         assert_eq!(
             round_trips(&refs, &cats),
             [dec!(60), dec!(60), dec!(0), dec!(0)]
         );
-    }
-
-    proptest::proptest! {
-        /// The counterparty is the name after the last `" - "` of the normalised text, on texts
-        /// of spaces, dashes, letters, other white space and other scripts.
-        #[test]
-        fn the_counterparty_is_read_from_the_normal_form(
-            text in "[ aB-]{0,10}|[ aB\t\u{a0}é-]{0,10}"
-        ) {
-            let normal = crate::categorise::normalise(&text);
-            let expected = normal
-                .rsplit_once(" - ")
-                .map(|(_, name)| name.trim().to_owned())
-                .filter(|name| !name.is_empty());
-            let mut buffer = String::from("left over");
-            let read = counterparty(&text, &mut buffer).map(str::to_owned);
-            proptest::prop_assert_eq!(read, expected);
-        }
-
-        /// The split is `rsplit_once`'s, on texts of spaces, dashes and letters.
-        #[test]
-        fn the_last_separator_is_where_rsplit_once_splits(text in "[ a-]{0,12}") {
-            let expected = text.rsplit_once(" - ").map(|(head, _)| head.len() + 3);
-            proptest::prop_assert_eq!(after_last_separator(text.as_bytes()), expected);
-        }
     }
 
     #[test]

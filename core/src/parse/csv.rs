@@ -140,7 +140,7 @@ fn columns(headers: &[String]) -> Result<Columns> {
 
 /// A completion time from its cell, already trimmed by [`trim_cell`].
 fn parse_time(t: &str) -> Option<NaiveDateTime> {
-    if let Ok(exact) = super::time::iso_seconds(t) {
+    if let Ok(exact) = crate::statement::time::iso_seconds(t) {
         return exact;
     }
     TIME_FORMATS
@@ -250,6 +250,7 @@ fn parse_row(record: &impl Record, c: &Columns) -> std::result::Result<Transacti
         fee: optional_amount(fee, "Fee")?,
         tax: optional_amount(tax, "Tax")?,
         balance_before: optional_amount(balance_before, "Balance Before")?,
+        counterparty: None,
     })
 }
 
@@ -318,7 +319,6 @@ fn read_statement_fields(
     cols: &Columns,
     statement: &mut Statement,
 ) -> Result<()> {
-    use serde::de::{Deserialize, IntoDeserializer, value::Error as DeError};
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(true)
@@ -333,13 +333,11 @@ fn read_statement_fields(
         code.clone_into(&mut statement.currency);
     }
     if let Some(name) = wallet.filter(|w| !w.is_empty()) {
-        let provider = crate::statement::Provider::deserialize(
-            IntoDeserializer::<DeError>::into_deserializer(name),
-        )
-        .map_err(|_| Error::malformed(0, 2, format!("Wallet {name:?} names no wallet")))?;
-        statement.provider = provider;
-        statement.country = provider.country().map(str::to_owned);
-        statement.time_zone = provider.time_zone().map(str::to_owned);
+        let wallet = crate::wallets::find(name)
+            .ok_or_else(|| Error::malformed(0, 2, format!("Wallet {name:?} names no wallet")))?;
+        statement.provider = wallet.provider();
+        statement.country = wallet.country.map(str::to_owned);
+        statement.time_zone = wallet.time_zone.map(str::to_owned);
     }
     Ok(())
 }
@@ -505,7 +503,7 @@ fn amount_cell(value: Decimal) -> String {
 /// rows, currency and wallet read back as they were; a Kenyan statement's CSV is unchanged.
 pub fn write(statement: &Statement) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let wallet = statement.provider != crate::statement::Provider::Mpesa
+    let wallet = statement.provider.as_str() != crate::statement::Provider::DEFAULT_ID
         || statement.currency != "KES"
         || statement.transactions.iter().any(|t| {
             t.transaction_type.is_some()
@@ -513,10 +511,7 @@ pub fn write(statement: &Statement) -> String {
                 || t.tax.is_some()
                 || t.balance_before.is_some()
         });
-    let provider = serde_json::to_value(statement.provider)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default();
+    let provider = statement.provider.to_string();
     let extra = |t: Option<&crate::statement::Transaction>| -> Vec<String> {
         if !wallet {
             return Vec::new();

@@ -1,48 +1,31 @@
-//! Reading statements: format detection from content, one module per source format.
+//! Reading statements: the format detected from the content, then the file handed to the
+//! wallet whose layout it is (the registry, `crate::wallets`), or read in the canonical form
+//! ([`csv`], [`json`]); then prepared for scoring ([`prepare`]).
 //!
-//! Every parser returns a [`Statement`] whose transactions are categorised; lines that look like
-//! transactions but cannot be read are kept in [`Statement::unparsed`], never dropped.
+//! Every reader returns a [`Statement`]; lines that look like transactions but cannot be read
+//! are kept in [`Statement::unparsed`], never dropped.
+//!
+//! **Which wallet wrote a file.** A PDF is opened once. One whose writer (in its plain bytes,
+//! or its decoded `/Producer` or `/Creator`) is named by a wallet's layout is read by that
+//! layout first; then every wallet's PDF layout in registry order (Safaricom's first: nearly
+//! every file the engine reads). A table (CSV, or a spreadsheet read as its CSV) goes to the
+//! wallet whose header it holds, else is read by its column names in the canonical CSV form.
+//! A file of none of these layouts is `unsupported_wallet`, naming the supported wallets.
 
-pub mod airtel_pdf;
 pub mod csv;
 pub mod json;
-pub mod mpesa_pdf;
-pub mod mtn_csv;
 mod parsed;
-mod pdf_text;
-mod time;
-pub mod vodacom_pdf;
-pub mod wallet;
+mod sheet;
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::statement::Statement;
+use crate::wallets::{self, Wallet};
 
+pub use crate::limits::Limits;
 pub use crate::statement::Format;
 pub use parsed::{ParsedStatement, Scorable};
-
-/// Safety limits for untrusted input. The defaults suit a partner upload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Largest input, bytes. Default 32 MiB (a 117-page M-Pesa PDF is about 0.5 MiB).
-    pub max_bytes: u64,
-    /// Most PDF pages. Default 2,000.
-    pub max_pages: u32,
-    /// Most transaction rows. Default 500,000.
-    pub max_rows: u32,
-    /// Most bytes one PDF content stream may decompress to. Default 64 MiB.
-    pub max_decompressed: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            max_bytes: 32 * 1024 * 1024,
-            max_pages: 2_000,
-            max_rows: 500_000,
-            max_decompressed: 64 * 1024 * 1024,
-        }
-    }
-}
 
 /// Options of [`parse`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -53,6 +36,11 @@ pub struct ParseOptions {
     pub format: Option<Format>,
     /// Safety limits.
     pub limits: Limits,
+    /// The day of analysis: the day the statement is judged on (the service's request date,
+    /// the CLI's today or `--as-of`). A statement dated after it, or requested after it, cannot
+    /// be genuine (`after_analysis_date`, critical). `None`: not checked. A report's bytes and
+    /// id do not depend on it unless that finding does.
+    pub as_of: Option<chrono::NaiveDate>,
 }
 
 impl ParseOptions {
@@ -65,8 +53,10 @@ impl ParseOptions {
     }
 }
 
-/// Detects the format from the first bytes: `%PDF-` → PDF, `{` → JSON, otherwise text with a
-/// comma-, semicolon- or tab-separated header → CSV.
+/// Detects the format from the first bytes: `%PDF-` → PDF, a spreadsheet's zip or compound file
+/// (see `sheet::is_spreadsheet`) → spreadsheet,
+/// `{` → JSON, otherwise text with a comma-, semicolon- or tab-separated header (or a wallet's
+/// table header among its first lines, below a title) → CSV.
 ///
 /// # Errors
 /// `ErrorKind::UnsupportedFormat` for binary data that is none of these.
@@ -74,7 +64,10 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
     let head = &bytes[..bytes.len().min(1024)];
     let trimmed = trim_bom_and_space(head);
     if trimmed.starts_with(b"%PDF-") || find(head, b"%PDF-").is_some() {
-        return Ok(Format::MpesaPdf);
+        return Ok(Format::Pdf);
+    }
+    if sheet::is_spreadsheet(bytes) {
+        return Ok(Format::Xlsx);
     }
     if trimmed.first() == Some(&b'{') {
         return Ok(Format::Json);
@@ -92,15 +85,21 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
         });
     let first_line = trimmed.split(|b| *b == b'\n').next().unwrap_or_default();
     let delimited = first_line.iter().any(|b| matches!(b, b',' | b';' | b'\t'));
-    // MTN's spreadsheet saved as CSV may keep a title above its header.
-    if text_like && (delimited || mtn_csv::find_header(bytes).is_some()) {
+    // A wallet's table saved as CSV may keep a title above its header.
+    let titled = || {
+        wallets::ALL
+            .iter()
+            .filter_map(|w| w.layouts.csv.as_ref())
+            .any(|layout| (layout.recognise)(bytes))
+    };
+    if text_like && (delimited || titled()) {
         return Ok(Format::Csv);
     }
     Err(Error::new(
         ErrorKind::UnsupportedFormat,
         format!(
-            "not a statement: expected a PDF, a CSV or the canonical JSON; {}",
-            wallet::SUPPORTED
+            "not a statement: expected a PDF, a spreadsheet, a CSV or the canonical JSON; {}",
+            wallets::supported()
         ),
     ))
 }
@@ -134,8 +133,9 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<ParsedStatement> {
         None => detect(bytes)?,
     };
     let mut statement = match format {
-        Format::MpesaPdf => wallet::parse_pdf(bytes, options)?,
-        Format::Csv => wallet::parse_csv(bytes, options)?,
+        Format::Pdf => read_pdf(bytes, options)?,
+        Format::Csv => read_table(bytes, options)?,
+        Format::Xlsx => read_table(&sheet::to_csv(bytes, &options.limits)?, options)?,
         Format::Json => json::parse(bytes)?,
     };
     if statement.transactions.len() as u64 > u64::from(options.limits.max_rows) {
@@ -150,15 +150,20 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<ParsedStatement> {
     }
     prepare(&mut statement);
     statement.source = Some(format);
-    Ok(ParsedStatement::from_prepared(statement))
+    Ok(ParsedStatement::from_prepared(statement, options.as_of))
 }
 
-/// What every parser's output goes through: amounts get at least two decimal places and every
-/// row is categorised from its Details (an input category is replaced). [`crate::score`]
-/// applies it to a copy of every [`Statement`] it is handed (a [`ParsedStatement`] has been
-/// through it already), so `score(s)` of a hand-built statement and `score(parse(bytes))`
-/// agree. Idempotent: a row's category is a function of
-/// its Details and direction, and amounts keep a scale of two or more.
+/// What every parser's output goes through: amounts get at least two decimal places, and every
+/// row is read in its wallet's words: its category from its Details and direction (an input
+/// category is replaced), and, for a person-to-person row, the counterparty its wallet's
+/// grammar names ([`crate::statement::Transaction::counterparty`]). [`crate::score`] applies it
+/// to a copy of every [`Statement`] it is handed (a [`ParsedStatement`] has been through it
+/// already), so `score(s)` of a hand-built statement and `score(parse(bytes))` agree.
+/// Idempotent: a row's category and counterparty are functions of its Details, direction and
+/// wallet, and amounts keep a scale of two or more.
+///
+/// A statement whose provider no wallet has (built in code) is read in the canonical form's
+/// words; scoring it is `unsupported_wallet` (`crate::wallets::of`).
 ///
 /// A long statement's two halves are categorised on two threads when the pool may be used
 /// ([`crate::parallel`]), each with its own memo of the Details it has seen.
@@ -167,31 +172,118 @@ pub fn prepare(statement: &mut Statement) {
     if let Some(exponent) = crate::statement::currency_exponent(&statement.currency) {
         statement.currency_exponent = (exponent != 2).then_some(exponent);
     }
-    let provider = statement.provider;
+    let wallet = wallets::find(statement.provider.as_str()).unwrap_or(wallets::GENERIC);
     let rows = &mut statement.transactions;
     if crate::parallel::worth_halving(rows.len()) {
         let half = rows.len() / 2;
         let (first, second) = rows.split_at_mut(half);
         crate::parallel::join(
-            || prepare_rows(first, provider),
-            || prepare_rows(second, provider),
+            || prepare_rows(first, wallet),
+            || prepare_rows(second, wallet),
         );
     } else {
         // One memo sees more repeats: on one thread, one pass is the cheaper.
-        prepare_rows(rows, provider);
+        prepare_rows(rows, wallet);
     }
 }
 
 /// [`prepare`] of rows: amounts to at least two decimal places, then categories by the
-/// `provider`'s rule table ([`crate::categorise::wallets`]).
-fn prepare_rows(rows: &mut [crate::statement::Transaction], provider: crate::statement::Provider) {
+/// wallet's rule table, then the counterparties of person-to-person rows.
+fn prepare_rows(rows: &mut [crate::statement::Transaction], wallet: &Wallet) {
     use crate::money::normalise;
     for t in rows.iter_mut() {
         t.paid_in = normalise(t.paid_in);
         t.withdrawn = normalise(t.withdrawn);
         t.balance = t.balance.map(normalise);
     }
-    crate::categorise::categorise_all_for(provider, rows);
+    wallet.rules.categorise_all(rows);
+    let mut buffer = String::new();
+    for t in rows.iter_mut() {
+        t.counterparty = if t.category.is_person_to_person() {
+            (wallet.counterparty)(t, &mut buffer).map(str::to_owned)
+        } else {
+            None
+        };
+    }
+}
+
+/// Reads a PDF statement of any supported wallet (see the module notes), containing a panic
+/// of a PDF reader (`lopdf`, the engine's own) as `Malformed`.
+///
+/// # Errors
+/// Those of [`crate::pdf::Document::open`] and of the layouts' readers; `UnsupportedWallet`
+/// (naming the supported wallets) for a readable PDF of no known layout.
+fn read_pdf(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+    match catch_unwind(AssertUnwindSafe(|| read_pdf_unguarded(bytes, options))) {
+        Ok(result) => result,
+        Err(_) => Err(Error::malformed(
+            0,
+            0,
+            "the PDF could not be read (its content made the PDF reader fail)",
+        )),
+    }
+}
+
+fn read_pdf_unguarded(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+    let document = crate::pdf::Document::open(bytes, options.password.as_deref(), &options.limits)
+        .map_err(with_password_hints)?;
+    let info = document.info();
+    let names = |words: &[&[u8]]| {
+        words.iter().any(|w| {
+            memchr::memmem::find(bytes, w).is_some()
+                || [&info.producer, &info.creator]
+                    .into_iter()
+                    .flatten()
+                    .any(|text| memchr::memmem::find(text.as_bytes(), w).is_some())
+        })
+    };
+    let layouts = || wallets::ALL.iter().filter_map(|w| w.layouts.pdf.as_ref());
+    // The layouts whose writer the file names first, then every other in registry order.
+    let (named, rest): (Vec<_>, Vec<_>) = layouts().partition(|l| names(l.writers));
+    for layout in named.into_iter().chain(rest) {
+        if let Some(statement) = (layout.read)(&document)? {
+            return Ok(statement);
+        }
+    }
+    Err(wallets::unsupported("a PDF of an unknown layout"))
+}
+
+/// A password error with the hints of the wallets that encrypt their statements.
+fn with_password_hints(e: Error) -> Error {
+    if matches!(e.kind(), ErrorKind::PasswordRequired) {
+        let hints = wallets::password_hints();
+        if !hints.is_empty() {
+            return Error::new(
+                ErrorKind::PasswordRequired,
+                format!("{} ({})", e.message(), hints.join("; ")),
+            );
+        }
+    }
+    e
+}
+
+/// Reads a table (CSV) of any supported wallet: the wallet whose header it holds, else the
+/// canonical CSV form.
+///
+/// # Errors
+/// Those of the wallets' readers and of [`csv::parse`]; an unknown header is
+/// `UnsupportedWallet`, naming the header's columns and the supported wallets.
+fn read_table(bytes: &[u8], options: &ParseOptions) -> Result<Statement> {
+    for layout in wallets::ALL.iter().filter_map(|w| w.layouts.csv.as_ref()) {
+        if let Some(statement) = (layout.read)(bytes, &options.limits)? {
+            return Ok(statement);
+        }
+    }
+    csv::parse(bytes, options).map_err(|e| {
+        if e.kind() == &ErrorKind::UnsupportedWallet {
+            Error::new(
+                ErrorKind::UnsupportedWallet,
+                format!("{}; {}", e.message(), wallets::supported()),
+            )
+        } else {
+            e
+        }
+    })
 }
 
 /// Gives every amount of the SUMMARY at least two decimal places (see
@@ -300,7 +392,7 @@ mod tests {
 
     #[test]
     fn detects_by_content() {
-        assert_eq!(detect(b"%PDF-1.4\n...").ok(), Some(Format::MpesaPdf));
+        assert_eq!(detect(b"%PDF-1.4\n...").ok(), Some(Format::Pdf));
         assert_eq!(
             detect(b"\xEF\xBB\xBF {\"transactions\":[]}").ok(),
             Some(Format::Json)
@@ -323,7 +415,8 @@ mod tests {
         // A title above MTN's header: the MTN statement's CSV; above any other, not a CSV.
         let mtn = format!(
             "MTN MOBILE MONEY STATEMENT\n\n{}\n",
-            mtn_csv::HEADER.join(",")
+            "TRANSACTION DATE,FROM ACCT,FROM NAME,FROM NO.,TRANS. TYPE,AMOUNT,FEES,E-LEVY,BAL \
+             BEFORE,BAL AFTER,TO NO.,TO NAME,TO ACCT,F_ID,REF,OVA"
         );
         assert_eq!(detect(mtn.as_bytes()).ok(), Some(Format::Csv));
         let other = "A TITLE\nReceipt No,Completion Time,Details\n";

@@ -15,6 +15,8 @@
 use std::borrow::Cow;
 use std::ops::Deref;
 
+use chrono::NaiveDate;
+
 use crate::statement::Statement;
 
 /// A statement as [`crate::parse()`] returns it: rows in the order the source lists them,
@@ -24,18 +26,27 @@ use crate::statement::Statement;
 /// [`crate::score`] or [`crate::score_with`] without the copy and categorisation a
 /// [`Statement`] costs (a 5,000-row statement: 0.68–0.71 ms against 1.42–1.45 ms,
 /// `stage_times`, 2026-11-27). [`Self::into_statement`] gives the statement to edit.
+///
+/// It also carries the day of analysis [`super::ParseOptions::as_of`] gave, which scoring it
+/// judges the statement on.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ParsedStatement(Statement);
+pub struct ParsedStatement(Statement, Option<NaiveDate>);
 
 impl ParsedStatement {
-    /// `statement`, which [`super::prepare`] has just prepared.
-    pub(super) fn from_prepared(statement: Statement) -> Self {
-        Self(statement)
+    /// `statement`, which [`super::prepare`] has just prepared, to be judged on `as_of`.
+    pub(super) fn from_prepared(statement: Statement, as_of: Option<NaiveDate>) -> Self {
+        Self(statement, as_of)
     }
 
-    /// The statement, to edit or keep; scoring it again prepares a copy of it.
+    /// The statement, to edit or keep; scoring it again prepares a copy of it (and judges it
+    /// on no particular day).
     pub fn into_statement(self) -> Statement {
         self.0
+    }
+
+    /// The day of analysis the statement is judged on, when its options gave one.
+    pub fn as_of(&self) -> Option<NaiveDate> {
+        self.1
     }
 }
 
@@ -80,6 +91,10 @@ pub trait Scorable: sealed::Sealed {
     /// The statement prepared for scoring ([`super::prepare`]): borrowed when it is one `parse`
     /// prepared, else a prepared copy.
     fn prepared(&self) -> Cow<'_, Statement>;
+
+    /// The day of analysis it is judged on: the one its parse options gave, none for a
+    /// statement built in code.
+    fn as_of(&self) -> Option<NaiveDate>;
 }
 
 impl Scorable for Statement {
@@ -92,6 +107,10 @@ impl Scorable for Statement {
         super::prepare(&mut copy);
         Cow::Owned(copy)
     }
+
+    fn as_of(&self) -> Option<NaiveDate> {
+        None
+    }
 }
 
 impl Scorable for ParsedStatement {
@@ -101,6 +120,10 @@ impl Scorable for ParsedStatement {
 
     fn prepared(&self) -> Cow<'_, Statement> {
         Cow::Borrowed(&self.0)
+    }
+
+    fn as_of(&self) -> Option<NaiveDate> {
+        self.1
     }
 }
 

@@ -1,88 +1,29 @@
 //! Number, money and date formatting for the PDF report (English, thousands separated by `,`).
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::{NaiveDate, NaiveDateTime, Offset, TimeZone};
+use rust_decimal::Decimal;
 use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::{Decimal, RoundingStrategy};
 
-/// `1234567.891` with `dp = 2` → `"1,234,567.89"` (half away from zero; `-` for negatives).
+/// `1234567.891` with `dp = 2` → `"1,234,567.89"` (half away from zero; `-` for negatives):
+/// [`crate::money::grouped`].
 pub(crate) fn grouped(value: Decimal, dp: u32) -> String {
-    let rounded = value.round_dp_with_strategy(dp, RoundingStrategy::MidpointAwayFromZero);
-    let negative = rounded.is_sign_negative() && !rounded.is_zero();
-    let text = format!("{:.*}", dp as usize, rounded.abs());
-    let (int, frac) = text.split_once('.').unwrap_or((text.as_str(), ""));
-    let mut out = String::with_capacity(text.len() + text.len() / 3 + 1);
-    if negative {
-        out.push('-');
-    }
-    let digits = int.len();
-    for (i, c) in int.chars().enumerate() {
-        if i > 0 && (digits - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if !frac.is_empty() {
-        out.push('.');
-        out.push_str(frac);
-    }
-    out
+    crate::money::grouped(value, dp)
 }
 
-/// `"KES 45,210.50"`: an amount in major units with two decimals after its currency code.
+/// `"KES 45,210.50"`, `"UGX 5,874,194"`: an amount in major units after its currency code, in
+/// the currency's customary form ([`crate::money::display`]).
 pub(crate) fn money(value: Decimal, currency: &str) -> String {
-    format!("{currency} {}", grouped(value, 2))
+    crate::money::display(currency, value)
 }
 
-/// A short axis label for an amount: `0`, `850`, `12k`, `1.5M`, `2B`.
+/// A short axis label for an amount: [`crate::money::compact`].
 pub(crate) fn compact(value: f64) -> String {
-    let abs = value.abs();
-    let (scaled, suffix) = if abs >= 1e12 {
-        (value / 1e12, "T")
-    } else if abs >= 1e9 {
-        (value / 1e9, "B")
-    } else if abs >= 1e6 {
-        (value / 1e6, "M")
-    } else if abs >= 1e3 {
-        (value / 1e3, "k")
-    } else {
-        (value, "")
-    };
-    let text = format!("{scaled:.1}");
-    let text = text.strip_suffix(".0").unwrap_or(&text);
-    format!("{text}{suffix}")
+    crate::money::compact(value)
 }
 
-/// A plain decimal without trailing zeros: `12.50` → `"12.5"`, `3.00` → `"3"`.
-fn plain(value: Decimal) -> String {
-    let n = value.normalize();
-    if n.scale() == 0 {
-        grouped(n, 0)
-    } else {
-        grouped(n, n.scale().min(2))
-    }
-}
-
-/// The figure of an insight, by its unit (see [`crate::report::Insight::unit`]): money with its
-/// currency, ratios as percentages, counts grouped, durations with their unit.
+/// The figure of an insight, by its unit: [`crate::insights::figure`].
 pub(crate) fn figure(value: Decimal, unit: &str, currency: &str) -> String {
-    let one = value == Decimal::ONE;
-    let per_month = unit.strip_suffix("/month");
-    match unit {
-        u if u == currency || u == "money" => money(value, currency),
-        _ if per_month.is_some_and(|u| u == currency || u == "money") => {
-            format!("{} / month", money(value, currency))
-        }
-        "ratio" => {
-            let pct = grouped(value * Decimal::ONE_HUNDRED, 1);
-            format!("{}%", pct.strip_suffix(".0").unwrap_or(&pct))
-        }
-        "months" if one => "1 month".to_owned(),
-        "months" => format!("{} months", plain(value)),
-        "days" if one => "1 day".to_owned(),
-        "days" => format!("{} days", plain(value)),
-        "count" | "" => plain(value),
-        other => format!("{} {other}", plain(value)),
-    }
+    crate::insights::figure(value, unit, currency)
 }
 
 /// `"2023-07-01"` → `"1 Jul 2023"`; anything that is not an ISO date is returned unchanged.
@@ -91,9 +32,29 @@ pub(crate) fn long_date(iso: &str) -> String {
         .map_or_else(|_| iso.to_owned(), |d| d.format("%-d %b %Y").to_string())
 }
 
-/// `"24 Nov 2026, 09:30 EAT"`: a generation time, East Africa Time.
-pub(crate) fn timestamp(at: NaiveDateTime) -> String {
-    at.format("%-d %b %Y, %H:%M EAT").to_string()
+/// A UTC time in the IANA time zone `zone` (the statement's wallet's, [`crate::wallets::Wallet::time_zone`]):
+/// the local time, its offset from UTC in seconds and the zone's abbreviation (`"EAT"`,
+/// `"GMT"`, `"SAST"`). UTC itself, labelled `"UTC"`, without a zone or for a name the tz
+/// database does not know.
+pub(crate) fn local(utc: NaiveDateTime, zone: Option<&str>) -> (NaiveDateTime, i32, String) {
+    match zone.and_then(|z| z.parse::<chrono_tz::Tz>().ok()) {
+        Some(tz) => {
+            let at = tz.from_utc_datetime(&utc);
+            (
+                at.naive_local(),
+                at.offset().fix().local_minus_utc(),
+                at.format("%Z").to_string(),
+            )
+        }
+        None => (utc, 0, "UTC".to_owned()),
+    }
+}
+
+/// `"24 Nov 2026, 09:30 EAT"`: a UTC time shown in the zone `zone` (see [`local`]), always
+/// labelled with the zone it is in.
+pub(crate) fn timestamp(utc: NaiveDateTime, zone: Option<&str>) -> String {
+    let (at, _, label) = local(utc, zone);
+    format!("{} {label}", at.format("%-d %b %Y, %H:%M"))
 }
 
 /// `"2024-06"` → `("Jun", Some("2024"))`; anything else → `(text, None)`.
@@ -165,8 +126,39 @@ mod tests {
         assert_eq!(figure(dec!(1234), "count", "KES"), "1,234");
         assert_eq!(figure(dec!(2.50), "days", "KES"), "2.5 days");
         assert_eq!(figure(dec!(100), "KES/month", "KES"), "KES 100.00 / month");
-        assert_eq!(figure(dec!(100), "UGX/month", "UGX"), "UGX 100.00 / month");
+        assert_eq!(figure(dec!(100), "UGX/month", "UGX"), "UGX 100 / month");
+        assert_eq!(money(dec!(5874193.55), "UGX"), "UGX 5,874,194");
         assert_eq!(figure(dec!(5), "GHS", "GHS"), "GHS 5.00");
+    }
+
+    /// The generation time is said in the statement's zone, labelled; UTC without one.
+    #[test]
+    fn times_are_in_the_wallets_zone_and_labelled() {
+        let utc = NaiveDate::from_ymd_opt(2026, 11, 24)
+            .and_then(|d| d.and_hms_opt(6, 30, 0))
+            .unwrap_or_default();
+        assert_eq!(
+            timestamp(utc, Some("Africa/Nairobi")),
+            "24 Nov 2026, 09:30 EAT"
+        );
+        assert_eq!(
+            timestamp(utc, Some("Africa/Kampala")),
+            "24 Nov 2026, 09:30 EAT"
+        );
+        assert_eq!(
+            timestamp(utc, Some("Africa/Accra")),
+            "24 Nov 2026, 06:30 GMT"
+        );
+        assert_eq!(
+            timestamp(utc, Some("Africa/Maseru")),
+            "24 Nov 2026, 08:30 SAST"
+        );
+        assert_eq!(timestamp(utc, None), "24 Nov 2026, 06:30 UTC");
+        assert_eq!(
+            timestamp(utc, Some("Nowhere/Atlantis")),
+            "24 Nov 2026, 06:30 UTC"
+        );
+        assert_eq!(local(utc, Some("Africa/Maseru")).1, 7200);
     }
 
     #[test]

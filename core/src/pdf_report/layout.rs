@@ -10,14 +10,15 @@
 //! `graphics`, `format`, `palette`).
 
 use crate::report::{Band, Report, Severity};
+use crate::wallets::Wallet;
 
 use super::RenderOptions;
 use super::canvas::{Align, Canvas, PAGE_H, PAGE_W, Pen, Shape, Style, Weight};
 use super::format;
 use super::graphics::{bar, chart, gauge, logo};
 use super::palette::{
-    ACCENT, BAD, FAINT, GOOD, INK, MONEY_IN, MONEY_OUT, MUTED, NAVY, ON_NAVY, PANEL, RULE, WARN,
-    WHITE, band_color, ratio_color, severity_color, severity_word,
+    ACCENT, BAD, FAINT, GOOD, INFO, INK, MONEY_IN, MONEY_OUT, MUTED, NAVY, ON_NAVY, PANEL, RULE,
+    WARN, WHITE, band_color, ratio_color, severity_color, severity_word,
 };
 
 // Page geometry (points).
@@ -37,14 +38,29 @@ const KEEP_WHOLE: f32 = 240.0;
 const MAX_FINDINGS: usize = 40;
 /// Most months in the cash-flow chart (the latest ones).
 const MAX_MONTHS: usize = 36;
-fn provider_name(code: &str) -> String {
-    match code {
-        "mpesa" => "M-Pesa".to_owned(),
-        "mtn-momo" => "MTN MoMo".to_owned(),
-        "airtel-money" => "Airtel Money".to_owned(),
-        "" => "Mobile money".to_owned(),
-        other => format::clean(other),
-    }
+/// Most lines of an insight's sentence on its card: the longest the engine writes (the income
+/// insight, about 300 characters) takes 6 at 8.5 pt, so none is cut off.
+const MAX_INSIGHT_LINES: usize = 8;
+
+/// An insight card: its title, its figure, its sentence in lines.
+type Card = (String, String, Vec<String>);
+
+/// The wallet of a report's statement, from its JSON code (`"airtel-money-ug"`) in the registry;
+/// `None` for a code this version does not know.
+fn wallet(report: &Report) -> Option<&'static Wallet> {
+    crate::wallets::find(&report.statement.provider)
+}
+
+/// The wallet's name for people (`"Airtel Money Uganda"`), never its code; `"Mobile money"`
+/// for a code this version does not know.
+fn provider_name(report: &Report) -> String {
+    wallet(report).map_or_else(|| "Mobile money".to_owned(), |w| w.name.to_owned())
+}
+
+/// The IANA time zone of the report's wallet, in which the generation time is printed; `None`
+/// (UTC) without one.
+pub(crate) fn time_zone(report: &Report) -> Option<&'static str> {
+    wallet(report).and_then(|w| w.time_zone)
 }
 
 /// The page flow: a canvas and the y of the next free line.
@@ -155,7 +171,10 @@ impl Flow<'_> {
         );
         let lines = [
             ("Report ID", format::clean(&r.report_id)),
-            ("Generated", format::timestamp(self.options.generated_at)),
+            (
+                "Generated",
+                format::timestamp(self.options.generated_at, time_zone(r)),
+            ),
             ("Scorecard", format::clean(&r.scorecard_version)),
         ];
         for (i, (label, value)) in lines.iter().enumerate() {
@@ -228,15 +247,20 @@ impl Flow<'_> {
             format::long_date(&s.period_start),
             format::long_date(&s.period_end)
         );
+        let days = chrono::NaiveDate::parse_from_str(&s.period_start, "%Y-%m-%d")
+            .ok()
+            .zip(chrono::NaiveDate::parse_from_str(&s.period_end, "%Y-%m-%d").ok())
+            .map(|(a, b)| (b - a).num_days() + 1);
+        let days = match days {
+            Some(1) => "1 day".to_owned(),
+            Some(n) => format!("{} days", format::grouped(n.into(), 0)),
+            None => format::clean(&self.report.statement_period),
+        };
         let columns = [
             (
                 "ACCOUNT HOLDER",
                 name,
-                format!(
-                    "{} wallet \u{b7} {}",
-                    provider_name(&s.provider),
-                    self.currency()
-                ),
+                format!("{} \u{b7} {}", provider_name(self.report), self.currency()),
                 0.32,
             ),
             (
@@ -245,12 +269,7 @@ impl Flow<'_> {
                 "Masked for privacy".to_owned(),
                 0.18,
             ),
-            (
-                "STATEMENT PERIOD",
-                format::clean(&self.report.statement_period),
-                period,
-                0.30,
-            ),
+            ("STATEMENT PERIOD", period, days, 0.30),
             (
                 "TRANSACTIONS",
                 format::grouped(s.transaction_count.into(), 0),
@@ -528,25 +547,29 @@ impl Flow<'_> {
         let gap = 10.0;
         let card_w = (WIDTH - gap) / 2.0;
         let text_w = card_w - 24.0;
-        let cards: Vec<(String, Vec<String>)> = r
+        let wallet = wallet(r).unwrap_or(crate::wallets::GENERIC);
+        // Each card: what the figure is (the insight's title), the figure, its sentence whole.
+        let cards: Vec<Card> = r
             .insights
             .iter()
             .map(|i| {
                 let figure = format::figure(i.value, &format::clean(&i.unit), &self.currency());
+                let title = crate::insights::title(&i.code, wallet)
+                    .map_or_else(|| format::clean(&i.code), str::to_owned);
                 let lines = self.c.wrap(
                     &format::sentence(&i.message),
                     8.5,
                     Weight::Regular,
                     text_w,
-                    4,
+                    MAX_INSIGHT_LINES,
                 );
-                (figure, lines)
+                (title.to_uppercase(), figure, lines)
             })
             .collect();
-        let card_h = |lines: usize| 34.0 + 11.0 * lines as f32;
-        let row_h = |pair: &[(String, Vec<String>)]| {
+        let card_h = |lines: usize| 46.0 + 11.0 * lines as f32;
+        let row_h = |pair: &[Card]| {
             pair.iter()
-                .map(|c| card_h(c.1.len()))
+                .map(|c| card_h(c.2.len()))
                 .fold(0.0_f32, f32::max)
         };
         let first = cards.chunks(2).next().map_or(16.0, row_h);
@@ -568,13 +591,21 @@ impl Flow<'_> {
         for pair in cards.chunks(2) {
             let h = row_h(pair);
             self.ensure(h);
-            for (i, (figure, lines)) in pair.iter().enumerate() {
+            for (i, (title, figure, lines)) in pair.iter().enumerate() {
                 let x = LEFT + (card_w + gap) * i as f32;
                 self.c.rect((x, self.y, card_w, h), 6.0, PANEL);
                 self.c.rect((x, self.y + 8.0, 3.0, h - 16.0), 0.0, ACCENT);
                 self.c.text_fit(
                     x + 14.0,
-                    self.y + 19.0,
+                    self.y + 15.0,
+                    Align::Left,
+                    Style::bold(6.8, MUTED),
+                    title,
+                    text_w,
+                );
+                self.c.text_fit(
+                    x + 14.0,
+                    self.y + 31.0,
                     Align::Left,
                     Style::bold(12.5, INK),
                     figure,
@@ -583,7 +614,7 @@ impl Flow<'_> {
                 for (j, line) in lines.iter().enumerate() {
                     self.c.text(
                         x + 14.0,
-                        self.y + 33.0 + 11.0 * j as f32,
+                        self.y + 45.0 + 11.0 * j as f32,
                         Align::Left,
                         Style::regular(8.5, MUTED),
                         line,
@@ -675,7 +706,8 @@ impl Flow<'_> {
         self.section("Integrity checks", "", 22.0 + first, total);
         let (status_color, status_word) = match integrity.status.as_str() {
             "verified" => (GOOD, "VERIFIED".to_owned()),
-            "consistent" => (GOOD, "CONSISTENT".to_owned()),
+            // The arithmetic holds but the origin cannot be checked: blue, not green.
+            "consistent" => (INFO, "CONSISTENT".to_owned()),
             "failed" => (BAD, "FAILED".to_owned()),
             "warnings" => (WARN, "WARNINGS".to_owned()),
             other => (MUTED, format::clean(other).to_uppercase()),

@@ -38,9 +38,12 @@ use crate::report::{Report, ReportStatus};
 /// What the caller supplies besides the report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderOptions {
-    /// When the document is generated, East Africa Time (UTC+03:00), as the report prints it
-    /// ("24 Nov 2026, 09:30 EAT") and as the PDF's creation date. Supplied by the caller (not
-    /// read from the clock) so the same inputs give the same bytes.
+    /// When the document is generated, **UTC**. The report prints it in the time zone of the
+    /// statement's wallet ([`crate::wallets::Wallet::time_zone`]), labelled: "24 Nov 2026,
+    /// 09:30 EAT" for Safaricom M-Pesa Kenya and Airtel Money Uganda, "06:30 GMT" for MTN MoMo
+    /// Ghana, "08:30 SAST" for Vodacom M-Pesa Lesotho, "06:30 UTC" for a wallet without a known
+    /// zone; the PDF's creation date carries the same offset. Supplied by the caller (not read
+    /// from the clock) so the same inputs give the same bytes.
     pub generated_at: NaiveDateTime,
     /// Who issues the document, named in the footer ("Prepared by …"); default `"Alama"`.
     pub issuer: String,
@@ -48,9 +51,9 @@ pub struct RenderOptions {
 
 impl RenderOptions {
     /// Options with the given generation time and the default issuer.
-    pub fn new(generated_at: NaiveDateTime) -> Self {
+    pub fn new(generated_at_utc: NaiveDateTime) -> Self {
         Self {
-            generated_at,
+            generated_at: generated_at_utc,
             issuer: "Alama".to_owned(),
         }
     }
@@ -92,15 +95,16 @@ pub fn render(report: &Report, options: &RenderOptions) -> Result<Vec<u8>> {
 }
 
 fn metadata(report: &Report, options: &RenderOptions) -> Metadata {
-    let at = options.generated_at;
+    let (at, offset, _) = format::local(options.generated_at, layout::time_zone(report));
+    let (hours, minutes) = (offset / 3600, (offset.abs() % 3600) / 60);
     let date = DateTime::new(u16::try_from(at.year()).unwrap_or(2000))
         .month(at.month() as u8)
         .day(at.day() as u8)
         .hour(at.hour() as u8)
         .minute(at.minute() as u8)
         .second(at.second() as u8)
-        .utc_offset_hour(3)
-        .utc_offset_minute(0);
+        .utc_offset_hour(i8::try_from(hours).unwrap_or(0))
+        .utc_offset_minute(u8::try_from(minutes).unwrap_or(0));
     let id = format::clean(&report.report_id);
     Metadata::new()
         .title(format!("Alama credit report {id}"))
@@ -111,7 +115,7 @@ fn metadata(report: &Report, options: &RenderOptions) -> Metadata {
             format::clean(&report.statement_period)
         ))
         .authors(vec![format::clean(&options.issuer)])
-        .creator(format!("alama-core {}", crate::VERSION))
+        .creator(format!("alama-core {}", crate::report::VERSION))
         .language("en".to_owned())
         .creation_date(date)
         .document_id(id)

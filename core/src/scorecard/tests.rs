@@ -517,7 +517,9 @@ fn score_values_gives_the_report_score_of_the_same_figures() {
     for seed in 1..=12 {
         let statement = crate::testing::synthetic_statement(seed, 1 + (seed as u32 % 12));
         let report = crate::score(&statement).expect("scores");
-        let f = crate::features::compute(&statement.reading(), &crate::features::Thresholds::KES);
+        let mut prepared = statement.clone();
+        crate::parse::prepare(&mut prepared);
+        let f = crate::features::compute(&prepared.reading(), &crate::features::Thresholds::KES);
         let values: std::collections::BTreeMap<String, Option<Decimal>> =
             crate::features::catalogue::values(&f)
                 .into_iter()

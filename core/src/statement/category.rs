@@ -71,6 +71,16 @@ pub enum Category {
 }
 
 impl Category {
+    /// Whether rows of this category move money between people (send money, money
+    /// received, Pochi la Biashara): the rows that name a counterparty and can form round
+    /// trips.
+    pub fn is_person_to_person(self) -> bool {
+        matches!(
+            self,
+            Category::SendMoney | Category::ReceivedMoney | Category::PochiLaBiashara
+        )
+    }
+
     /// Every category, in declaration order.
     pub const ALL: [Category; 24] = [
         Category::SendMoney,

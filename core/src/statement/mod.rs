@@ -23,6 +23,7 @@ mod provider;
 pub use provider::{Provider, currency_exponent};
 
 mod reading;
+pub(crate) mod time;
 pub use reading::{Reading, in_reading_order, reading_order, sort_key};
 
 /// A full mobile-money statement in canonical form.
@@ -47,11 +48,11 @@ pub struct Statement {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency_exponent: Option<u32>,
     /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`), when a parser or the input says;
-    /// left out of JSON when `None` (a Kenyan statement: see [`Provider::country`]).
+    /// left out of JSON when `None` (then the wallet's own country: `crate::wallets::Wallet`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub country: Option<String>,
     /// The IANA time zone every time of the statement is local to (`"Africa/Accra"`), when a
-    /// parser or the input says; `None` is the provider's own zone ([`Provider::time_zone`]).
+    /// parser or the input says; `None` is the wallet's own zone (`crate::wallets::Wallet`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
     /// The period the statement covers, from its header (inclusive dates, local time).
@@ -208,7 +209,7 @@ impl Statement {
     /// `transactions` as its rows. Field by field, so that a new field must be decided on here.
     pub(crate) fn with_transactions(&self, transactions: Vec<Transaction>) -> Statement {
         Statement {
-            provider: self.provider,
+            provider: self.provider.clone(),
             holder: self.holder.clone(),
             currency: self.currency.clone(),
             currency_exponent: self.currency_exponent,
@@ -223,18 +224,6 @@ impl Statement {
             unparsed: self.unparsed.clone(),
             source: self.source,
         }
-    }
-
-    /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`): [`Self::country`] when set, else the
-    /// provider's ([`Provider::country`]; `"KE"` for M-Pesa); `None` for a provider of no country.
-    pub fn country_code(&self) -> Option<&str> {
-        self.country.as_deref().or(self.provider.country())
-    }
-
-    /// The IANA time zone every time is local to (`"Africa/Accra"`): [`Self::time_zone`] when
-    /// set, else the provider's ([`Provider::time_zone`]); `None` when neither says.
-    pub fn zone(&self) -> Option<&str> {
-        self.time_zone.as_deref().or(self.provider.time_zone())
     }
 
     /// The ISO 4217 minor-unit exponent of the currency (UGX 0, KES 2): [`Self::currency_exponent`]
@@ -306,6 +295,13 @@ pub struct Transaction {
         with = "crate::money::serde_str_opt"
     )]
     pub balance_before: Option<Decimal>,
+    /// The other party of a person-to-person row (send money, money received, Pochi la
+    /// Biashara), as its wallet's grammar names it in the row's text, normalised (lower case,
+    /// single spaces): the key round trips are matched by. Derived, like `category`, when the
+    /// statement is prepared (`crate::parse::prepare`); `None` for every other row, or when the
+    /// text names nobody. Not part of the canonical JSON or CSV (it follows from the Details).
+    #[serde(skip)]
+    pub counterparty: Option<String>,
 }
 
 /// A completed row with these amounts at the Unix epoch, for the engine's unit tests of
@@ -363,6 +359,7 @@ impl Transaction {
             fee: None,
             tax: None,
             balance_before: None,
+            counterparty: None,
         }
     }
 

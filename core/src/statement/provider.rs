@@ -1,111 +1,66 @@
-//! The wallets the engine knows ([`Provider`]) with their country, currency and time zone,
-//! and the ISO 4217 minor-unit exponents of their currencies.
+//! The wallet that issued a statement, as the statement model records it ([`Provider`]: the
+//! wallet's id, e.g. `"airtel-money-ug"`), and the ISO 4217 minor-unit exponents of currencies.
+//! What the engine knows of each wallet (its country, currency, time zone, readers, rules,
+//! integrity profile) lives in that wallet's own place, found by this id in the registry
+//! (`crate::wallets`).
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-/// The wallet that issued a statement.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Provider {
-    /// Safaricom M-Pesa (Kenya). Source: Safaricom "M-PESA full statement" PDF and its exports.
-    #[default]
-    Mpesa,
-    /// MTN Mobile Money of an unnamed country, handed in through the canonical JSON form.
-    MtnMomo,
-    /// Airtel Money of an unnamed country, handed in through the canonical JSON form.
-    AirtelMoney,
-    /// Any other wallet, handed in through the canonical JSON form.
-    Other,
-    /// Vodacom M-Pesa Lesotho (LSL, South Africa Standard Time). Source: the `M-Pesa Statement`
-    /// PDF (`iText 2.1.7`), see docs/wallets.md.
-    #[serde(rename = "vodacom-mpesa-ls")]
-    VodacomMpesaLs,
-    /// Airtel Money Uganda (UGX, East Africa Time). Source: the `AIRTEL MONEY STATEMENT` PDF
-    /// (`wkhtmltopdf`), see docs/wallets.md.
-    #[serde(rename = "airtel-money-ug")]
-    AirtelMoneyUg,
-    /// MTN MoMo Ghana (GHS, GMT). Source: MTN's statement spreadsheet as CSV (16 columns), see
-    /// docs/wallets.md.
-    #[serde(rename = "mtn-momo-gh")]
-    MtnMomoGh,
-}
+/// The wallet that issued a statement: its id as the canonical JSON writes it (`"mpesa"`,
+/// `"airtel-money-ug"`, `"vodacom-mpesa-ls"`, `"mtn-momo-gh"`, or one of the generic ids
+/// `"mtn-momo"`, `"airtel-money"`, `"other"` of statements handed in through the canonical
+/// form). The registry (`crate::wallets::find`) lists the ids the engine knows; reading a
+/// statement with another id is an error there, not here.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Provider(Cow<'static, str>);
 
 impl Provider {
-    /// Every provider, in declaration order.
-    pub const ALL: [Provider; 7] = [
-        Provider::Mpesa,
-        Provider::MtnMomo,
-        Provider::AirtelMoney,
-        Provider::Other,
-        Provider::VodacomMpesaLs,
-        Provider::AirtelMoneyUg,
-        Provider::MtnMomoGh,
-    ];
+    /// The id a statement without one is read with: the canonical form was Safaricom
+    /// M-Pesa's before other wallets were read, so its older JSON carries no provider.
+    pub const DEFAULT_ID: &'static str = "mpesa";
 
-    /// The wallet's name for people, e.g. `"Safaricom M-Pesa Kenya"`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Provider::Mpesa => "Safaricom M-Pesa Kenya",
-            Provider::MtnMomo => "MTN MoMo",
-            Provider::AirtelMoney => "Airtel Money",
-            Provider::Other => "another wallet",
-            Provider::VodacomMpesaLs => "Vodacom M-Pesa Lesotho",
-            Provider::AirtelMoneyUg => "Airtel Money Uganda",
-            Provider::MtnMomoGh => "MTN MoMo Ghana",
-        }
+    /// The provider of id `id` (a wallet's own constant).
+    pub const fn new(id: &'static str) -> Self {
+        Provider(Cow::Borrowed(id))
     }
 
-    /// The wallet's country, ISO 3166-1 alpha-2 (`"KE"`), when the provider names one.
-    pub fn country(self) -> Option<&'static str> {
-        match self {
-            Provider::Mpesa => Some("KE"),
-            Provider::VodacomMpesaLs => Some("LS"),
-            Provider::AirtelMoneyUg => Some("UG"),
-            Provider::MtnMomoGh => Some("GH"),
-            Provider::MtnMomo | Provider::AirtelMoney | Provider::Other => None,
-        }
+    /// The provider of an id read at run time (a binding's argument, a JSON value).
+    pub fn from_id(id: impl Into<String>) -> Self {
+        Provider(Cow::Owned(id.into()))
     }
 
-    /// The ISO 4217 code of the wallet's currency (`"KES"`), when the provider names a country.
-    pub fn currency(self) -> Option<&'static str> {
-        match self {
-            Provider::Mpesa => Some("KES"),
-            Provider::VodacomMpesaLs => Some("LSL"),
-            Provider::AirtelMoneyUg => Some("UGX"),
-            Provider::MtnMomoGh => Some("GHS"),
-            Provider::MtnMomo | Provider::AirtelMoney | Provider::Other => None,
-        }
-    }
-
-    /// The IANA time zone of the wallet's country, in which its statements print times
-    /// (`"Africa/Nairobi"`: East Africa Time; `"Africa/Kampala"`: East Africa Time;
-    /// `"Africa/Accra"`: GMT; `"Africa/Maseru"`: South Africa Standard Time; none of them has
-    /// daylight saving).
-    pub fn time_zone(self) -> Option<&'static str> {
-        match self {
-            Provider::Mpesa => Some("Africa/Nairobi"),
-            Provider::VodacomMpesaLs => Some("Africa/Maseru"),
-            Provider::AirtelMoneyUg => Some("Africa/Kampala"),
-            Provider::MtnMomoGh => Some("Africa/Accra"),
-            Provider::MtnMomo | Provider::AirtelMoney | Provider::Other => None,
-        }
+    /// The id, e.g. `"mpesa"`.
+    pub fn as_str(&self) -> &str {
+        &self.0
     }
 }
 
-/// The ISO 4217 minor-unit exponent of a currency code (`"KES"` → 2, `"UGX"` → 0), for the
-/// currencies of the wallets the engine reads and their neighbours; `None` for another code.
-///
-/// Source: ISO 4217 list one (SIX, current edition). The exponent says how amounts are *settled*;
-/// a statement may still print decimals (Airtel Uganda prints `Ugx 25,111.80`), and the engine
-/// keeps every amount as printed.
-pub fn currency_exponent(code: &str) -> Option<u32> {
-    match code {
-        "KES" | "TZS" | "GHS" | "LSL" | "ZAR" | "ZMW" | "MWK" | "NGN" | "ETB" | "MZN" | "CDF"
-        | "USD" | "EUR" => Some(2),
-        "UGX" | "RWF" | "XOF" | "XAF" | "BIF" | "GNF" => Some(0),
-        _ => None,
+impl Default for Provider {
+    fn default() -> Self {
+        Provider::new(Self::DEFAULT_ID)
     }
+}
+
+impl std::fmt::Display for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for Provider {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+/// The ISO 4217 minor-unit exponent of a currency code (`"KES"` → 2, `"UGX"` → 0); `None` for a
+/// code the engine does not know. The table is a money rule and lives in
+/// [`crate::money::currency_exponent`] (the source is named there).
+pub fn currency_exponent(code: &str) -> Option<u32> {
+    crate::money::currency_exponent(code)
 }
 
 #[cfg(test)]
@@ -113,36 +68,17 @@ mod wallet_tests {
     use super::*;
     use crate::statement::{Statement, Transaction};
 
-    /// The JSON names of the providers: the older ones still read and written as they were.
+    /// The id is written as the bare string, and a statement without one reads as the default.
     #[test]
-    fn provider_names_keep_the_old_values_and_add_the_wallets() {
-        let names: Vec<String> = Provider::ALL
-            .iter()
-            .map(|p| {
-                serde_json::to_value(p)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-            })
-            .map(Option::unwrap_or_default)
-            .collect();
+    fn the_id_is_the_json_value() {
+        let p = Provider::new("airtel-money-ug");
         assert_eq!(
-            names,
-            [
-                "mpesa",
-                "mtn-momo",
-                "airtel-money",
-                "other",
-                "vodacom-mpesa-ls",
-                "airtel-money-ug",
-                "mtn-momo-gh"
-            ]
+            serde_json::to_string(&p).ok().as_deref(),
+            Some("\"airtel-money-ug\"")
         );
-        for p in Provider::ALL {
-            if let Some(code) = p.currency() {
-                assert!(currency_exponent(code).is_some(), "{code}");
-                assert!(p.country().is_some() && p.time_zone().is_some());
-            }
-        }
+        let read: Provider = serde_json::from_str("\"other\"").unwrap_or_default();
+        assert_eq!(read, Provider::from_id("other"));
+        assert_eq!(Provider::default().as_str(), "mpesa");
         assert_eq!(currency_exponent("UGX"), Some(0));
         assert_eq!(currency_exponent("GHS"), Some(2));
     }

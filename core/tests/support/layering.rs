@@ -3,10 +3,15 @@
 //! tool: a lower layer that names a higher one fails with the edge and the line that makes it.
 //!
 //! Counted: every `crate::x` path (and each `x` of `crate::{x, y::z}`) in the code of a file of
-//! top-level module `m`, where `x` is a top-level module; an edge `m → x`. Not counted: comment
-//! lines, `#[cfg(test)]` items, files named `tests.rs`, and the crate root (`lib.rs`,
-//! `main.rs`), whose `pub use`s are the crate's surface, not a layer. Shared with other crates'
-//! tests through `#[path]` (e.g. `server/tests/layers.rs` can include this file).
+//! top-level module `m`, where `x` is a top-level module; an edge `m → x`. Also the paths that
+//! reach the same places another way: a `super::` chain that climbs to the crate root (`super::x`
+//! in `m/mod.rs`, `super::super::x` in `m/n.rs`) is read as `crate::x`; a name the crate root
+//! re-exports (`crate::Category`, from `pub use categorise::Category`) is an edge to the module
+//! it comes from; and a name the crate root defines itself (`crate::score`) is an edge to
+//! [`ROOT`], above every layer. Not counted: comment lines, `#[cfg(test)]` items, files named
+//! `tests.rs`, and the crate root (`lib.rs`, `main.rs`) itself, whose `pub use`s are the
+//! crate's surface, not a layer. Shared with other crates' tests through `#[path]` (e.g.
+//! `server/tests/layers.rs` can include this file).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -29,12 +34,27 @@ pub struct Edge {
 /// The I/O error of a file or folder that cannot be read.
 pub fn edges(src: &Path) -> std::io::Result<Vec<Edge>> {
     let modules = top_level_modules(src)?;
+    let root = root_names(src)?;
     let mut found: BTreeMap<(String, String), String> = BTreeMap::new();
     for (module, files) in &modules {
         for file in files {
             let text = std::fs::read_to_string(file)?;
-            for (line, to) in crate_paths(&code_lines(&text)) {
-                if &to != module && modules.contains_key(&to) {
+            let depth = module_depth(src, file);
+            let lines: Vec<(usize, String)> = code_lines(&text)
+                .into_iter()
+                .map(|(n, line)| (n, climbing_to_crate(line, depth)))
+                .collect();
+            let borrowed: Vec<(usize, &str)> =
+                lines.iter().map(|(n, l)| (*n, l.as_str())).collect();
+            for (line, name) in crate_paths(&borrowed) {
+                let to = if modules.contains_key(&name) {
+                    name
+                } else if let Some(from) = root.get(&name) {
+                    from.clone()
+                } else {
+                    continue;
+                };
+                if &to != module {
                     let at = format!("{}:{line}", file.display());
                     found.entry((module.clone(), to)).or_insert(at);
                 }
@@ -53,7 +73,13 @@ pub fn edges(src: &Path) -> std::io::Result<Vec<Edge>> {
 /// # Errors
 /// Those of [`edges`].
 pub fn violations(src: &Path, layers: &[&[&str]]) -> std::io::Result<Vec<String>> {
-    let layer_of = |module: &str| layers.iter().position(|layer| layer.contains(&module));
+    let layer_of = |module: &str| {
+        if module == ROOT {
+            Some(layers.len())
+        } else {
+            layers.iter().position(|layer| layer.contains(&module))
+        }
+    };
     let mut problems = Vec::new();
     for module in top_level_modules(src)?.keys() {
         if layer_of(module).is_none() {
@@ -75,6 +101,105 @@ pub fn violations(src: &Path, layers: &[&[&str]]) -> std::io::Result<Vec<String>
         }
     }
     Ok(problems)
+}
+
+/// The name edges to the crate root's own items are counted under: it stands above every
+/// layer, so no module may name what the root defines (`crate::score`).
+pub const ROOT: &str = "(crate root)";
+
+/// The names the crate root (`lib.rs` or `main.rs`) makes, each with where it comes from: a
+/// re-exported name with the top-level module of its `pub use` (`Category` → `categorise`),
+/// a name the root defines itself (`fn`, `const`, `static`, `struct`, `enum`, `type`,
+/// `trait`) with [`ROOT`].
+fn root_names(src: &Path) -> std::io::Result<BTreeMap<String, String>> {
+    let mut names = BTreeMap::new();
+    for root in ["lib.rs", "main.rs"] {
+        let path = src.join(root);
+        if !path.exists() {
+            continue;
+        }
+        let text = std::fs::read_to_string(path)?;
+        let lines = code_lines(&text);
+        let mut statement = String::new();
+        for (_, line) in &lines {
+            let trimmed = line.trim();
+            if statement.is_empty() && !trimmed.starts_with("pub use ") {
+                let words: Vec<&str> = trimmed.split_whitespace().collect();
+                let defines = ["fn", "const", "static", "struct", "enum", "type", "trait"];
+                if words.first() == Some(&"pub") && words.len() > 2 && defines.contains(&words[1]) {
+                    let name: String = words[2]
+                        .chars()
+                        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                        .collect();
+                    names.insert(name, ROOT.to_owned());
+                }
+                continue;
+            }
+            statement.push_str(trimmed);
+            statement.push(' ');
+            if !trimmed.ends_with(';') {
+                continue;
+            }
+            let body = statement
+                .trim_start_matches("pub use ")
+                .trim_end()
+                .trim_end_matches(';');
+            let module: String = body
+                .trim_start_matches("crate::")
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let tail = body.rsplit("::").next().unwrap_or_default();
+            let items = tail.trim_start_matches('{').trim_end_matches('}');
+            for item in items.split(',') {
+                let item = item.trim();
+                let name = item.rsplit(" as ").next().unwrap_or(item).trim();
+                if !name.is_empty() && name != "self" {
+                    names.insert(name.to_owned(), module.clone());
+                }
+            }
+            statement.clear();
+        }
+    }
+    Ok(names)
+}
+
+/// How many modules deep `file` is below the crate root: 1 for `src/check/mod.rs` and
+/// `src/check.rs` (module `check`), 2 for `src/check/balance.rs`.
+fn module_depth(src: &Path, file: &Path) -> usize {
+    let relative = file.strip_prefix(src).unwrap_or(file);
+    let parts = relative.components().count();
+    if relative.file_name().is_some_and(|n| n == "mod.rs") {
+        parts - 1
+    } else {
+        parts
+    }
+}
+
+/// `line` with every `super::` chain that climbs `depth` levels or more (to the crate root)
+/// written as the `crate::` path it is.
+fn climbing_to_crate(line: &str, depth: usize) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("super::") {
+        let boundary =
+            at == 0 || !rest[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        out.push_str(&rest[..at]);
+        let mut chain = &rest[at..];
+        let mut count = 0;
+        while let Some(next) = chain.strip_prefix("super::") {
+            count += 1;
+            chain = next;
+        }
+        if boundary && count >= depth {
+            out.push_str("crate::");
+        } else {
+            out.push_str(&rest[at..rest.len() - chain.len()]);
+        }
+        rest = chain;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The crate's top-level modules (`x.rs` or `x/`) and the `.rs` files of each, but the crate
@@ -249,5 +374,20 @@ mod tests {
         assert_eq!(just, ["a", "b", "c", "d", "e", "k"]);
         assert_eq!(names[3].0, 3, "a group's items count at the line it starts");
         assert_eq!(names[5].0, 12);
+    }
+
+    #[test]
+    fn super_chains_that_climb_to_the_root_are_crate_paths() {
+        assert_eq!(climbing_to_crate("use super::x::Y;", 1), "use crate::x::Y;");
+        assert_eq!(climbing_to_crate("use super::Y;", 2), "use super::Y;");
+        assert_eq!(
+            climbing_to_crate("a(super::super::z, super::w)", 2),
+            "a(crate::z, super::w)"
+        );
+        assert_eq!(climbing_to_crate("not_super::x", 1), "not_super::x");
+        let src = Path::new("src");
+        assert_eq!(module_depth(src, Path::new("src/check/mod.rs")), 1);
+        assert_eq!(module_depth(src, Path::new("src/check.rs")), 1);
+        assert_eq!(module_depth(src, Path::new("src/check/balance.rs")), 2);
     }
 }

@@ -47,10 +47,14 @@ pub async fn run(
         .await
         .map_err(|_| busy(limit))?
         .map_err(|e| ApiError::internal(&e))?;
+    // Judged on the day of the request (UTC): a statement dated after it cannot be genuine.
+    let today =
+        chrono::DateTime::from_timestamp_millis(crate::ids::now_ms()).map(|t| t.date_naive());
     let options = ParseOptions {
         password,
         format: None,
         limits: state.limits.engine,
+        as_of: today,
     };
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;

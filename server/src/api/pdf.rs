@@ -1,7 +1,8 @@
 //! `GET /v1/scores/{reportId}/pdf` (Live only): the shareable PDF credit report, rendered by the
 //! engine (`alama_core::pdf_report`, feature `pdf-report`) from the stored report.
 //!
-//! The document's date is the report's completion time in East Africa Time, so the same report
+//! The document's date is the report's completion time, printed in the time zone of the
+//! statement's wallet and labelled (`EAT`, `GMT`, `SAST`; `UTC` without one), so the same report
 //! always gives the same bytes. Answers `application/pdf` as an attachment
 //! (`alama-report-<reportId>.pdf`) with `Cache-Control: private, no-store`; `409
 //! report_not_completed` while the report is `processing` or when it `failed`; `404` for
@@ -10,7 +11,7 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, NaiveDateTime, TimeDelta};
+use chrono::{DateTime, NaiveDateTime};
 
 use crate::auth::Caller;
 use crate::error::ApiError;
@@ -18,15 +19,12 @@ use crate::problem::Problem;
 use crate::state::AppState;
 use crate::storage::ReportRecord;
 
-/// East Africa Time, the zone the report prints its date in (UTC+03:00, no DST).
-const EAT_OFFSET: TimeDelta = TimeDelta::hours(3);
-
-/// The report's completion time (milliseconds UTC) as East Africa local time.
+/// The report's completion time (milliseconds UTC) as a UTC date and time, the generation time
+/// the engine prints in the statement's zone ([`alama_core::pdf_report::RenderOptions`]).
 pub fn generated_at(completed_at_ms: i64) -> NaiveDateTime {
     DateTime::from_timestamp_millis(completed_at_ms)
         .unwrap_or_default()
         .naive_utc()
-        + EAT_OFFSET
 }
 
 /// Renders a completed stored report as PDF bytes.
@@ -107,10 +105,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dates_are_east_africa_time() {
+    fn dates_are_utc() {
         assert_eq!(
             generated_at(1_700_000_000_123).to_string(),
-            "2023-11-15 01:13:20.123"
+            "2023-11-14 22:13:20.123"
         );
     }
 }

@@ -45,7 +45,9 @@ pub async fn list(
                     c.revoke_reason.clone().unwrap_or_default()
                 )
             }),
-            notice: format!("{} · sha256 {}", c.notice_version, c.notice_sha256),
+            notice_short: c.notice_sha256.chars().take(12).collect(),
+            notice_sha256: c.notice_sha256.clone(),
+            notice_version: c.notice_version.clone(),
             customer: c.customer_reference,
             created: when(c.created_at),
             expires: when(c.expires_at),

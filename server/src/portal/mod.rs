@@ -15,10 +15,12 @@
 
 pub mod assets;
 pub mod auth;
+pub mod charts;
 pub mod cli;
 pub mod consents;
 pub mod keys;
 pub mod overview;
+pub mod report_page;
 pub mod reports;
 pub mod session;
 pub mod store;

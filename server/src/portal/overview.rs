@@ -1,6 +1,7 @@
 //! The overview page: requests, success rate, billable analyses, webhook events and delivery
 //! percentage of the session's partner and environment over a chosen period, by day or month,
-//! as SVG bar charts and a table. The figures come from the same code as `GET /v1/usage`
+//! as SVG bar charts with a scale ([`super::charts`]) and a table of the buckets with any
+//! activity. The figures come from the same code as `GET /v1/usage`
 //! ([`crate::api::usage::period`], the storage counts, [`crate::api::usage::build`]); only the
 //! environment differs (the API's usage is Live-only, the portal shows either).
 
@@ -9,8 +10,9 @@ use axum::response::Response;
 use chrono::{DateTime, NaiveDate};
 use serde::Deserialize;
 
+use super::charts::Chart;
 use super::session::Session;
-use super::views::{Chart, Chrome, OverviewPage, UsageRow};
+use super::views::{Chrome, OverviewPage, UsageRow};
 use super::webhooks::percent;
 use super::{PortalError, render};
 use crate::api::usage::{Figures, UsageQuery, build, period};
@@ -99,6 +101,13 @@ pub async fn page(
         Chart::new("Requests", &series(|r| r.requests)),
         Chart::new("Billable analyses", &series(|r| r.billable)),
     ];
+    // The table lists the buckets with activity; the charts show every bucket.
+    let all = rows.len();
+    let rows: Vec<UsageRow> = rows
+        .into_iter()
+        .filter(|r| r.requests != 0 || r.analyses != 0 || r.billable != 0 || r.events != 0)
+        .collect();
+    let quiet = all - rows.len();
     Ok(render(&OverviewPage {
         c: Chrome::signed("Overview", &session, "overview"),
         from: from.to_string(),
@@ -107,6 +116,7 @@ pub async fn page(
         totals: row("Total".to_owned(), &usage.totals),
         rows,
         charts,
+        quiet,
         error,
     }))
 }

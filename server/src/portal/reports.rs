@@ -1,17 +1,17 @@
 //! The reports pages: recent reports of the session's partner and environment with search by
-//! report id or customer reference; a report (score gauge, band, factor bars, reason codes,
-//! insights, integrity findings) read from the stored report JSON as `GET /v1/scores/{id}`
-//! gives it; the PDF (Live only, as in the API) rendered by [`crate::api::pdf::render`].
+//! report id or customer reference; a report, laid out as the PDF's first page
+//! ([`super::report_page`]) from the stored report JSON as `GET /v1/scores/{id}` gives it; the
+//! PDF (Live only, as in the API) rendered by [`crate::api::pdf::render`].
 
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use serde_json::Value;
 
+use super::report_page;
 use super::session::Session;
 use super::store;
-use super::views::{Chrome, CodedLine, FactorView, ReportPage, ReportView, ReportsPage, when};
+use super::views::{Chrome, ReportPage, ReportView, ReportsPage, when, when_in};
 use super::{PortalError, render};
 use crate::keys::Environment;
 use crate::state::AppState;
@@ -53,34 +53,17 @@ pub async fn list(
     }))
 }
 
-fn text(v: &Value, key: &str) -> String {
-    match v.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Null) | None => String::new(),
-        Some(other) => other.to_string(),
-    }
+/// The query of a report page: `?from=try` when Try it opened it.
+#[derive(Debug, Default, Deserialize)]
+pub struct DetailQuery {
+    /// `try`: say that Try it's report is a Sandbox one.
+    pub from: Option<String>,
 }
 
-fn lines(v: &Value, key: &str, code: &str, texts: &[&str]) -> Vec<CodedLine> {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(|items| {
-            items
-                .iter()
-                .map(|i| CodedLine {
-                    code: text(i, code),
-                    text: texts
-                        .iter()
-                        .map(|t| text(i, t))
-                        .find(|t| !t.is_empty())
-                        .unwrap_or_default(),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-/// `GET /portal/reports/{id}`.
+/// `GET /portal/reports/{id}`: the report as the PDF's first page shows it
+/// ([`report_page::completed`]), with the customer reference of its consent (read as `GET
+/// /v1/consents/{id}` reads it), its creation time in the statement's zone, and a Sandbox
+/// report marked as test data.
 ///
 /// # Errors
 /// 404 unless the report belongs to the session's partner and environment; database errors.
@@ -88,6 +71,7 @@ pub async fn detail(
     State(state): State<AppState>,
     session: Session,
     Path(id): Path<String>,
+    Query(query): Query<DetailQuery>,
 ) -> Result<Response, PortalError> {
     let owner = session.owner();
     let record = state
@@ -95,53 +79,44 @@ pub async fn detail(
         .report(&owner, &id)
         .await?
         .ok_or(PortalError::NotFound)?;
-    let json: Value = record
+    let completed = record.status == "completed";
+    let report = record
         .report_json
         .as_deref()
-        .and_then(|t| serde_json::from_str(t).ok())
-        .unwrap_or(Value::Null);
-    let completed = record.status == "completed";
-    let factors = json
-        .get("factors")
-        .and_then(Value::as_array)
-        .map(|fs| {
-            fs.iter()
-                .map(|f| FactorView {
-                    name: text(f, "name"),
-                    score: f.get("score").and_then(Value::as_i64).unwrap_or(0),
-                    max: f.get("max").and_then(Value::as_i64).unwrap_or(0),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    let integrity = json.get("integrity").cloned().unwrap_or(Value::Null);
-    let statement = json.get("statement").unwrap_or(&Value::Null);
+        .filter(|_| completed)
+        .and_then(|json| alama_core::Report::from_json(json).ok());
+    let consent = match &record.consent_id {
+        Some(cid) => state.storage.consent(&owner, cid).await?,
+        None => None,
+    };
+    let zone = report
+        .as_ref()
+        .and_then(report_page::wallet_of)
+        .and_then(|w| w.time_zone);
+    let sandbox = owner.environment == Environment::Sandbox;
     let page = ReportPage {
         c: Chrome::signed("Report", &session, "reports"),
         id: record.id.clone(),
         status: record.status.clone(),
-        score: json
-            .get("score")
-            .and_then(Value::as_i64)
-            .filter(|_| completed),
-        band: text(&json, "band"),
-        period: text(&json, "statementPeriod"),
-        scorecard: text(&json, "scorecardVersion"),
-        wallet: statement
-            .get("provider")
-            .and_then(|p| serde_json::from_value::<alama_core::statement::Provider>(p.clone()).ok())
-            .map_or_else(String::new, |p| p.name().to_owned()),
-        currency: text(statement, "currency"),
-        factors,
-        insights: lines(&json, "insights", "code", &["message"]),
-        reasons: lines(&json, "reasonCodes", "code", &["description"]),
-        integrity: text(&integrity, "status"),
-        findings: lines(
-            &integrity,
-            "findings",
-            "code",
-            &["message", "detail", "description"],
+        sandbox,
+        notice: (query.from.as_deref() == Some("try")).then(|| {
+            "Try it analyses with a Sandbox key, so its reports are Sandbox reports: the \
+             portal now shows Sandbox."
+                .to_owned()
+        }),
+        customer: consent.as_ref().map_or_else(
+            || {
+                if sandbox {
+                    "– (Sandbox, no consent)".to_owned()
+                } else {
+                    "–".to_owned()
+                }
+            },
+            |c| c.customer_reference.clone(),
         ),
+        consent: record.consent_id.clone(),
+        created: when_in(record.created_at, zone),
+        report: report.as_ref().map(report_page::completed),
         error: record.error_code.as_ref().map(|code| {
             format!(
                 "{code}: {}",

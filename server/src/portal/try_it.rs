@@ -1,19 +1,30 @@
-//! "Try it" (Sandbox): upload a statement (and its password) with one of the partner's Sandbox
-//! keys and see the report, as a new partner's first five minutes. The upload is sent through
-//! the API router in-process (`POST /v1/scores/analyse` with the key), so it is authenticated,
-//! rate limited, analysed, stored and counted in usage exactly like a partner's own request;
-//! the portal adds no analysis logic of its own.
+//! "Try it": upload a statement (and its password) with one of the partner's Sandbox keys and
+//! see the report, as a new partner's first five minutes. The upload is sent through the API
+//! router in-process (`POST /v1/scores/analyse` with the key), so it is authenticated, rate
+//! limited, analysed, stored and counted in usage exactly like a partner's own request; the
+//! portal adds no analysis logic of its own.
+//!
+//! Both environments: the analysis is always a Sandbox one (a Live analysis needs the
+//! customer's consent), so when the session looks at Live the page says so beforehand, and
+//! after the analysis the session switches to Sandbox, where the report is, and the report page
+//! says it did (before, Live ended on a bare 404: the report was not in Live).
+//!
+//! With JavaScript the form is sent by htmx and a refusal replaces only the message above it,
+//! so the key, the chosen file and the password stay as they were; without it, the page comes
+//! back with the refusal and the key (the file must be chosen again: browsers allow nothing
+//! else).
 
 use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::extract::{Extension, Multipart, State};
-use axum::http::{Request, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Request, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use tower::ServiceExt;
 
 use super::session::{self, Session};
-use super::views::{Chrome, TryPage};
+use super::store;
+use super::views::{Chrome, TryError, TryPage};
 use super::{PortalError, render};
 use crate::keys::{self, Environment};
 use crate::state::AppState;
@@ -24,20 +35,72 @@ use crate::state::AppState;
 #[derive(Debug, Clone, Copy)]
 pub struct ApiRouter(pub fn(AppState) -> Router);
 
-/// `GET /portal/try`.
-pub async fn page(session: Session) -> Response {
-    render(&TryPage {
-        c: Chrome::signed("Try it", &session, "try"),
-        error: None,
-    })
+fn try_page(session: &Session, error: Option<String>, key: String) -> TryPage {
+    let supported = alama_core::wallets::supported();
+    TryPage {
+        c: Chrome::signed("Try it", session, "try"),
+        error,
+        key,
+        live: session.record.environment == Environment::Live,
+        supported: supported
+            .strip_prefix("supported: ")
+            .unwrap_or(&supported)
+            .to_owned(),
+    }
 }
 
-fn refuse(session: &Session, status: StatusCode, message: String) -> Response {
-    let page = TryPage {
-        c: Chrome::signed("Try it", session, "try"),
-        error: Some(message),
-    };
-    (status, render(&page)).into_response()
+/// `GET /portal/try`.
+pub async fn page(session: Session) -> Response {
+    render(&try_page(&session, None, String::new()))
+}
+
+/// Whether htmx sent the request (it then swaps in a fragment or follows `HX-Redirect`).
+fn from_htmx(headers: &HeaderMap) -> bool {
+    headers.get("hx-request").is_some_and(|v| v == "true")
+}
+
+/// A refusal: the message alone for htmx (swapped in above the untouched form; `200`, since
+/// the fragment asked for is what is answered, and a `4xx` would be logged by the browser as a
+/// failed load), else the page again with the message and the key typed (`status`).
+fn refuse(
+    session: &Session,
+    htmx: bool,
+    status: StatusCode,
+    message: String,
+    key: String,
+) -> Response {
+    if htmx {
+        return render(&TryError { error: message });
+    }
+    (status, render(&try_page(session, Some(message), key))).into_response()
+}
+
+/// Where to go after a successful analysis: `303` to the report, or for htmx `HX-Redirect`.
+fn go_to(htmx: bool, to: &str) -> Response {
+    if !htmx {
+        return session::see_other(to);
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    if let Ok(v) = HeaderValue::from_str(to) {
+        response.headers_mut().insert("hx-redirect", v);
+    }
+    response
+}
+
+/// The API's refusal in the words of the portal: the password failures say what to type for
+/// every wallet (the engine's own detail names Safaricom's convention only).
+fn refusal_text(code: &str, detail: &str) -> String {
+    match code {
+        "password_required" => "This PDF is password-protected: type its password (the one the \
+             wallet gave with the statement; a Safaricom M-Pesa Kenya statement's is usually the \
+             customer's ID number) and press Analyse again."
+            .to_owned(),
+        "wrong_password" => "That password does not open this PDF. Check it (the one the wallet \
+             gave with the statement; a Safaricom M-Pesa Kenya statement's is usually the \
+             customer's ID number) and press Analyse again."
+            .to_owned(),
+        _ => format!("{code}: {detail}"),
+    }
 }
 
 /// The form's fields: the key, the statement and its password, the CSRF token.
@@ -111,11 +174,21 @@ pub async fn submit(
     State(state): State<AppState>,
     Extension(api): Extension<ApiRouter>,
     session: Session,
+    headers: HeaderMap,
     multipart: Multipart,
 ) -> Result<Response, PortalError> {
+    let htmx = from_htmx(&headers);
     let upload = match read(multipart, state.limits.max_statement_bytes).await {
         Ok(u) => u,
-        Err(message) => return Ok(refuse(&session, StatusCode::UNPROCESSABLE_ENTITY, message)),
+        Err(message) => {
+            return Ok(refuse(
+                &session,
+                htmx,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                message,
+                String::new(),
+            ));
+        }
     };
     session.check_csrf(&upload.csrf)?;
     let own_sandbox_key = keys::parse(&upload.key) == Ok(Environment::Sandbox)
@@ -129,16 +202,21 @@ pub async fn submit(
     if !own_sandbox_key {
         return Ok(refuse(
             &session,
+            htmx,
             StatusCode::UNPROCESSABLE_ENTITY,
-            "Paste an active Sandbox key of your organisation (API keys → Create a Sandbox key)."
+            "Paste an active Sandbox key of your organisation (switch to Sandbox, then API keys → \
+             Create a Sandbox key)."
                 .to_owned(),
+            String::new(),
         ));
     }
     if upload.statement.is_empty() {
         return Ok(refuse(
             &session,
+            htmx,
             StatusCode::UNPROCESSABLE_ENTITY,
             "Choose a statement file.".to_owned(),
+            upload.key,
         ));
     }
     let boundary = format!("alama-{}", session::token());
@@ -164,7 +242,20 @@ pub async fn submit(
         .and_then(Value::as_str)
         .map(str::to_owned);
     match report_id {
-        Some(id) if status.is_success() => Ok(session::see_other(&format!("/portal/reports/{id}"))),
+        Some(id) if status.is_success() => {
+            // The report is a Sandbox one: a session looking at Live is switched to Sandbox,
+            // where the report is, and the report page says so.
+            if session.record.environment == Environment::Live {
+                store::set_session_environment(
+                    &state.storage,
+                    &session.id_hash,
+                    Environment::Sandbox,
+                )
+                .await?;
+                return Ok(go_to(htmx, &format!("/portal/reports/{id}?from=try")));
+            }
+            Ok(go_to(htmx, &format!("/portal/reports/{id}")))
+        }
         _ => {
             let detail = body
                 .get("detail")
@@ -173,8 +264,10 @@ pub async fn submit(
             let code = body.get("code").and_then(Value::as_str).unwrap_or("error");
             Ok(refuse(
                 &session,
+                htmx,
                 StatusCode::UNPROCESSABLE_ENTITY,
-                format!("{code}: {detail}"),
+                refusal_text(code, detail),
+                upload.key,
             ))
         }
     }

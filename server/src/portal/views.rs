@@ -3,16 +3,46 @@
 //! beyond loops and conditions.
 
 use askama::Template;
-use chrono::DateTime;
+use chrono::{DateTime, TimeZone};
 
 use super::assets;
+use super::charts::Chart;
+use super::report_page::Completed;
 use super::session::Session;
 
-/// `2026-11-23 06:30 UTC` for milliseconds since the epoch.
+/// `2026-11-23 06:30 UTC` for milliseconds since the epoch: the portal's times are UTC, labelled,
+/// in ISO order, unless a page says otherwise ([`when_in`]).
 pub fn when(ms: i64) -> String {
     DateTime::from_timestamp_millis(ms)
         .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
         .unwrap_or_default()
+}
+
+/// `2026-11-23 09:30 EAT` for milliseconds since the epoch in the IANA zone `zone` (a
+/// statement's wallet's, `Provider::time_zone`), labelled with the zone's abbreviation; [`when`]
+/// (UTC) without a zone or for a name the tz database does not know.
+pub fn when_in(ms: i64, zone: Option<&str>) -> String {
+    let tz = zone.and_then(|z| z.parse::<chrono_tz::Tz>().ok());
+    match (DateTime::from_timestamp_millis(ms), tz) {
+        (Some(t), Some(tz)) => tz
+            .from_utc_datetime(&t.naive_utc())
+            .format("%Y-%m-%d %H:%M %Z")
+            .to_string(),
+        _ => when(ms),
+    }
+}
+
+/// The abbreviation of the IANA zone `zone` now (`"EAT"`, `"GMT"`, `"SAST"`); the name itself
+/// for one the tz database does not know. The wallets' zones have no daylight saving.
+pub fn zone_abbreviation(zone: &str) -> String {
+    zone.parse::<chrono_tz::Tz>().map_or_else(
+        |_| zone.to_owned(),
+        |tz| {
+            tz.from_utc_datetime(&DateTime::UNIX_EPOCH.naive_utc())
+                .format("%Z")
+                .to_string()
+        },
+    )
 }
 
 /// What the layout shows around every page.
@@ -242,67 +272,6 @@ pub struct EndpointPage {
     pub secret: Option<String>,
 }
 
-/// One bar of a chart (SVG user units).
-#[derive(Debug, Clone)]
-pub struct Bar {
-    /// Left edge.
-    pub x: i64,
-    /// Top edge.
-    pub y: i64,
-    /// Width.
-    pub w: i64,
-    /// Height.
-    pub h: i64,
-    /// Bucket label (first day).
-    pub label: String,
-    /// The value drawn.
-    pub value: i64,
-}
-
-/// A bar chart drawn as SVG on the server.
-#[derive(Debug, Clone)]
-pub struct Chart {
-    /// Its title (also the SVG's accessible name).
-    pub title: String,
-    /// Largest value (the top of the scale).
-    pub max: i64,
-    /// The bars.
-    pub bars: Vec<Bar>,
-}
-
-/// Chart area: 600 × 160 user units with a 20-unit bottom margin.
-const CHART_W: i64 = 600;
-const CHART_H: i64 = 140;
-
-impl Chart {
-    /// A chart of `values` (label, value).
-    pub fn new(title: &str, values: &[(String, i64)]) -> Self {
-        let max = values.iter().map(|(_, v)| *v).max().unwrap_or(0).max(1);
-        let n = i64::try_from(values.len()).unwrap_or(1).max(1);
-        let slot = (CHART_W / n).max(1);
-        let bars = values
-            .iter()
-            .zip(0i64..)
-            .map(|((label, value), i)| {
-                let h = value * CHART_H / max;
-                Bar {
-                    x: i * slot + slot / 10,
-                    y: CHART_H - h,
-                    w: (slot * 8 / 10).max(1),
-                    h,
-                    label: label.clone(),
-                    value: *value,
-                }
-            })
-            .collect();
-        Self {
-            title: title.to_owned(),
-            max,
-            bars,
-        }
-    }
-}
-
 /// One row of the usage table.
 #[derive(Debug, Clone)]
 pub struct UsageRow {
@@ -340,6 +309,8 @@ pub struct OverviewPage {
     pub rows: Vec<UsageRow>,
     /// Requests per bucket, then billable analyses per bucket.
     pub charts: Vec<Chart>,
+    /// Buckets left out of the table because every figure in them is zero.
+    pub quiet: usize,
     /// Why the period was refused, if it was.
     pub error: Option<String>,
 }
@@ -373,27 +344,7 @@ pub struct ReportsPage {
     pub reports: Vec<ReportView>,
 }
 
-/// One factor bar.
-#[derive(Debug, Clone)]
-pub struct FactorView {
-    /// Name.
-    pub name: String,
-    /// Points.
-    pub score: i64,
-    /// Maximum points.
-    pub max: i64,
-}
-
-/// A line of text with a code (insights, reason codes, integrity findings).
-#[derive(Debug, Clone)]
-pub struct CodedLine {
-    /// The code.
-    pub code: String,
-    /// The sentence.
-    pub text: String,
-}
-
-/// One report.
+/// One report: what the PDF's first page shows, for a completed report ([`Completed`]).
 #[derive(Debug, Template)]
 #[template(path = "portal/report.html")]
 pub struct ReportPage {
@@ -401,30 +352,20 @@ pub struct ReportPage {
     pub c: Chrome,
     /// `rpt_…`.
     pub id: String,
-    /// Status.
+    /// `processing`, `completed` or `failed`.
     pub status: String,
-    /// Score (300–850) if completed.
-    pub score: Option<i64>,
-    /// Band.
-    pub band: String,
-    /// Statement period.
-    pub period: String,
-    /// Scorecard version.
-    pub scorecard: String,
-    /// The wallet that issued the statement, for people (`"Airtel Money Uganda"`), or empty.
-    pub wallet: String,
-    /// The ISO 4217 currency every amount of the report is in (`"UGX"`), or empty.
-    pub currency: String,
-    /// Factors.
-    pub factors: Vec<FactorView>,
-    /// Insights.
-    pub insights: Vec<CodedLine>,
-    /// Reason codes.
-    pub reasons: Vec<CodedLine>,
-    /// Integrity status.
-    pub integrity: String,
-    /// Integrity findings.
-    pub findings: Vec<CodedLine>,
+    /// Whether it is a Sandbox report (test data).
+    pub sandbox: bool,
+    /// A note at the top (Try it switched the session to Sandbox to show its report).
+    pub notice: Option<String>,
+    /// The customer reference of its consent, or a dash.
+    pub customer: String,
+    /// Its consent, when it has one.
+    pub consent: Option<String>,
+    /// When it was created, in the statement's zone (UTC before it is read), labelled.
+    pub created: String,
+    /// The content of a completed report.
+    pub report: Option<Completed>,
     /// Error of a failed report.
     pub error: Option<String>,
     /// Whether the PDF link is offered (Live, completed).
@@ -440,8 +381,12 @@ pub struct ConsentView {
     pub customer: String,
     /// `pending`, `granted`, `revoked` or `expired`.
     pub status: String,
-    /// Notice version and SHA-256 (what the customer agreed to).
-    pub notice: String,
+    /// Notice version.
+    pub notice_version: String,
+    /// The notice's SHA-256 in full (what the customer agreed to; copied by its button).
+    pub notice_sha256: String,
+    /// Its first 12 hex digits, shown.
+    pub notice_short: String,
     /// When made.
     pub created: String,
     /// When granted and how, or `–`.
@@ -462,7 +407,7 @@ pub struct ConsentsPage {
     pub consents: Vec<ConsentView>,
 }
 
-/// The "Try it" (Sandbox) page.
+/// The "Try it" page: analyses run with a Sandbox key, in either environment's view.
 #[derive(Debug, Template)]
 #[template(path = "portal/try.html")]
 pub struct TryPage {
@@ -470,4 +415,20 @@ pub struct TryPage {
     pub c: Chrome,
     /// Why the last upload was refused.
     pub error: Option<String>,
+    /// The key typed, given back after a refusal (a Sandbox key of the user's own partner,
+    /// on a page served `no-store`), so it need not be pasted again.
+    pub key: String,
+    /// Whether the session looks at Live (the report opens in Sandbox, which the page says).
+    pub live: bool,
+    /// The wallets and the files of each the engine reads, in words (the engine's
+    /// `parse::wallet::SUPPORTED`).
+    pub supported: String,
+}
+
+/// A Try it refusal shown in place by htmx (the form, its key and its chosen file stay).
+#[derive(Debug, Template)]
+#[template(path = "portal/try_error.html")]
+pub struct TryError {
+    /// Why the upload was refused.
+    pub error: String,
 }

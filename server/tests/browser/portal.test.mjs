@@ -4,9 +4,15 @@
 //
 // Covers: sign-in from the one-time link; create a Sandbox key (shown once) and use it to
 // analyse a statement over the API; the report in Reports; a webhook endpoint pointing at a
-// local receiver, an event and a test event delivered and the delivery percentage; the overview's numbers; an
-// upload on the Try it page; revoke the key and see the API answer 401; no Content-Security-Policy
-// violations or script errors.
+// local receiver, an event and a test event delivered and the delivery percentage; a report
+// page per wallet (Safaricom M-Pesa Kenya JSON, Airtel Money Uganda PDF under a consent, MTN
+// MoMo Ghana CSV: the project's seeded synthetic statements of tests/vectors, never real ones)
+// with its band ladder, graded factors, reason codes once each, cash-flow chart, integrity
+// verdict with its evidence level, the wallet's name, zone and currency form; every page at
+// 390 px without sideways scrolling; the overview's numbers; Try it in Sandbox (a refusal keeps
+// the key and the file) and in Live (switches to Sandbox and says so); the consents page (short
+// notice hashes with copy buttons); revoke the key and see the API answer 401; no
+// Content-Security-Policy violations or script errors.
 // Screenshots of each page go to the folder SCREENSHOTS (run.sh: a temporary folder, or the
 // committed docs/portal/ with --update-screenshots); unset, a new temporary folder: never the
 // checkout by default, so CI leaves the tracked PNGs alone.
@@ -28,17 +34,31 @@ assert.ok(base && link, "PORTAL_BASE and PORTAL_LINK must be set (run.sh sets th
 mkdirSync(shots, { recursive: true });
 
 const PASSWORD = "a long browser passphrase";
+const vectors = path.join(repo, "tests/vectors");
 const statement = JSON.stringify(
-  JSON.parse(readFileSync(path.join(repo, "tests/vectors/synthetic-seed1-6m.json"), "utf8")).input,
+  JSON.parse(readFileSync(path.join(vectors, "synthetic-seed1-6m.json"), "utf8")).input,
 );
+// The other wallets' seeded synthetic statements, in their own formats.
+const airtel = readFileSync(path.join(vectors, "wallet-airtel-ug-seed1-60rows.pdf"));
+const mtn = readFileSync(path.join(vectors, "wallet-mtn-gh-seed2-80rows.csv"));
 
-async function analyse(key) {
+async function analyse(key, bytes = statement, name = "statement.json", fields = {}) {
   const form = new FormData();
-  form.append("statement", new Blob([statement], { type: "application/json" }), "statement.json");
+  form.append("statement", new Blob([bytes]), name);
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
   const r = await fetch(`${base}/v1/scores/analyse`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}` },
     body: form,
+  });
+  return { status: r.status, body: await r.json() };
+}
+
+async function api(key, method, route, body) {
+  const r = await fetch(`${base}/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: r.status, body: await r.json() };
 }
@@ -56,6 +76,53 @@ const receiver = http.createServer((req, res) => {
 await new Promise((ok) => receiver.listen(0, "127.0.0.1", ok));
 const hookUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
+// Checks a report page against the API's report: the PDF's first page, in the wallet's terms.
+async function checkReport(page, report, want) {
+  const text = await page.locator("main").innerText();
+  assert.equal((await page.locator("#score").innerText()).trim(), String(report.score));
+  assert.equal((await page.locator("#band").innerText()).trim(), report.band);
+  const bandClass = "band-" + report.band.toLowerCase().replace(" ", "-");
+  assert.match(await page.locator("#band").getAttribute("class"), new RegExp(bandClass));
+  assert.equal(await page.locator("#band-ladder rect.rung").count(), 5, "the band ladder");
+  assert.equal(await page.locator(`#band-ladder rect.rung.current.${bandClass}`).count(), 1);
+  assert.equal((await page.locator("#wallet").innerText()).trim(), want.wallet);
+  assert.equal((await page.locator("#currency").innerText()).trim(), want.currency);
+  assert.equal((await page.locator("#period").innerText()).trim(), want.period);
+  assert.match(await page.locator("#created").innerText(), new RegExp(` ${want.zone}$`));
+  assert.ok(!text.includes(report.statement.provider + " ") || report.statement.provider === "mpesa", "no wallet code");
+  assert.equal(await page.locator("#holder").innerText(), report.statement.holderName ?? "Not stated");
+  // Factors graded by the share of points earned.
+  const grades = await page.locator("#factors rect.fill").evaluateAll((rs) => rs.map((r) => r.dataset.grade));
+  assert.equal(grades.length, report.factors.length);
+  report.factors.forEach((f, i) => {
+    const share = f.max === 0 ? 0 : f.score / f.max;
+    const grade = share >= 0.75 ? "good" : share >= 0.5 ? "ok" : share >= 0.25 ? "weak" : "poor";
+    assert.equal(grades[i], grade, `${f.name} ${f.score}/${f.max}`);
+  });
+  // Reason codes once each, with their points summed, largest first (a K code first).
+  const codes = await page.locator("#reasons .code").allInnerTexts();
+  assert.equal(new Set(codes).size, codes.length, `reason codes repeat: ${codes}`);
+  const sums = new Map();
+  for (const r of report.reasonCodes) sums.set(r.code, (sums.get(r.code) ?? 0) + r.pointsLost);
+  assert.deepEqual([...codes].sort(), [...sums.keys()].sort());
+  const points = await page.locator("#reasons .lost").evaluateAll((ls) => ls.map((l) => Number(l.dataset.points)));
+  codes.forEach((c, i) => assert.equal(points[i], sums.get(c), c));
+  const ordinary = points.filter((_, i) => !codes[i].startsWith("K"));
+  assert.deepEqual(ordinary, [...ordinary].sort((a, b) => b - a), "largest first");
+  // The integrity verdict, coloured, with its evidence level in words.
+  assert.equal((await page.locator("#integrity-status").innerText()).trim().toLowerCase(), report.integrity.status);
+  assert.match(await page.locator("#evidence").innerText(), new RegExp(want.evidence));
+  // The chart: two bars a month, from the API's monthly figures.
+  assert.equal(await page.locator("#cash-chart rect.in").count(), report.statement.monthly.length);
+  assert.equal(await page.locator("#cash-chart rect.out").count(), report.statement.monthly.length);
+  // Every insight under a title, whole.
+  assert.equal(await page.locator("#insights .insight .label").count(), report.insights.length);
+  for (const i of report.insights) assert.ok(text.includes(i.message), `insight ${i.code}`);
+  // Each currency's customary form: no cents on the Ugandan shilling in prose.
+  if (want.currency === "UGX") assert.doesNotMatch(text, /UGX [\d,]+\.\d/, "UGX with decimals");
+  else assert.match(text, new RegExp(`${want.currency} [\\d,]+\\.\\d\\d`));
+}
+
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   headless: true,
@@ -70,7 +137,7 @@ const browser = await chromium.launch({
 });
 const failures = [];
 try {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   page.on("console", (m) => {
     // The browser asks for /favicon.ico on its own (the portal has none): not a failure.
@@ -159,28 +226,129 @@ try {
   assert.equal((await page.locator("#delivery").innerText()).trim(), "100.0%");
   await shot("endpoint");
 
-  // 6. The report in Reports, and its page.
+  // 6. The report in Reports, and its page: what the PDF's first page shows.
   await page.getByRole("link", { name: "Reports" }).click();
   await page.waitForURL("**/portal/reports");
   await page.getByRole("link", { name: reportId }).click();
   await page.waitForURL(`**/portal/reports/${reportId}`);
   assert.equal((await page.locator("#score").innerText()).trim(), String(first.body.score));
+  await checkReport(page, first.body, {
+    wallet: "Safaricom M-Pesa Kenya",
+    currency: "KES",
+    zone: "EAT",
+    evidence: "JSON made by software",
+    period: "1 Jan 2024 – 30 Jun 2024",
+  });
+  assert.ok(await page.locator("#test-data").isVisible(), "a Sandbox report is marked as test data");
   await shot("report");
 
-  // 7. Overview: one billable analysis, two webhook events (the report's and the test), delivered.
-  await page.getByRole("link", { name: "Overview" }).click();
-  await page.waitForURL("**/portal/overview");
-  assert.equal((await page.locator("#total-billable").innerText()).trim(), "1");
-  assert.equal((await page.locator("#total-events").innerText()).trim(), "2");
+  // 6b. A Ugandan statement (Airtel's PDF) under a granted consent whose notice names the
+  // wallet and Uganda's law, and a Ghanaian one (MTN's CSV).
+  const consent = await api(key, "POST", "/consents", {
+    customerReference: "APP-UG-1001",
+    purpose: "credit_scoring",
+    wallet: "airtel-money-ug",
+  });
+  assert.equal(consent.status, 201, JSON.stringify(consent.body));
+  assert.match(consent.body.notice.text, /your Airtel Money Uganda statement/);
+  assert.match(consent.body.notice.text, /Data Protection and Privacy Act, 2019/);
+  assert.doesNotMatch(consent.body.notice.text, /M-Pesa/);
+  const granted = await api(key, "POST", `/consents/${consent.body.consentId}/grant`, {
+    method: "app",
+    noticeSha256: consent.body.notice.sha256,
+  });
+  assert.equal(granted.status, 200, JSON.stringify(granted.body));
+  const ug = await analyse(key, airtel, "airtel.pdf", { consentId: consent.body.consentId });
+  assert.equal(ug.status, 201, JSON.stringify(ug.body));
+  await page.goto(`${base}/portal/reports/${ug.body.reportId}`);
+  await checkReport(page, ug.body, {
+    wallet: "Airtel Money Uganda",
+    currency: "UGX",
+    zone: "EAT",
+    evidence: "Original PDF",
+    period: "1 Mar 2026 – 31 Mar 2026",
+  });
+  assert.equal((await page.locator("#customer").innerText()).trim(), "APP-UG-1001");
+  await shot("report-uganda");
+  const gh = await analyse(key, mtn, "mtn.csv");
+  assert.equal(gh.status, 201, JSON.stringify(gh.body));
+  await page.goto(`${base}/portal/reports/${gh.body.reportId}`);
+  await checkReport(page, gh.body, {
+    wallet: "MTN MoMo Ghana",
+    currency: "GHS",
+    zone: "GMT",
+    evidence: "CSV export",
+    period: "1 Mar 2025 – 13 Apr 2025",
+  });
+  assert.match(await page.locator("#evidence-meaning").innerText(), /A CSV cannot be authenticated/);
+  await shot("report-ghana");
+
+  // 6c. At 390 px (a phone): no page scrolls sideways, the report's id wraps.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const route of [
+    `/portal/reports/${ug.body.reportId}`,
+    `/portal/reports/${gh.body.reportId}`,
+    `/portal/reports/${reportId}`,
+    "/portal/reports",
+    "/portal/overview",
+    "/portal/consents",
+    "/portal/keys",
+    "/portal/webhooks",
+    "/portal/try",
+  ]) {
+    await page.goto(`${base}${route}`);
+    const [scroll, inner] = await page.evaluate(() => [
+      document.documentElement.scrollWidth,
+      window.innerWidth,
+    ]);
+    assert.ok(scroll <= inner, `${route} scrolls sideways at 390 px (${scroll} > ${inner})`);
+  }
+  await page.goto(`${base}/portal/reports/${ug.body.reportId}`);
+  await shot("report-390px");
+  await page.setViewportSize({ width: 1280, height: 900 });
+  // At 1280 px the header is one line: brand, navigation, environment and sign-out share a row.
+  const tops = await page.evaluate(() =>
+    [".brand", "nav", ".env", "header.top form:last-child"].map(
+      (s) => document.querySelector(s).getBoundingClientRect().top,
+    ),
+  );
+  assert.ok(Math.max(...tops) - Math.min(...tops) < 12, `the header wraps at 1280 px: ${tops}`);
+
+  // 7. Overview: three billable analyses (Sandbox counts them as Live would), four webhook
+  // events (one per report and the test), delivered; a scale on each chart; the table lists
+  // the active day alone; ISO dates typed, whatever the browser's locale.
+  for (let i = 0; i < 50; i++) {
+    await page.goto(`${base}/portal/overview`);
+    if ((await page.locator("#total-delivery").innerText()).trim() === "100.0%") break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal((await page.locator("#total-billable").innerText()).trim(), "3");
+  assert.equal((await page.locator("#total-events").innerText()).trim(), "4");
   assert.equal((await page.locator("#total-delivery").innerText()).trim(), "100.0%");
-  assert.ok((await page.locator("svg.chart rect.bar[data-value='1']").count()) >= 1, "a bar of 1");
+  assert.ok((await page.locator("svg.chart rect.bar[data-value='3']").count()) >= 1, "a bar of 3");
+  assert.equal(await page.locator("svg.chart").first().locator("text").count() >= 10, true, "a scale and dates");
+  assert.equal(await page.locator("#usage-table tbody tr").count(), 1, "only the active day is listed");
+  assert.equal(await page.locator("#from").getAttribute("type"), "text");
+  assert.match(await page.locator("#from").inputValue(), /^\d{4}-\d{2}-\d{2}$/);
   await shot("overview");
 
-  // 8. Try it (Sandbox): upload the statement with the key in the browser; the report opens.
+  // 8. Try it (Sandbox): a refusal keeps the key and the chosen file; then the statement is
+  // analysed and its report opens.
   await page.getByRole("link", { name: "Try it" }).click();
   await page.waitForURL("**/portal/try");
+  assert.match(await page.locator("main").innerText(), /Airtel Money Uganda/);
   await page.getByLabel("Sandbox API key").fill(key);
-  await page.getByLabel("Statement file").setInputFiles({
+  await page.getByLabel("Statement file", { exact: false }).setInputFiles({
+    name: "notes.txt",
+    mimeType: "text/plain",
+    buffer: Buffer.from("these are not the statements you are looking for"),
+  });
+  await page.getByRole("button", { name: "Analyse" }).click();
+  await page.locator("#try-error").waitFor();
+  assert.match(await page.locator("#try-error").innerText(), /unsupported_format|unsupported_wallet/);
+  assert.equal(await page.getByLabel("Sandbox API key").inputValue(), key, "the key stays");
+  assert.equal(await page.locator("#statement").evaluate((e) => e.files.length), 1, "the file stays");
+  await page.getByLabel("Statement file", { exact: false }).setInputFiles({
     name: "statement.json",
     mimeType: "application/json",
     buffer: Buffer.from(statement),
@@ -190,10 +358,37 @@ try {
   await page.waitForURL(/\/portal\/reports\/rpt_/);
   assert.equal((await page.locator("#score").innerText()).trim(), String(first.body.score));
 
-  // 9. Consents: empty in this Sandbox run, but the page renders.
+  // 8b. Try it with Live selected: the page says the analysis runs in Sandbox; the report
+  // opens in Sandbox (not a 404) and says the portal switched.
+  await page.getByRole("button", { name: "Switch to Live" }).click();
+  await page.waitForURL("**/portal/overview");
+  await page.getByRole("link", { name: "Try it" }).click();
+  await page.waitForURL("**/portal/try");
+  assert.ok(await page.locator("#try-live").isVisible());
+  await page.getByLabel("Sandbox API key").fill(key);
+  await page.getByLabel("Statement file", { exact: false }).setInputFiles({
+    name: "mtn.csv",
+    mimeType: "text/csv",
+    buffer: mtn,
+  });
+  await page.getByRole("button", { name: "Analyse" }).click();
+  await page.waitForURL(/\/portal\/reports\/rpt_[0-9A-Za-z]+\?from=try$/);
+  assert.equal((await page.locator("#score").innerText()).trim(), String(gh.body.score));
+  assert.match(await page.locator("#notice").innerText(), /now shows Sandbox/);
+  assert.ok(await page.locator("header .badge.sandbox").isVisible(), "the session is in Sandbox");
+
+  // 9. Consents: the Ugandan consent, its notice hash short with a copy button.
   await page.getByRole("link", { name: "Consents" }).click();
   await page.waitForURL("**/portal/consents");
-  assert.ok(await page.getByText("No consents yet.").isVisible());
+  const row = page.locator("#consents tbody tr").first();
+  assert.match(await row.innerText(), /APP-UG-1001/);
+  assert.match(await row.innerText(), /2026-12 · [0-9a-f]{12}…/);
+  assert.ok(await row.getByRole("button", { name: "Copy the notice's SHA-256" }).isVisible());
+  assert.equal(
+    (await row.locator(`#sha-${consent.body.consentId}`).textContent()).trim(),
+    consent.body.notice.sha256,
+  );
+  await shot("consents");
 
   // 10. Revoke the key (with confirmation); the API answers 401.
   await page.getByRole("link", { name: "API keys" }).click();

@@ -1,0 +1,333 @@
+//! The running-balance chain of a wallet whose statements list every movement
+//! ([`Chain::Listed`]: Airtel Money Uganda, MTN MoMo Ghana, Vodacom M-Pesa Lesotho), and the
+//! SUMMARY balances.
+//!
+//! **The chain.** Rows are read oldest first (in reading order), in groups of rows at most the
+//! wallet's `group_seconds` apart (a withdrawal and its charge printed a second apart, in
+//! either order). A group chains when the running balance plus the group's net is one of its
+//! printed balances. A group that does not is read together with the rows that follow it
+//! within the wallet's `settle_seconds`: rows completed seconds apart may have settled in the
+//! other order (a debit whose printed balance already holds a credit completed just after
+//! it); when they chain together they are one movement (`settled_out_of_order`, info). What
+//! still does not chain is classified, never silently passed:
+//! - `balance_of_another_account` (info): a row whose own balance before and after do not
+//!   differ by its amount while the holder's balance around it moved by exactly that amount:
+//!   the printed balances are another account's (MTN's `XtraBalance` transfers);
+//! - `amount_not_printed` (info): rows of amount 0 beside a balance that moved (Vodacom
+//!   Lesotho's deposits and receipts printed with amount 0); the chain goes on from the
+//!   printed balance;
+//! - `levy_after_balance` (info): a row whose balance after leaves out its levy, which the
+//!   next row's balance before has taken (MTN's E-LEVY);
+//! - `row_not_moving_balance` (info): a group that chains without one of its rows (Vodacom
+//!   Lesotho prints a two-part payment's total and a `… Charge` row of its principal; only the
+//!   total moves the balance);
+//! - `balance_chain_break`: anything else; a warning where the wallet's breaks are evidence
+//!   (`breaks_are_evidence`), else info.
+//!
+//! **The SUMMARY balances** (Airtel): opening + Total Credit − Total Debit must be the closing
+//! balance (critical otherwise), and the rows must lead from the opening to the closing balance.
+
+use chrono::NaiveDateTime;
+use rust_decimal::Decimal;
+
+use super::finding;
+use crate::report::{Finding, Severity};
+use crate::statement::{Statement, Transaction};
+use crate::wallets::Chain;
+
+/// The chain and SUMMARY-balance checks (see the module documentation) of the statement's
+/// rows, listed `by_time` in reading order ([`crate::statement::reading_order`]), with the
+/// wallet's [`Chain::Listed`] parameters (`chain`; an unlisted chain is not checked here).
+pub(super) fn check(
+    statement: &Statement,
+    by_time: &[&Transaction],
+    chain: Chain,
+    findings: &mut Vec<Finding>,
+) {
+    let Chain::Listed {
+        group_seconds,
+        settle_seconds,
+        breaks_are_evidence,
+    } = chain
+    else {
+        return;
+    };
+    summary_balances(statement, findings);
+    let rules = Rules {
+        group_seconds,
+        settle_seconds,
+        breaks_are_evidence,
+    };
+    walk(statement, by_time, rules, findings);
+}
+
+/// A wallet's [`Chain::Listed`] parameters.
+#[derive(Clone, Copy)]
+struct Rules {
+    group_seconds: i64,
+    settle_seconds: i64,
+    breaks_are_evidence: bool,
+}
+
+/// Counts and the first time of each kind of finding.
+#[derive(Default)]
+struct Tally {
+    count: usize,
+    first: Option<NaiveDateTime>,
+}
+
+impl Tally {
+    fn add(&mut self, at: NaiveDateTime) {
+        self.count += 1;
+        self.first.get_or_insert(at);
+    }
+}
+
+/// What the walk found, by kind (see the module documentation).
+#[derive(Default)]
+struct Tallies {
+    foreign: Tally,
+    levy: Tally,
+    zero: Tally,
+    idle: Tally,
+    settled: Tally,
+    breaks: Tally,
+}
+
+fn walk(
+    statement: &Statement,
+    by_time: &[&Transaction],
+    rules: Rules,
+    findings: &mut Vec<Finding>,
+) {
+    let rows: Vec<&Transaction> = by_time
+        .iter()
+        .copied()
+        .filter(|t| t.is_completed() && t.balance.is_some())
+        .collect();
+    let mut running: Option<Decimal> = statement
+        .balances
+        .map(|b| b.opening)
+        .or_else(|| rows.first().and_then(|t| t.balance_before));
+    let mut tallies = Tallies::default();
+    let mut start = 0;
+    while start < rows.len() {
+        let end = group_end(&rows, start, rules.group_seconds);
+        let Some(balance) = running else {
+            running = rows[end - 1].balance;
+            start = end;
+            continue;
+        };
+        let (next, end) = step(&rows, start, end, balance, rules, &mut tallies);
+        running = Some(next);
+        start = end;
+    }
+    if let (Some(b), Some(end)) = (statement.balances, running)
+        && end != b.closing
+        && !rows.is_empty()
+    {
+        findings.push(finding(
+            "closing_balance_mismatch",
+            Severity::Warning,
+            format!(
+                "the rows lead from the opening balance {} to {end}, but the statement's closing \
+                 balance is {}",
+                b.opening, b.closing
+            ),
+        ));
+    }
+    report(tallies, rules.breaks_are_evidence, findings);
+}
+
+/// The end (exclusive) of the group of rows starting at `start`: rows at most `seconds` apart.
+fn group_end(rows: &[&Transaction], start: usize, seconds: i64) -> usize {
+    let mut end = start + 1;
+    while end < rows.len()
+        && (rows[end].completed_at - rows[end - 1].completed_at).num_seconds() <= seconds
+    {
+        end += 1;
+    }
+    end
+}
+
+/// Reads the group `rows[start..end]` against the running `balance`: the balance after it and
+/// where the next group starts (later than `end` when the group chained only with the rows
+/// that settled with it), tallying what did not chain.
+fn step(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    balance: Decimal,
+    rules: Rules,
+    tallies: &mut Tallies,
+) -> (Decimal, usize) {
+    let group = &rows[start..end];
+    let at = group[0].completed_at;
+    let next_before = rows.get(end).and_then(|t| t.balance_before);
+    let net: Decimal = group.iter().map(|t| t.net()).sum();
+    let expected = balance + net;
+    let printed = |t: &&Transaction| t.balance == Some(expected);
+    if group.iter().any(printed) {
+        return (expected, end);
+    }
+    if group
+        .iter()
+        .any(|t| t.tax.is_some_and(|tax| t.balance == Some(expected + tax)))
+    {
+        tallies.levy.add(at);
+        return (expected, end);
+    }
+    if next_before == Some(expected) && group.iter().any(|t| foreign_balances(t)) {
+        tallies.foreign.add(at);
+        return (expected, end);
+    }
+    if let Some((settled, through)) = settle(rows, start, end, balance, rules) {
+        tallies.settled.add(at);
+        return (settled, through);
+    }
+    let last = group[group.len() - 1].balance;
+    if net.is_zero() {
+        // Rows of amount 0 beside a balance that moved (Vodacom Lesotho).
+        tallies.zero.add(at);
+        return (last.unwrap_or(balance), end);
+    }
+    if let Some(left_out) = group
+        .iter()
+        .map(|t| expected - t.net())
+        .find(|b| group.iter().any(|t| t.balance == Some(*b)))
+    {
+        tallies.idle.add(at);
+        return (left_out, end);
+    }
+    tallies.breaks.add(at);
+    (last.unwrap_or(expected), end)
+}
+
+/// The group `rows[start..end]` read with the groups that follow it within the wallet's
+/// `settle_seconds` of its last row: the balance after them and the end of the last group
+/// taken, when the running `balance` plus their net is printed by one of them.
+fn settle(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    balance: Decimal,
+    rules: Rules,
+) -> Option<(Decimal, usize)> {
+    let mut through = end;
+    let mut net: Decimal = rows[start..end].iter().map(|t| t.net()).sum();
+    while through < rows.len()
+        && (rows[through].completed_at - rows[through - 1].completed_at).num_seconds()
+            <= rules.settle_seconds
+    {
+        let next = group_end(rows, through, rules.group_seconds);
+        net += rows[through..next].iter().map(|t| t.net()).sum::<Decimal>();
+        through = next;
+        let expected = balance + net;
+        // Together they end on the balance the one that settled last prints (a debit printed
+        // before a credit that settled first prints the sum of both): the order they settled
+        // in is theirs, the sum is the chain's.
+        if rows[start..through]
+            .iter()
+            .any(|t| t.balance == Some(expected))
+        {
+            return Some((expected, through));
+        }
+    }
+    None
+}
+
+/// One finding per kind of row that did not chain (see the module documentation);
+/// `breaks_are_evidence` makes a break a warning.
+fn report(tallies: Tallies, breaks_are_evidence: bool, findings: &mut Vec<Finding>) {
+    let Tallies {
+        foreign,
+        levy,
+        zero,
+        idle,
+        settled,
+        breaks,
+    } = tallies;
+    let reports = [
+        (
+            "balance_of_another_account",
+            Severity::Info,
+            foreign,
+            "row(s) print the balances of another account (their balance before and after do \
+             not differ by the amount), while the holder's balance around them moved by exactly \
+             their amount",
+        ),
+        (
+            "levy_after_balance",
+            Severity::Info,
+            levy,
+            "row(s) print a balance without their levy, which the next row's balance has taken",
+        ),
+        (
+            "amount_not_printed",
+            Severity::Info,
+            zero,
+            "time(s) where rows print an amount of 0 beside a balance that moved",
+        ),
+        (
+            "row_not_moving_balance",
+            Severity::Info,
+            idle,
+            "group(s) of rows chain only without one of their rows (a two-part payment's total and \
+             a charge row of its principal: only the total moved the balance)",
+        ),
+        (
+            "settled_out_of_order",
+            Severity::Info,
+            settled,
+            "time(s) where rows completed seconds apart settled in the other order (a row's \
+             balance already holds the rows just after it); together they chain",
+        ),
+        (
+            "balance_chain_break",
+            if breaks_are_evidence {
+                Severity::Warning
+            } else {
+                Severity::Info
+            },
+            breaks,
+            "time(s) where the printed balance does not follow from the balance before and the \
+             rows' amounts",
+        ),
+    ];
+    for (code, severity, tally, what) in reports {
+        if let Some(first) = tally.first {
+            findings.push(finding(
+                code,
+                severity,
+                format!("{} {what} (first at {first})", tally.count),
+            ));
+        }
+    }
+}
+
+/// A row whose own printed balances do not differ by its amount (its fee included).
+fn foreign_balances(t: &Transaction) -> bool {
+    match (t.balance_before, t.balance) {
+        (Some(before), Some(after)) => after - before != t.net(),
+        _ => false,
+    }
+}
+
+/// Opening + Total Credit − Total Debit against the closing balance (Airtel's SUMMARY).
+fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
+    let (Some(balances), Some(summary)) = (statement.balances, statement.summary.as_ref()) else {
+        return;
+    };
+    let computed = balances.opening + summary.total.paid_in - summary.total.paid_out;
+    if computed != balances.closing {
+        findings.push(finding(
+            "summary_balances_mismatch",
+            Severity::Critical,
+            format!(
+                "the SUMMARY does not add up: opening {} + credit {} − debit {} = {computed}, but \
+                 the closing balance is {}",
+                balances.opening, summary.total.paid_in, summary.total.paid_out, balances.closing
+            ),
+        ));
+    }
+}

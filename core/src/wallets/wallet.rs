@@ -1,0 +1,219 @@
+//! What a wallet is to the engine ([`Wallet`]): facts as data (country, currency, time zone,
+//! launch date, balance floor, the writer of its PDFs, what its statements print) and the few
+//! behaviours that are the wallet's own words (its readers, its rule table, how a row names a
+//! counterparty, which rows draw on its overdraft). Every stage asks these, never which wallet
+//! a statement is.
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+
+use crate::categorise::Table;
+use crate::error::Result;
+use crate::limits::Limits;
+use crate::pdf;
+use crate::statement::{Provider, Statement, Transaction};
+
+/// One wallet: all the engine knows of it. Each wallet's folder declares one as a `static`;
+/// the registry ([`super::ALL`]) lists them.
+#[derive(Debug)]
+pub struct Wallet {
+    /// The id statements carry ([`Provider`]), e.g. `"airtel-money-ug"`.
+    pub id: &'static str,
+    /// The wallet's name for people, e.g. `"Airtel Money Uganda"`.
+    pub name: &'static str,
+    /// The company that runs it, as sentences name it (`"Safaricom"`, `"Airtel Uganda"`).
+    pub operator: &'static str,
+    /// The wallet's country, ISO 3166-1 alpha-2 (`"UG"`); `None` for a generic wallet.
+    pub country: Option<&'static str>,
+    /// The ISO 4217 code of the currency its statements are in (`"UGX"`); `None` for a generic
+    /// wallet (the statement says).
+    pub currency: Option<&'static str>,
+    /// The IANA time zone its statements print times in (`"Africa/Kampala"`); `None` for a
+    /// generic wallet.
+    pub time_zone: Option<&'static str>,
+    /// The formats of its statements the engine reads, for messages (`"statement PDF"`).
+    pub formats: &'static str,
+    /// Its readers: the layouts of the files it sends.
+    pub(crate) layouts: Layouts,
+    /// Its rule table: its words → the one category taxonomy.
+    pub rules: &'static Table,
+    /// How one of its person-to-person rows names the other party (see [`Counterparty`]).
+    pub counterparty: Counterparty,
+    /// Whether a row moved money through the wallet's overdraft (Safaricom's Fuliza: its rows
+    /// name it in their Details, also when the row's category is the payment it funded).
+    pub overdraft_row: fn(&Transaction) -> bool,
+    /// What its statements print and what a genuine one cannot show.
+    pub profile: Profile,
+    /// Its seeded generator: its files and its words, for the conformance suite (feature
+    /// `testing`).
+    #[cfg(feature = "testing")]
+    pub generator: Option<super::synthetic::Generator>,
+}
+
+/// The name a person-to-person row gives the other party, normalised (lower case, single
+/// spaces, masks and numbers as the wallet's grammar keeps them), written into the buffer:
+/// the key round trips are matched by (`crate::features`). `None` when the row names nobody.
+pub type Counterparty = for<'b> fn(&Transaction, &'b mut String) -> Option<&'b str>;
+
+impl Wallet {
+    /// The [`Provider`] its statements carry.
+    pub const fn provider(&'static self) -> Provider {
+        Provider::new(self.id)
+    }
+
+    /// The country of `statement` (ISO 3166-1 alpha-2): the statement's own when it says, else
+    /// the wallet's.
+    pub fn country_of<'s>(&self, statement: &'s Statement) -> Option<&'s str>
+    where
+        Self: 's,
+    {
+        statement.country.as_deref().or(self.country)
+    }
+
+    /// The IANA time zone of `statement`'s times: the statement's own when it says, else the
+    /// wallet's.
+    pub fn zone_of<'s>(&self, statement: &'s Statement) -> Option<&'s str>
+    where
+        Self: 's,
+    {
+        statement.time_zone.as_deref().or(self.time_zone)
+    }
+
+    /// The word for the wallet's overdraft in sentences: its product's name (`"Fuliza"`), or
+    /// `"overdraft"` when it has none of its own.
+    pub fn overdraft_word(&self) -> &'static str {
+        self.profile.overdraft.unwrap_or("overdraft")
+    }
+}
+
+/// The layouts of a wallet's files.
+#[derive(Debug, Default)]
+pub(crate) struct Layouts {
+    /// Its PDF statement, when it sends one.
+    pub pdf: Option<PdfLayout>,
+    /// Its table export (a CSV, or a spreadsheet read as one), when it sends one.
+    pub csv: Option<CsvLayout>,
+}
+
+/// A PDF layout: who writes it (for routing a file to its reader first) and its reader.
+#[derive(Debug)]
+pub(crate) struct PdfLayout {
+    /// Words of the `/Producer` or `/Creator` of its files (`b"wkhtmltopdf"`), found in a
+    /// file's plain bytes or its decoded document facts; a file that names one is read by this
+    /// layout first. Empty: tried in registry order.
+    pub writers: &'static [&'static [u8]],
+    /// Reads an opened PDF: `Ok(None)` when its pages are not this layout.
+    ///
+    /// # Errors
+    /// The reader's (`UnsupportedWallet` for text it does not read, `Malformed`, `TooLarge`).
+    pub read: fn(&pdf::Document) -> Result<Option<Statement>>,
+}
+
+/// A table layout (CSV; a spreadsheet is read as its CSV).
+#[derive(Debug)]
+pub(crate) struct CsvLayout {
+    /// Whether the file's first lines hold this layout's header (format detection asks this
+    /// of a file that does not look delimited on its first line, such as one with a title).
+    pub recognise: fn(&[u8]) -> bool,
+    /// Reads the file: `Ok(None)` when its header is not this layout's.
+    ///
+    /// # Errors
+    /// The reader's (`Malformed`, `UnsupportedWallet` for a header it half knows).
+    pub read: fn(&[u8], &Limits) -> Result<Option<Statement>>,
+}
+
+/// What a wallet's statements print, and what a genuine one cannot show.
+#[derive(Debug)]
+pub struct Profile {
+    /// The day the wallet launched, with the source: no row is dated before it.
+    pub launched: Option<Launch>,
+    /// The lowest balance its statements print.
+    pub balance_floor: Option<Floor>,
+    /// The most completed rows one completion time may hold (a movement prints a few rows at
+    /// once: a payment, its charge, the overdraft draw funding it and its fee).
+    pub max_rows_at_one_time: usize,
+    /// How its running balance chains from row to row.
+    pub chain: Chain,
+    /// Its genuine PDFs' writer, when it sends PDFs.
+    pub pdf: Option<PdfWriter>,
+    /// Its overdraft product's name in sentences (`"Fuliza"`); `None`: "overdraft".
+    pub overdraft: Option<&'static str>,
+    /// Whether its SUMMARY may count the completed rows alone (a wallet whose rule for rows
+    /// that did not succeed is not measured); every wallet's may count every listed row, or
+    /// every row but failed ones.
+    pub summary_completed_only: bool,
+    /// The hint an encrypted file's password error gives (`"normally the customer's ID
+    /// number"`), when the wallet encrypts its statements.
+    pub password_hint: Option<&'static str>,
+}
+
+/// A wallet's launch day and where that is written.
+#[derive(Debug, Clone, Copy)]
+pub struct Launch {
+    /// The first day a row can carry.
+    pub date: NaiveDate,
+    /// The source of the date (a press release, a regulator's register).
+    pub source: &'static str,
+}
+
+/// The lowest balance a wallet prints.
+#[derive(Debug, Clone, Copy)]
+pub struct Floor {
+    /// The floor, major units of the statement's currency.
+    pub balance: Decimal,
+    /// Whether rows at a completion time with an overdraft row ([`Wallet::overdraft_row`]) may
+    /// print a balance below it (Safaricom's 2019 statements printed the overdrawn balance on
+    /// a payment made with Fuliza).
+    pub overdraft_may_go_below: bool,
+}
+
+/// How a wallet's running balance chains (see `crate::check`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chain {
+    /// Not every movement is listed (Safaricom: Fuliza repayments taken from incoming money):
+    /// a break alone is no evidence; an edit is told by its signature (a balance that
+    /// disagrees with both neighbours, arithmetic broken inside a time, a SUMMARY mismatch).
+    Unlisted,
+    /// Every movement is listed: rows at most `group_seconds` apart are one group; a group
+    /// that does not chain, even with the rows just after it, is a break. The wallet's genuine
+    /// quirks (another account's balances, a levy taken after the balance, amounts printed as
+    /// 0, a charge row that does not move the balance) are classified as `info`.
+    Listed {
+        /// Rows at most this many seconds apart are one group.
+        group_seconds: i64,
+        /// Rows this many seconds apart or less may have settled in the other order: a group
+        /// that does not chain is read together with the rows that follow it within this
+        /// window before it counts as a break.
+        settle_seconds: i64,
+        /// Whether an unexplained break is evidence (`warning`); `false` where the wallet's
+        /// genuine statements break for reasons not yet explained (`info`).
+        breaks_are_evidence: bool,
+    },
+}
+
+/// What a wallet's genuine PDF writer produces.
+#[derive(Debug)]
+pub struct PdfWriter {
+    /// The programs that write its statements.
+    pub writers: &'static [Writer],
+    /// Fonts its statements use (`/BaseFont` without subset prefix, prefix match); empty: not
+    /// checked.
+    pub fonts: &'static [&'static str],
+    /// Whether it sends its statements encrypted.
+    pub encrypted: bool,
+    /// Seconds after creation within which a modification time is the writer's own (Safaricom
+    /// encrypts a statement a few seconds after writing it).
+    pub modified_grace_seconds: i64,
+}
+
+/// One program that writes a wallet's PDFs, as its files name and build it.
+#[derive(Debug)]
+pub struct Writer {
+    /// `/Producer` prefix, lower case (`"openpdf"`).
+    pub producer: &'static str,
+    /// `/Creator` prefix, lower case; empty for any.
+    pub creator: &'static str,
+    /// The binary comment on the file's second line, lower-case hex (`"f6e4fcdf"`), when the
+    /// writer writes one the engine checks.
+    pub marker: Option<&'static str>,
+}
