@@ -26,8 +26,8 @@ pub enum ReportFormat {
 /// Arguments of `alama score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// Statement files (a wallet's PDF or CSV, or the canonical JSON or CSV; `-` reads standard
-    /// input) or folders (their .pdf, .csv and .json files, at any depth). More than one, or a
+    /// Statement files (a wallet's PDF, CSV or spreadsheet, or the canonical JSON or CSV; `-`
+    /// reads standard input) or folders (their .pdf, .csv, .json and .xlsx files, at any depth). More than one, or a
     /// folder, prints JSON Lines: one report or one `{"file", "error"}` per statement.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
@@ -35,7 +35,7 @@ pub struct ScoreArgs {
     /// the password of every file that `--passwords` does not name.
     #[arg(long, env = "ALAMA_PASSWORD", hide_env_values = true)]
     password: Option<String>,
-    /// Input format, when detection from the content is not wanted: pdf, csv or json.
+    /// Input format, when detection from the content is not wanted: pdf, csv, json or xlsx.
     #[arg(long, value_name = "FORMAT")]
     input_format: Option<String>,
     /// Output format (a batch writes JSON Lines: `json` only).
@@ -131,7 +131,7 @@ fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(
     let files = batch::expand(&args.files, args.passwords.as_deref());
     if files.is_empty() {
         return Err(
-            "error[empty_statement]: no statements (.pdf, .csv or .json files) in the given folders"
+            "error[empty_statement]: no statements (.pdf, .csv, .json or .xlsx files) in the given folders"
                 .to_owned(),
         );
     }

@@ -318,6 +318,35 @@ fn batch_scores_files_and_folders_into_json_lines_in_order() {
 }
 
 #[test]
+fn a_folder_of_mtn_spreadsheets_is_scored_like_their_csv() {
+    // MTN MoMo Ghana sends its statement as a spreadsheet: a folder's `.xlsx` files are
+    // statements too, and score as the CSV they were saved from.
+    let dir = temp_dir("xlsx");
+    let csv = std::fs::read("tests/vectors/wallet-mtn-gh-seed2-80rows.csv").expect("vector");
+    std::fs::write(
+        dir.join("mtn.xlsx"),
+        alama_core::testing::xlsx_from_csv(&csv),
+    )
+    .expect("write");
+    let as_of = "--as-of=2030-01-01";
+    let o = alama(&["score", dir.to_str().expect("utf-8 path"), as_of]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 1, "one statement in the folder");
+    let o = alama(&[
+        "score",
+        "tests/vectors/wallet-mtn-gh-seed2-80rows.csv",
+        as_of,
+    ]);
+    let from_csv: serde_json::Value = serde_json::from_slice(&o.stdout).expect("report");
+    assert_eq!(lines[0]["statement"]["currency"], "GHS");
+    let mut from_xlsx = lines[0].clone();
+    from_xlsx.as_object_mut().expect("object").remove("file");
+    assert_eq!(from_xlsx, from_csv, "the same report, id included");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn batch_takes_passwords_from_a_csv() {
     let dir = temp_dir("passwords");
     let statement = alama_core::testing::synthetic_statement(3, 2);
