@@ -5,8 +5,11 @@
 #   podman run -p 8080:8080 -v alama-data:/data alama:local
 #
 # PostgreSQL instead of SQLite: set ALAMA_DATABASE_URL=postgres://USER:PASSWORD@HOST/DB
-# (deploy/compose.yaml does). Metrics are on :9464 (/metrics, no key: do not publish that port
-# beyond the scraper's network). Probes: GET /livez and GET /readyz on :8080.
+# (deploy/compose.yaml does). Probes: GET /livez and GET /readyz on :8080, the one port exposed.
+# Metrics (/metrics, no key) listen on the container's loopback, 127.0.0.1:9464: a scraper in
+# the same network namespace (a sidecar, `podman exec`) reaches them, `run -P` publishes
+# nothing of them. To scrape from another container, set ALAMA_METRICS_BIND=0.0.0.0:9464 on a
+# network only the scraper shares, as deploy/compose.yaml does, and never publish that port.
 
 FROM docker.io/library/rust:1.95-slim-bookworm AS build
 WORKDIR /src
@@ -28,7 +31,7 @@ WORKDIR /data
 VOLUME ["/data"]
 ENV ALAMA_DATABASE_URL=sqlite:///data/alama.db \
     ALAMA_LOG_FORMAT=json \
-    ALAMA_METRICS_BIND=0.0.0.0:9464
-EXPOSE 8080 9464
+    ALAMA_METRICS_BIND=127.0.0.1:9464
+EXPOSE 8080
 ENTRYPOINT ["/usr/local/bin/alama"]
 CMD ["serve", "--bind", "0.0.0.0:8080"]

@@ -558,6 +558,12 @@ export interface ParseOptions {
    * Any other name throws `unsupported_format`.
    */
   format?: StatementFormat
+  /**
+   * The day of analysis, `YYYY-MM-DD`: a statement dated or requested after it is `failed`
+   * (`after_analysis_date`). Absent: not checked (the CLI passes today's date, the service
+   * the request's). Another form throws `InvalidArg`.
+   */
+  asOf?: string
 }
 
 /**

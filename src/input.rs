@@ -9,12 +9,14 @@ use clap::Args;
 /// Where the statement comes from and how to open it.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Statement file: an M-Pesa PDF, a CSV export or canonical JSON; `-` reads standard input.
+    /// Statement file: a wallet's PDF, CSV or spreadsheet (Safaricom M-Pesa, Airtel Money Uganda,
+    /// Vodacom M-Pesa Lesotho, MTN MoMo Ghana) or the canonical JSON or CSV; `-` reads standard
+    /// input.
     pub file: PathBuf,
     /// Password of an encrypted PDF (Safaricom: normally the customer's ID number).
     #[arg(long, env = "ALAMA_PASSWORD", hide_env_values = true)]
     pub password: Option<String>,
-    /// Input format, when detection from the content is not wanted: pdf, csv or json.
+    /// Input format, when detection from the content is not wanted: pdf, csv, json or xlsx.
     #[arg(long, value_name = "FORMAT")]
     pub input_format: Option<String>,
 }

@@ -2,8 +2,9 @@
 //!
 //! `alama score FILE` prints a score report (`alama score FILE… DIR…` one JSON line per
 //! statement), `alama parse FILE` the canonical statement. Errors are one line on standard error
-//! (`error[wrong_password]: …`) and exit code 1; usage errors exit with 2. A closed output pipe
-//! (`alama parse … | head`) ends quietly with exit code 0, as Unix tools do.
+//! (`error[wrong_password]: …`) and exit code 1, a command line that does not parse included
+//! (`error[usage_error]: …`, `usage.rs`). A closed output pipe (`alama parse … | head`) ends
+//! quietly with exit code 0, as Unix tools do.
 
 mod batch;
 mod input;
@@ -13,6 +14,7 @@ mod passwords;
 mod score_cmd;
 mod scorecard_cmd;
 mod text;
+mod usage;
 
 use std::process::ExitCode;
 
@@ -29,9 +31,9 @@ use std::process::ExitCode;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
-/// Alama: score mobile-money statements (Safaricom M-Pesa PDF, CSV exports, canonical JSON).
+/// Alama: score mobile-money statements (four wallets' PDFs and CSVs, the canonical JSON and CSV).
 #[derive(Debug, Parser)]
 #[command(name = "alama", version, about, long_about = None)]
 struct Cli {
@@ -52,7 +54,7 @@ enum Command {
     },
     /// Run the HTTP service (partner API under /v1, developer portal under /portal).
     Serve(alama_server::cli::ServeArgs),
-    /// Manage API keys: create, list, revoke.
+    /// Manage API keys and partner policies: create, list, policy, revoke.
     Keys {
         #[command(subcommand)]
         command: alama_server::cli::KeysCommand,
@@ -76,7 +78,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let path = usage::command_path(&Cli::command(), std::env::args_os().skip(1));
+            return usage::fail(&error, &path);
+        }
+    };
     let result = match cli.command {
         Command::Score(args) => score_cmd::run(&args),
         Command::Parse(args) => parse_cmd::run(&args),

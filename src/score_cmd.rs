@@ -26,16 +26,16 @@ pub enum ReportFormat {
 /// Arguments of `alama score`.
 #[derive(Debug, Args)]
 pub struct ScoreArgs {
-    /// Statement files (M-Pesa PDF, CSV export or canonical JSON; `-` reads standard input) or
-    /// folders (their .pdf, .csv and .json files, at any depth). More than one, or a folder,
-    /// prints JSON Lines: one report or one `{"file", "error"}` per statement.
+    /// Statement files (a wallet's PDF, CSV or spreadsheet, or the canonical JSON or CSV; `-`
+    /// reads standard input) or folders (their .pdf, .csv, .json and .xlsx files, at any depth). More than one, or a
+    /// folder, prints JSON Lines: one report or one `{"file", "error"}` per statement.
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
     /// Password of an encrypted PDF (Safaricom: normally the customer's ID number); in a batch,
     /// the password of every file that `--passwords` does not name.
     #[arg(long, env = "ALAMA_PASSWORD", hide_env_values = true)]
     password: Option<String>,
-    /// Input format, when detection from the content is not wanted: pdf, csv or json.
+    /// Input format, when detection from the content is not wanted: pdf, csv, json or xlsx.
     #[arg(long, value_name = "FORMAT")]
     input_format: Option<String>,
     /// Output format (a batch writes JSON Lines: `json` only).
@@ -85,7 +85,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
     let file = args
         .files
         .first()
-        .ok_or("error[usage]: no statement file given")?;
+        .ok_or("error[usage_error]: no statement file given")?;
     let report = score_file(file, &options, card).map_err(|e| describe(&e))?;
     #[cfg(feature = "pdf-report")]
     if let Some(path) = &args.pdf {
@@ -112,11 +112,15 @@ fn today() -> chrono::NaiveDate {
 /// Scores many statements: JSON Lines on standard output; exit code 1 when any failed.
 fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(), String> {
     if args.format != ReportFormat::Json {
-        usage_error("several statements print JSON Lines: use --format json (the default)");
+        return Err(usage_error(
+            "several statements print JSON Lines: use --format json (the default)",
+        ));
     }
     #[cfg(feature = "pdf-report")]
     if args.pdf.is_some() {
-        usage_error("--pdf writes the report of one statement: give one file");
+        return Err(usage_error(
+            "--pdf writes the report of one statement: give one file",
+        ));
     }
     let mut base = options(None, args.input_format.as_deref()).map_err(|e| describe(&e))?;
     base.as_of = Some(args.as_of.unwrap_or_else(today));
@@ -127,7 +131,7 @@ fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(
     let files = batch::expand(&args.files, args.passwords.as_deref());
     if files.is_empty() {
         return Err(
-            "error[empty_statement]: no statements (.pdf, .csv or .json files) in the given folders"
+            "error[empty_statement]: no statements (.pdf, .csv, .json or .xlsx files) in the given folders"
                 .to_owned(),
         );
     }
@@ -145,13 +149,9 @@ fn run_batch(args: &ScoreArgs, card: Option<&alama_core::Scorecard>) -> Result<(
     Ok(())
 }
 
-/// A usage error: clap's message and exit code 2.
-fn usage_error(message: &str) -> ! {
-    clap::Error::raw(
-        clap::error::ErrorKind::ArgumentConflict,
-        format!("{message}\n"),
-    )
-    .exit()
+/// A usage error in the CLI's one error style (`usage.rs`): `error[usage_error]: …`, exit code 1.
+fn usage_error(message: &str) -> String {
+    format!("error[{}]: {message}", crate::usage::CODE)
 }
 
 /// Renders the PDF report, stamped with the current time (UTC; the report prints it in the

@@ -318,6 +318,35 @@ fn batch_scores_files_and_folders_into_json_lines_in_order() {
 }
 
 #[test]
+fn a_folder_of_mtn_spreadsheets_is_scored_like_their_csv() {
+    // MTN MoMo Ghana sends its statement as a spreadsheet: a folder's `.xlsx` files are
+    // statements too, and score as the CSV they were saved from.
+    let dir = temp_dir("xlsx");
+    let csv = std::fs::read("tests/vectors/wallet-mtn-gh-seed2-80rows.csv").expect("vector");
+    std::fs::write(
+        dir.join("mtn.xlsx"),
+        alama_core::testing::xlsx_from_csv(&csv),
+    )
+    .expect("write");
+    let as_of = "--as-of=2030-01-01";
+    let o = alama(&["score", dir.to_str().expect("utf-8 path"), as_of]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 1, "one statement in the folder");
+    let o = alama(&[
+        "score",
+        "tests/vectors/wallet-mtn-gh-seed2-80rows.csv",
+        as_of,
+    ]);
+    let from_csv: serde_json::Value = serde_json::from_slice(&o.stdout).expect("report");
+    assert_eq!(lines[0]["statement"]["currency"], "GHS");
+    let mut from_xlsx = lines[0].clone();
+    from_xlsx.as_object_mut().expect("object").remove("file");
+    assert_eq!(from_xlsx, from_csv, "the same report, id included");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn batch_takes_passwords_from_a_csv() {
     let dir = temp_dir("passwords");
     let statement = alama_core::testing::synthetic_statement(3, 2);
@@ -388,8 +417,66 @@ fn batch_refuses_text_and_pdf_output_as_usage_errors() {
         "--format",
         "text",
     ]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "error[usage_error]: several statements print JSON Lines: use --format json (the default)\n"
+    );
     assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_command_line_that_does_not_parse_is_one_usage_error_line_with_exit_code_1() {
+    // Every refusal has one form (README.md, "The command line"): clap's own messages too.
+    for (args, line) in [
+        (
+            &["score", "examples/statement.csv", "--pasword", "x"][..],
+            "error[usage_error]: unexpected argument '--pasword' found; a similar argument \
+             exists: '--password'; see 'alama score --help'\n",
+        ),
+        (
+            &["score", "examples/statement.csv", "--format", "xml"][..],
+            "error[usage_error]: invalid value 'xml' for '--format <FORMAT>'; [possible values: \
+             json, json-pretty, text]; see 'alama score --help'\n",
+        ),
+        (
+            &["score"][..],
+            "error[usage_error]: the following required arguments were not provided: \
+             <FILE>...; see 'alama score --help'\n",
+        ),
+        (
+            &["scorecard"][..],
+            "error[usage_error]: 'alama scorecard' needs a command: list, validate, describe, \
+             export; see 'alama scorecard --help'\n",
+        ),
+        (
+            // A bad value: clap's message has no `Usage:` line; the help named is still the
+            // subcommand's.
+            &["keys", "create", "--environment", "moon", "--partner", "a"][..],
+            "error[usage_error]: invalid value 'moon' for '--environment <ENVIRONMENT>'; \
+             [possible values: sandbox, live]; see 'alama keys create --help'\n",
+        ),
+        (
+            &["nonsense"][..],
+            "error[usage_error]: unrecognized subcommand 'nonsense'; see 'alama --help'\n",
+        ),
+    ] {
+        let o = alama(args);
+        assert_eq!(o.status.code(), Some(1), "alama {args:?}: {}", stderr(&o));
+        assert_eq!(stderr(&o), line, "alama {args:?}");
+        assert!(o.stdout.is_empty());
+    }
+    // clap's own help and version stay as clap prints them, on standard output, exit code 0.
+    for args in [
+        &["--help"][..],
+        &["score", "--help"][..],
+        &["--version"][..],
+    ] {
+        let o = alama(args);
+        assert_eq!(o.status.code(), Some(0), "alama {args:?}");
+        assert!(stderr(&o).is_empty());
+        assert!(!o.stdout.is_empty());
+    }
 }
 
 #[test]

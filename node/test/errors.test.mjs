@@ -63,7 +63,7 @@ const CASES = [
   {
     name: 'an unknown format name',
     code: 'unsupported_format',
-    args: () => [Buffer.from(syntheticCsv()), { format: 'xlsx' }],
+    args: () => [Buffer.from(syntheticCsv()), { format: 'docx' }],
   },
   {
     name: 'a CSV of an unknown wallet',

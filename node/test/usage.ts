@@ -107,7 +107,7 @@ const wrongMoney: number = report.statement.totalPaidIn
 // @ts-expect-error parse takes bytes or a path, not a Statement
 parse(fromPath)
 // @ts-expect-error unknown format name
-score('x.csv', { format: 'xlsx' })
+score('x.csv', { format: 'docx' })
 // @ts-expect-error hand-built money must be a string
 score({ transactions: [{ receiptNo: 'A', completedAt: 'x', details: '', status: 'completed', paidIn: 1.5, withdrawn: '0.00' }] })
 // @ts-expect-error scoreAsync returns a promise

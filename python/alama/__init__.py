@@ -59,16 +59,17 @@ from alama._alama import (
     score,
 )
 from alama._batch import score_many
+from alama._extras import EXTRAS
 from alama._features import features_frame
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers; at run time __getattr__ loads them
     from alama import modelling, spark, testing
 
 #: The submodules loaded on first attribute access (``__getattr__``), not by ``import alama``,
-#: with the distributions each needs (its extra: pyproject.toml).
+#: with the libraries each needs (its extra: pyproject.toml, ``alama._extras``).
 _LAZY_SUBMODULES: dict[str, tuple[str, ...]] = {
-    "modelling": ("optbinning", "sklearn"),
-    "spark": ("pyspark",),
+    "modelling": EXTRAS["modelling"],
+    "spark": EXTRAS["spark"],
     "testing": (),
 }
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import warnings
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import TYPE_CHECKING, Any
 
-from alama import _alama
+from alama import _alama, _extras
 
 if TYPE_CHECKING:
     from alama._alama import AlamaError, Report, Scorecard, Statement, _Source
@@ -43,8 +44,8 @@ def score_many(
     ``password`` is one password for every PDF or a sequence with one (or None) per source;
     ``workers`` the number of threads (default: the machine's cores). With ``progress=True``
     a tqdm progress bar (on standard error, or a widget in a notebook) counts the statements
-    scored, when tqdm is installed (``pip install tqdm``); without tqdm there is no bar and the
-    result is the same. ``scorecard`` (an ``alama.Scorecard``) scores with that card instead of
+    scored, when tqdm is installed (``pip install 'alama[progress]'``); without tqdm a
+    ``UserWarning`` says so in one line, and the result is the same. ``scorecard`` (an ``alama.Scorecard``) scores with that card instead of
     the built-in one.
 
     Returns a list in input order. Raises ``TypeError`` for an item that is not a source or a
@@ -52,6 +53,12 @@ def score_many(
     password sequence of the wrong length (as the native ``alama._alama.score_many``).
     """
     bar_class = _tqdm() if progress else None
+    if progress and bar_class is None:
+        warnings.warn(
+            "score_many(progress=True) shows no progress bar: tqdm is not installed; "
+            + _extras.install_hint("progress"),
+            stacklevel=2,
+        )
     if bar_class is None or isinstance(sources, (str, bytes, bytearray)):
         return _alama.score_many(
             sources, password=password, format=format, workers=workers, scorecard=scorecard

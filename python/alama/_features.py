@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from alama import _alama
+from alama import _alama, _extras
 
 if TYPE_CHECKING:
     from alama._alama import Statement, _Source
@@ -23,7 +23,7 @@ def features_frame(
 ) -> Any:
     """The catalogue figures of many statements: a ``pandas.DataFrame``, one row per statement
     in input order, one ``float64`` column per catalogue feature (``feature_catalogue()`` order;
-    KES major units, ratios as fractions, NaN when not measurable).
+    money in the statement currency's major units, ratios as fractions, NaN when not measurable).
 
     Floats are what modelling libraries take; ``alama.features(statement)`` gives one
     statement's figures as exact ``Decimal``. ``password`` is one password for every PDF or one
@@ -32,6 +32,7 @@ def features_frame(
     Raises the first ``AlamaError`` a statement raised (the message says which, by index),
     ``TypeError``/``ValueError`` as ``score_many``, and ``ImportError`` without pandas.
     """
+    _extras.require("pandas", "alama.features_frame")
     import pandas as pd
 
     names = [d["name"] for d in _alama.feature_catalogue()]

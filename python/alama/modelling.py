@@ -31,9 +31,12 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from alama import _alama
+from alama import _alama, _extras
 from alama._alama import Scorecard
 from alama._selection import Binned, regress, select
+
+# Without the extra: one line naming it on first access, not a ModuleNotFoundError mid-fit.
+_extras.require("modelling", "alama.modelling")
 
 __all__ = ["Validation", "fit_regression", "fit_scorecard", "psi", "score_frame", "validate"]
 

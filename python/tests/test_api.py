@@ -206,7 +206,7 @@ def test_as_of_is_the_day_of_analysis(statement: alama.Statement) -> None:
     with pytest.raises(ValueError):
         alama.score(statement, as_of="28/11/2026")
     with pytest.raises(TypeError):
-        alama.score(statement, as_of=20261128)
+        alama.score(statement, as_of=20261128)  # type: ignore[arg-type]
 
 
 def test_same_statement_same_report(statement: alama.Statement) -> None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from importlib.metadata import PackageNotFoundError, metadata
 
 import pytest
@@ -29,3 +30,16 @@ def test_pandas_extra_installs_pandas() -> None:
 
 def test_progress_extra_installs_tqdm() -> None:
     assert [r.split(";")[0].strip() for r in requirements_of("progress")] == ["tqdm>=4.60"]
+
+
+def test_the_extras_the_package_checks_are_the_ones_it_declares() -> None:
+    # alama._extras names the libraries behind each extra (for the one-line ImportError); they
+    # must be what the wheel's metadata installs for that extra.
+    from alama._extras import _DISTRIBUTIONS, EXTRAS
+
+    for extra, modules in EXTRAS.items():
+        declared = {
+            re.split(r"[<>=!~ \[]", r.split(";")[0].strip(), maxsplit=1)[0].lower()
+            for r in requirements_of(extra)
+        }
+        assert {_DISTRIBUTIONS.get(m, m) for m in modules} == declared, extra

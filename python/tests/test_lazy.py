@@ -69,3 +69,28 @@ def test_submodules_load_on_first_access(tmp_path: Path) -> None:
         """,
     )
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stdout + result.stderr
+
+
+def test_modelling_without_its_extra_names_it_in_one_line(tmp_path: Path) -> None:
+    # optbinning (or scikit-learn, matplotlib, pandas) missing: the first access to
+    # alama.modelling raises an ImportError of one line naming the extra, not a bare
+    # ModuleNotFoundError in the middle of a fit.
+    for absent, distribution in (("optbinning", "optbinning"), ("sklearn", "scikit-learn")):
+        result = run(
+            tmp_path,
+            f"""
+            import sys
+            sys.modules[{absent!r}] = None  # as if not installed
+            import alama
+            assert "modelling" not in dir(alama)
+            try:
+                alama.modelling
+            except ImportError as e:
+                print(e)
+            """,
+        )
+        assert result.returncode == 0, result.stderr
+        assert result.stdout == (
+            f"alama.modelling needs {distribution}, which is not installed: "
+            "pip install 'alama[modelling]'\n"
+        )

@@ -38,13 +38,15 @@ def test_progress_bar_counts_every_statement(capsys: pytest.CaptureFixture[str])
     assert f"{len(items)}/{len(items)}" in captured.err
 
 
-def test_without_tqdm_there_is_no_bar_and_the_same_result(
+def test_without_tqdm_a_warning_names_the_extra_and_the_result_is_the_same(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "tqdm", None)
     monkeypatch.setitem(sys.modules, "tqdm.auto", None)
     items = sources()
-    got = alama.score_many(items, progress=True)  # type: ignore[arg-type]
+    # Not silent: one line that names the extra to install (a UserWarning, filterable).
+    with pytest.warns(UserWarning, match=r"no progress bar: tqdm is not installed; pip install 'alama\[progress\]'$"):
+        got = alama.score_many(items, progress=True)  # type: ignore[arg-type]
     assert same(got, alama.score_many(items))  # type: ignore[arg-type]
     assert capsys.readouterr().err == ""
 

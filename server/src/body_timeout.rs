@@ -19,11 +19,15 @@ pub struct BodyIdleTimeout {
     pub limit: Duration,
 }
 
+/// The start of a [`BodyIdleTimeout`]'s message, by which it is recognised once an extractor
+/// has turned it into text.
+pub const TIMEOUT_TEXT: &str = "request body timed out";
+
 impl fmt::Display for BodyIdleTimeout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "request body timed out: nothing received for {} s",
+            "{TIMEOUT_TEXT}: nothing received for {} s",
             self.limit.as_secs_f64()
         )
     }
@@ -36,7 +40,7 @@ impl StdError for BodyIdleTimeout {}
 pub fn is_body_timeout(error: &(dyn StdError + 'static)) -> bool {
     let mut current = Some(error);
     while let Some(e) = current {
-        if e.is::<BodyIdleTimeout>() || e.to_string().contains("request body timed out") {
+        if e.is::<BodyIdleTimeout>() || e.to_string().contains(TIMEOUT_TEXT) {
             return true;
         }
         current = e.source();

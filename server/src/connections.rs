@@ -34,7 +34,7 @@ use tokio::task::JoinSet;
 use tower::ServiceExt;
 
 use crate::body_timeout::IdleTimeoutBody;
-use crate::limits::Limits;
+use crate::limits::{Limits, MAX_HEAD_BYTES};
 use crate::linger::Lingering;
 use crate::parse_errors::ProblemAnswers;
 
@@ -60,10 +60,14 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let mut builder = hyper::server::conn::http1::Builder::new();
+    // The request head's limit: `max_header_size` bounds the head as parsed; `max_buf_size`
+    // alone bounded only a head that arrived in pieces (hyper's read buffer may grow past it
+    // in one read), so one 100 KiB header was accepted (issue 52).
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
-        .max_buf_size(64 * 1024);
+        .max_header_size(MAX_HEAD_BYTES)
+        .max_buf_size(MAX_HEAD_BYTES);
     let builder = Arc::new(builder);
     let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let graceful = GracefulShutdown::new();

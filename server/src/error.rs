@@ -323,18 +323,15 @@ impl From<alama_core::Error> for ApiError {
 /// knows nothing of HTTP.
 impl From<StorageError> for ApiError {
     fn from(e: StorageError) -> Self {
-        match &e {
-            StorageError::Database(
-                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_),
-            ) => {
-                tracing::error!(error = %e, "database unavailable");
-                Self::new(
-                    "service_unavailable",
-                    "the database is unavailable; retry shortly",
-                )
-                .retry_after(1)
-            }
-            _ => Self::internal(&e),
+        if e.is_unavailable() {
+            tracing::error!(error = %e, "database unavailable");
+            Self::new(
+                "service_unavailable",
+                "the database is unavailable; retry shortly",
+            )
+            .retry_after(1)
+        } else {
+            Self::internal(&e)
         }
     }
 }

@@ -16,13 +16,17 @@
 //!
 //! Modules, one per concept, in layers: each names only those below it (checked by
 //! `tests/layers.rs`; the map is in `ARCHITECTURE.md`). Bottom first: plain types ([`ids`],
-//! [`keys`], [`policy`], [`limits`], [`client_ip`], [`logging`], …); [`storage`] (SQLite and PostgreSQL,
-//! its own error); [`metrics`], [`webhooks`] (`score.completed` events) and [`privacy`] over it;
-//! the HTTP error ([`error`], the one code → HTTP table) and [`problem`] (RFC 9457 bodies),
-//! [`admission`] (rate limit, file type), and the connection plumbing ([`connections`]); [`state`] ([`AppState`]);
-//! [`auth`] (bearer keys); the handlers ([`api`]: [`consents`], [`scores`], [`pdf`],
-//! [`usage`], [`health`], [`scorecards`]; [`portal`], the developer portal under `/portal/`);
-//! [`router`] and [`openapi`]; the CLI ([`cli`]: `alama serve`, `alama keys`, `alama webhooks`).
+//! [`keys`], [`policy`], [`limits`], [`client_ip`], [`logging`], …); [`storage`] (SQLite and
+//! PostgreSQL, its own error, and the only module that runs SQL); [`metrics`], [`webhooks`]
+//! (`score.completed` events) and [`privacy`] over it; the HTTP error ([`error`], the one code →
+//! HTTP table) and [`problem`] (RFC 9457 bodies), [`admission`] (rate limit, file type), and the
+//! connection plumbing ([`connections`]); [`state`] ([`AppState`]); [`auth`] (bearer keys); the
+//! handlers ([`api`]: `consents`, `scores`, `pdf`, `usage`, `health`, `scorecards`; [`portal`],
+//! the developer portal under `/portal/`); [`router`] and [`openapi`]; the CLI ([`cli`]:
+//! `alama serve`, `keys`, `webhooks`, `scorecards`, `users`).
+//!
+//! At the root: [`AppState`], [`Environment`], [`Limits`] and [`serve`], what a program that
+//! runs the service needs.
 
 pub mod admission;
 pub mod api;
@@ -30,7 +34,6 @@ pub mod auth;
 pub mod auth_throttle;
 pub mod body_timeout;
 pub mod cli;
-pub mod cli_support;
 pub mod client_ip;
 pub mod connections;
 pub mod error;
@@ -53,18 +56,7 @@ pub mod storage;
 pub mod trace_context;
 pub mod webhooks;
 
-// The handlers' modules at the crate's root too, where they were before `api/` (the crate's
-// surface for the CLI, the tests and partners' code; not a layer).
-pub use api::{analysis, consents, health, pdf, scorecards, scores, usage};
-pub use error::ApiError;
 pub use keys::Environment;
 pub use limits::Limits;
-pub use router::{router, serve};
+pub use router::serve;
 pub use state::AppState;
-
-/// The paths of `app.rs` before the service was split into layers (issue 42), kept for code
-/// written against them: the state is [`state`]'s, the router and `serve` are [`router`]'s.
-pub mod app {
-    pub use crate::router::{REQUEST_ID_HEADER, router, serve};
-    pub use crate::state::AppState;
-}

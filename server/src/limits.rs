@@ -23,6 +23,10 @@ use alama_core::Format;
 /// One MiB.
 pub const MIB: usize = 1024 * 1024;
 
+/// The longest request head (request line and headers, as parsed): past it, `431
+/// request_head_too_large` (hyper's answer, made a problem by [`crate::parse_errors`]).
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
 /// Room for the form's other fields and multipart framing on top of the statement.
 const FORM_OVERHEAD: usize = 64 * 1024;
 
@@ -83,9 +87,13 @@ pub struct Limits {
     /// failures are answered `429 auth_throttled` for the rest of the minute (requests with a
     /// valid key still pass; 0: no limit). Default 30.
     pub auth_failures_per_minute: u32,
-    /// Reverse proxies whose `Forwarded` / `X-Forwarded-For` is believed (addresses and CIDR
-    /// blocks; see [`crate::client_ip`]). Default none: the throttles count the TCP peer.
+    /// Reverse proxies whose client header ([`Limits::client_ip_header`]) is believed
+    /// (addresses and CIDR blocks; see [`crate::client_ip`]). Default none: the throttles count
+    /// the TCP peer.
     pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// The one header the trusted proxies write the client's address into. Default
+    /// `X-Forwarded-For`; `Forwarded` is read only when named here.
+    pub client_ip_header: crate::client_ip::ClientIpHeader,
     /// The engine's limits for untrusted input (pages, rows, decompressed stream bytes).
     pub engine: alama_core::Limits,
 }
@@ -110,6 +118,7 @@ impl Default for Limits {
             retention: Some(Duration::from_hours(24 * 90)),
             retention_every: Duration::from_hours(1),
             trusted_proxies: Vec::new(),
+            client_ip_header: crate::client_ip::ClientIpHeader::default(),
             engine: alama_core::Limits {
                 max_bytes: max_statement_bytes as u64,
                 max_pages: 1_000,

@@ -13,6 +13,7 @@ use axum::response::IntoResponse;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::api::consent_claims::{CustomerVerification, VerifyCustomer};
 use crate::api::consents::{
     Consent, ConsentStatus, CreateConsent, GrantConsent, Notice, RevokeConsent,
 };
@@ -116,6 +117,7 @@ impl Modify for CommonResponses {
         crate::api::consents::get,
         crate::api::consents::grant,
         crate::api::consents::revoke,
+        crate::api::consent_claims::verify_customer,
         crate::api::scores::analyse,
         crate::api::scores::get,
         crate::api::scores::erase,
@@ -125,7 +127,8 @@ impl Modify for CommonResponses {
     components(schemas(
         AnalyseForm, ScoreReport, FactorDoc, InsightDoc, ReasonCodeDoc, IntegrityDoc, FindingDoc,
         StatementOverviewDoc, MonthlyCashflowDoc, ReportErrorDoc, CreateConsent, GrantConsent,
-        RevokeConsent, Consent, ConsentStatus, Notice, Environment, Problem,
+        RevokeConsent, Consent, ConsentStatus, Notice, VerifyCustomer, CustomerVerification,
+        Environment, Problem,
     )),
     modifiers(&BearerKeys, &CommonResponses),
     tags(

@@ -114,14 +114,30 @@ pub fn code_for_status(status: StatusCode) -> &'static str {
 }
 
 /// Turns a plain error response (see [`is_plain_error`]) into a problem, its text (at most
-/// 1 KiB, never for server errors) as the `detail`.
-pub async fn from_plain(response: Response) -> Response {
-    let status = response.status();
-    let code = code_for_status(status);
-    let text = axum::body::to_bytes(response.into_body(), 1024)
+/// 1 KiB, never for server errors) as the `detail`. An extractor's rejection of a body that
+/// stopped arriving (its text says so: extractors flatten the [`crate::body_timeout`] error to
+/// text) is `408 request_timeout`, whatever its status (axum answers `400` for a body it could
+/// not buffer). With `keep` (the portal's own pages), any other plain error is given back as
+/// it was.
+pub async fn from_plain(response: Response, keep: bool) -> Response {
+    let (parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, PLAIN_TEXT_LIMIT)
         .await
-        .map(|b| String::from_utf8_lossy(&b).trim().to_owned())
         .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes).trim().to_owned();
+    if text.contains(crate::body_timeout::TIMEOUT_TEXT) {
+        return ApiError::new("request_timeout", text).into_response();
+    }
+    if keep {
+        return Response::from_parts(parts, Body::from(bytes));
+    }
+    let status = parts.status;
+    let code = code_for_status(status);
+    let text = if text.len() > 1024 {
+        String::new()
+    } else {
+        text
+    };
     let detail = if status.is_server_error() || text.is_empty() {
         status
             .canonical_reason()
@@ -159,6 +175,9 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// How much of a plain error's body is read (rejection texts are a line).
+const PLAIN_TEXT_LIMIT: usize = 64 * 1024;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,7 +186,7 @@ mod tests {
     async fn plain_rejections_become_problems() {
         let plain = (StatusCode::BAD_REQUEST, "Invalid URL: not UTF-8").into_response();
         assert!(is_plain_error(&plain));
-        let problem = from_plain(plain).await;
+        let problem = from_plain(plain, false).await;
         assert!(!is_plain_error(&problem));
         assert_eq!(problem.status(), StatusCode::BAD_REQUEST);
         let error = problem.extensions().get::<ApiError>().cloned();
@@ -177,5 +196,22 @@ mod tests {
             Some("Invalid URL: not UTF-8")
         );
         assert!(!is_plain_error(&StatusCode::OK.into_response()));
+    }
+
+    #[tokio::test]
+    async fn a_body_that_stopped_arriving_is_408_even_on_kept_pages() {
+        let text = format!(
+            "Failed to buffer the request body: {}: nothing received for 15 s",
+            crate::body_timeout::TIMEOUT_TEXT
+        );
+        for keep in [false, true] {
+            let plain = (StatusCode::BAD_REQUEST, text.clone()).into_response();
+            let answer = from_plain(plain, keep).await;
+            assert_eq!(answer.status(), StatusCode::REQUEST_TIMEOUT);
+        }
+        let page = (StatusCode::UNPROCESSABLE_ENTITY, "<p>form</p>").into_response();
+        let kept = from_plain(page, true).await;
+        assert_eq!(kept.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(kept.extensions().get::<ApiError>().is_none());
     }
 }

@@ -9,24 +9,22 @@ use std::time::Instant;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
-use axum::http::HeaderValue;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
 
-use crate::api::{consents, health, pdf, scores, usage};
+use crate::api::{consent_claims, consents, health, pdf, scores, usage};
 use crate::auth::CallerSlot;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
 use crate::limits::{DRAIN_LIMIT, Limits};
+use crate::problem::REQUEST_ID_HEADER;
 use crate::state::AppState;
 use crate::storage::{RequestRecord, Storage};
 use crate::webhooks::worker;
 use crate::{openapi, problem};
-
-/// Response header carrying the request id (defined with the problem responses).
-pub use crate::problem::REQUEST_ID_HEADER;
 
 /// Every route of the service, under `/v1`.
 pub fn router(state: AppState) -> Router {
@@ -41,6 +39,10 @@ pub fn router(state: AppState) -> Router {
         .route("/v1/consents/{consentId}", get(consents::get))
         .route("/v1/consents/{consentId}/grant", post(consents::grant))
         .route("/v1/consents/{consentId}/revoke", post(consents::revoke))
+        .route(
+            "/v1/consents/{consentId}/verify-customer",
+            post(consent_claims::verify_customer),
+        )
         .route(
             "/v1/scores/analyse",
             post(scores::analyse).layer(upload_limit),
@@ -87,22 +89,12 @@ async fn request_context(
     let slot = CallerSlot::default();
     let method = request.method().as_str().to_owned();
     let path = request.uri().path().to_owned();
-    let route = request
-        .extensions()
-        .get::<MatchedPath>()
-        .map_or_else(|| "(unmatched)".to_owned(), |p| p.as_str().to_owned());
+    let route = request.extensions().get::<MatchedPath>().map_or_else(
+        || crate::metrics::UNMATCHED_ROUTE.to_owned(),
+        |p| p.as_str().to_owned(),
+    );
     request.extensions_mut().insert(slot.clone());
-    let peer = request
-        .extensions()
-        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map(|c| c.0.ip());
-    if let Some(peer) = peer {
-        let client =
-            crate::client_ip::client_ip(peer, request.headers(), &state.limits.trusted_proxies);
-        request
-            .extensions_mut()
-            .insert(crate::client_ip::ClientIp(client));
-    }
+    insert_client_ip(&state.limits, &mut request);
 
     // Every log line of this request carries its id (`--log-format json`: in `span`).
     let span = tracing::info_span!(
@@ -127,7 +119,18 @@ async fn request_context(
             request_id: Some(request_id.clone()),
             traceparent: traceparent.map(|t| t.to_string()),
         });
-    let mut response = tracing::Instrument::instrument(next.run(request), span.clone()).await;
+    let mut response = match unsupported_transfer_coding(request.headers()) {
+        // Refused before a handler reads a body it would misread.
+        Some(coding) => ApiError::new(
+            "not_implemented",
+            format!(
+                "Transfer-Encoding {coding:?} is not supported: send the body as it is, with \
+                 Content-Length or `Transfer-Encoding: chunked` alone"
+            ),
+        )
+        .into_response(),
+        None => tracing::Instrument::instrument(next.run(request), span.clone()).await,
+    };
     // (Before the problem is completed, which takes the error out of the extensions.)
     if route == "/v1/scores/analyse"
         && response
@@ -138,15 +141,16 @@ async fn request_context(
         state.metrics.admission_rejected();
     }
     // The API answers problems; the portal answers its own HTML pages (a 422 form, a 403
-    // CSRF page), which stay as they are.
-    if !path.starts_with("/portal") && problem::is_plain_error(&response) {
-        response = problem::from_plain(response).await;
+    // CSRF page), which stay as they are, but for a body that stopped arriving (408).
+    if problem::is_plain_error(&response) {
+        response = problem::from_plain(response, path.starts_with("/portal")).await;
     }
 
     problem::finalize(&mut response, &request_id, &path);
     if let Ok(value) = HeaderValue::from_str(&request_id) {
         response.headers_mut().insert(REQUEST_ID_HEADER, value);
     }
+    close_after_unread_body(&mut response);
     let took = started.elapsed();
     state
         .metrics
@@ -154,7 +158,7 @@ async fn request_context(
     span.in_scope(|| {
         tracing::info!(
             method,
-            path,
+            path = %crate::logging::loggable_path(&path),
             status = response.status().as_u16(),
             ms = took.as_millis(),
             "request"
@@ -165,7 +169,7 @@ async fn request_context(
             request_id,
             owner: caller.owner(),
             api_key_id: caller.key_id.clone(),
-            method,
+            method: crate::metrics::method_label(&method).to_owned(),
             route,
             status: response.status().as_u16(),
             duration_ms: i64::try_from(started.elapsed().as_millis()).unwrap_or(i64::MAX),
@@ -176,6 +180,57 @@ async fn request_context(
         }
     }
     response
+}
+
+/// Sets the request's [`crate::client_ip::ClientIp`]: its TCP peer, or the client a trusted
+/// proxy names in the configured header.
+fn insert_client_ip(limits: &Limits, request: &mut Request) {
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    if let Some(peer) = peer {
+        let client = crate::client_ip::client_ip(
+            peer,
+            request.headers(),
+            &limits.trusted_proxies,
+            &limits.client_ip_header,
+        );
+        request
+            .extensions_mut()
+            .insert(crate::client_ip::ClientIp(client));
+    }
+}
+
+/// A body that stopped arriving (`408`), or that could not be read as sent (`501`), leaves the
+/// connection in an unknown state: it is closed after the answer.
+fn close_after_unread_body(response: &mut Response) {
+    if matches!(
+        response.status(),
+        StatusCode::REQUEST_TIMEOUT | StatusCode::NOT_IMPLEMENTED
+    ) {
+        response
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+}
+
+/// The first transfer coding of `headers` other than `chunked`, which hyper takes off: hyper
+/// reads the chunks of `Transfer-Encoding: gzip, chunked` and hands the body on still gzipped,
+/// as if it were the statement or the JSON. RFC 9112, section 6.1: a coding the server does not
+/// understand is answered `501`. `None` when every coding is `chunked` (or there is none).
+fn unsupported_transfer_coding(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .flat_map(|line| {
+            line.to_str()
+                .unwrap_or("(not text)")
+                .split(',')
+                .map(|coding| coding.trim().to_ascii_lowercase())
+                .collect::<Vec<_>>()
+        })
+        .find(|coding| !coding.is_empty() && coding != "chunked")
 }
 
 /// Serves `state` on `listener` until `shutdown` completes (in-flight requests finish within

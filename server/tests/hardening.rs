@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use alama_server::Environment::{Live, Sandbox};
 use alama_server::Limits;
 use support::{Db, Server, assert_problem, partner, statement_csv};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 on_both_backends!(
@@ -179,24 +179,6 @@ async fn connect(server: &Server) -> TcpStream {
         .expect("connect")
 }
 
-/// Reads until the peer closes or `limit` passes; returns what was read and whether the peer
-/// closed.
-async fn read_until_closed(stream: &mut TcpStream, limit: Duration) -> (String, bool) {
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    let closed = tokio::time::timeout(limit, async {
-        loop {
-            match stream.read(&mut buf).await {
-                Ok(0) | Err(_) => return,
-                Ok(n) => out.extend_from_slice(&buf[..n]),
-            }
-        }
-    })
-    .await
-    .is_ok();
-    (String::from_utf8_lossy(&out).into_owned(), closed)
-}
-
 /// The head of an analyse upload announcing `length` body bytes, and the body's first bytes.
 fn upload_head(server: &Server, key: &str, length: usize) -> Vec<u8> {
     let host = server.base.trim_start_matches("http://");
@@ -259,7 +241,7 @@ async fn slow_header_clients_are_disconnected() {
     slow.write_all(b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n")
         .await
         .expect("write");
-    let (_, closed) = read_until_closed(&mut slow, Duration::from_secs(5)).await;
+    let (_, closed) = support::read_until_closed(&mut slow, Duration::from_secs(5)).await;
     assert!(closed, "the server closed the slow-header connection");
     assert!(started.elapsed() < Duration::from_secs(3));
 
@@ -268,7 +250,7 @@ async fn slow_header_clients_are_disconnected() {
     idle.write_all(b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n")
         .await
         .expect("write");
-    let (text, closed) = read_until_closed(&mut idle, Duration::from_secs(5)).await;
+    let (text, closed) = support::read_until_closed(&mut idle, Duration::from_secs(5)).await;
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     assert!(closed, "the idle kept-alive connection was closed");
     server.stop().await;
@@ -288,7 +270,7 @@ async fn slow_body_clients_get_408() {
     slow.write_all(&upload_head(&server, &key, 1_000_000))
         .await
         .expect("write");
-    let (text, closed) = read_until_closed(&mut slow, Duration::from_secs(5)).await;
+    let (text, closed) = support::read_until_closed(&mut slow, Duration::from_secs(5)).await;
     assert!(closed, "answered and closed");
     assert!(text.starts_with("HTTP/1.1 408"), "{text}");
     assert!(text.contains("application/problem+json"), "{text}");
@@ -315,7 +297,7 @@ async fn connections_past_the_cap_get_503_and_are_closed() {
     let second = connect(&server).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let mut third = connect(&server).await;
-    let (text, closed) = read_until_closed(&mut third, Duration::from_secs(3)).await;
+    let (text, closed) = support::read_until_closed(&mut third, Duration::from_secs(3)).await;
     assert!(closed);
     assert!(text.starts_with("HTTP/1.1 503"), "{text}");
     assert!(text.contains("\"code\":\"service_unavailable\""), "{text}");
@@ -353,7 +335,7 @@ async fn shutdown_does_not_wait_for_a_slow_client_past_the_deadline() {
         .await
         .expect("the server stops within its deadline");
     assert!(started.elapsed() < Duration::from_secs(3));
-    let (_, closed) = read_until_closed(&mut slow, Duration::from_secs(2)).await;
+    let (_, closed) = support::read_until_closed(&mut slow, Duration::from_secs(2)).await;
     assert!(closed, "the slow client's connection was closed");
 }
 
@@ -726,7 +708,7 @@ async fn claim_as_dead_server(
             api_key_id: caller.id.clone(),
             consent_id: None,
             idempotency_key: idempotency_key.map(str::to_owned),
-            request_fingerprint: alama_server::scores::request_fingerprint(
+            request_fingerprint: alama_server::api::scores::request_fingerprint(
                 &secret, statement, None,
             )
             .expect("fingerprint"),
@@ -852,7 +834,7 @@ async fn a_refused_upload_still_reads_its_answer() {
         tokio::time::sleep(Duration::from_millis(100)).await;
         let sent = stream.write_all(&vec![b'x'; body_len]).await;
         assert!(sent.is_ok(), "the body could be sent: {sent:?}");
-        let (text, closed) = read_until_closed(&mut stream, Duration::from_secs(5)).await;
+        let (text, closed) = support::read_until_closed(&mut stream, Duration::from_secs(5)).await;
         assert!(closed);
         assert!(text.starts_with("HTTP/1.1 401"), "{text}");
         assert!(text.contains("application/problem+json"), "{text}");

@@ -5,6 +5,7 @@
 //! on a loopback port over SQLite.
 
 #[allow(unused_macros, unused_imports)]
+#[macro_use]
 mod support;
 
 use alama_server::Environment::{Live, Sandbox};
@@ -141,6 +142,115 @@ async fn erased_reports_leave_no_copy_in_the_sqlite_files() {
     server.stop().await;
 }
 
+on_both_backends!(a_revoked_erased_consent_keeps_its_evidence_not_the_customer);
+
+/// Issue 52: a consent revoked with erasure kept the customer's name and phone number, served
+/// by `GET /v1/consents/{id}` and on disk, until retention deleted the whole consent 90 days
+/// later. Erasure now deletes them and keeps the evidence of consent with a keyed fingerprint
+/// of them, against which a later claim is checked.
+async fn a_revoked_erased_consent_keeps_its_evidence_not_the_customer(db: Db) {
+    let server = Server::start(&db).await;
+    let key = server.key(&partner("erase-consent"), Live).await;
+    let (name, phone) = ("Wanjiku Testcase Mwangi", "+254 711 222 333");
+    let (status, _, created) = server
+        .post_json(
+            "/v1/consents",
+            &key,
+            &serde_json::json!({"customerReference": "APP-52", "purpose": "credit_scoring",
+                "customerName": name, "customerPhone": phone}),
+        )
+        .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["consentId"].as_str().expect("id").to_owned();
+    let (status, _, granted) = server
+        .post_json(
+            &format!("/v1/consents/{id}/grant"),
+            &key,
+            &serde_json::json!({"method": "ussd", "noticeSha256": created["notice"]["sha256"],
+                "evidence": "otp-77"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{granted}");
+    let got = server
+        .analyse(&key, vector_statement(), None, Some(&id), None)
+        .await;
+    assert_eq!(got.0, 201, "{}", got.2);
+    let verify = |claim: serde_json::Value| {
+        let (server, key, id) = (&server, &key, &id);
+        async move {
+            let (status, _, body) = server
+                .post_json(&format!("/v1/consents/{id}/verify-customer"), key, &claim)
+                .await;
+            assert_eq!(status, 200, "{body}");
+            body
+        }
+    };
+    let right = serde_json::json!({"customerName": "wanjiku  testcase mwangi",
+        "customerPhone": "254711222333"});
+    let wrong = serde_json::json!({"customerName": name, "customerPhone": "+254 711 222 334"});
+    assert_eq!(verify(right.clone()).await["matches"], true);
+    assert_eq!(verify(wrong.clone()).await["matches"], false);
+
+    let (status, _, revoked) = server
+        .post_json(
+            &format!("/v1/consents/{id}/revoke"),
+            &key,
+            &serde_json::json!({"eraseReports": true, "reason": "customer asked"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{revoked}");
+    let (status, _, stored) = server.get(&format!("/v1/consents/{id}"), &key).await;
+    assert_eq!(status, 200);
+    for (answer, what) in [(&revoked, "revoke"), (&stored, "GET")] {
+        assert!(answer["customerName"].is_null(), "{what}: {answer}");
+        assert!(answer["customerPhone"].is_null(), "{what}: {answer}");
+        assert!(answer["erasedAt"].is_string(), "{what}: {answer}");
+        // The evidence of consent stays (s. 32(1)).
+        assert_eq!(answer["status"], "revoked");
+        assert_eq!(answer["purpose"], "credit_scoring");
+        assert_eq!(answer["customerReference"], "APP-52");
+        assert_eq!(answer["notice"], created["notice"]);
+        assert_eq!(answer["grantMethod"], "ussd");
+        assert_eq!(answer["grantEvidence"], "otp-77");
+        assert_eq!(answer["grantedAt"], granted["grantedAt"]);
+        assert_eq!(answer["createdAt"], created["createdAt"]);
+        assert_eq!(answer["revokeReason"], "customer asked");
+        assert!(!answer.to_string().contains("Wanjiku"), "{what}: {answer}");
+    }
+    // A later claim is still checked, through the kept fingerprint.
+    let after = verify(right).await;
+    assert_eq!(
+        (after["matches"].clone(), after["erased"].clone()),
+        (true.into(), true.into())
+    );
+    assert_eq!(verify(wrong).await["matches"], false);
+    assert_eq!(
+        verify(serde_json::json!({"customerPhone": phone})).await["matches"],
+        false,
+        "a claim of the number alone is not the consent's customer (both were given)"
+    );
+    // Revoking with erasure again changes nothing of it.
+    let (status, _, again) = server
+        .post_json(
+            &format!("/v1/consents/{id}/revoke"),
+            &key,
+            &serde_json::json!({"eraseReports": true}),
+        )
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(again["erasedAt"], stored["erasedAt"]);
+    // Nor the name nor the number is left in the SQLite files.
+    if db.url.starts_with("sqlite:") {
+        let needles = [name.as_bytes().to_vec(), phone.as_bytes().to_vec()];
+        assert_eq!(
+            copies_on_disk(&db, &needles),
+            (0, 0),
+            "name or phone on disk (db, wal)"
+        );
+    }
+    server.stop().await;
+}
+
 /// GET `path` with `key`, from a client that says (through `X-Forwarded-For`) it is `client`.
 async fn get_as(
     server: &Server,
@@ -192,16 +302,87 @@ async fn behind_a_trusted_proxy_the_throttle_counts_the_real_client() {
         401,
         "invalid_api_key",
     );
-    // RFC 7239 Forwarded, read the same way.
-    let r = server
+    server.stop().await;
+}
+
+/// GET `/v1/scores/rpt_x` with `key` and `headers` (what a client wrote and what its proxy
+/// added).
+async fn get_with(
+    server: &Server,
+    key: &str,
+    headers: &[(&str, &str)],
+) -> (u16, reqwest::header::HeaderMap, serde_json::Value) {
+    let mut request = server
         .client
         .get(server.url("/v1/scores/rpt_x"))
-        .bearer_auth(&unknown)
-        .header("forwarded", "for=\"203.0.113.7:5000\";proto=https")
-        .send()
-        .await
-        .expect("GET");
-    assert_problem(&support::split(r).await, 429, "auth_throttled");
+        .bearer_auth(key);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    support::split(request.send().await.expect("GET")).await
+}
+
+/// Issue 52: behind nginx's default (`X-Forwarded-For` appended, the client's own `Forwarded`
+/// passed through), a client-written `Forwarded` won, so 40 bad keys from one client never met
+/// the throttle and a forged `Forwarded` throttled another address. Only the configured header
+/// is read now.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_written_forwarded_header_is_not_believed() {
+    let db = Db::sqlite();
+    let proxy = alama_server::client_ip::parse_proxy("127.0.0.0/8").expect("cidr");
+    let limits = Limits {
+        auth_failures_per_minute: 3,
+        trusted_proxies: vec![proxy],
+        ..Limits::default()
+    };
+    let server = Server::start_with(&db, limits.clone()).await;
+    let unknown = alama_server::keys::generate(Sandbox);
+    // The attacker at 203.0.113.7 names a new address in `Forwarded` on every request, then
+    // its victim's, 198.51.100.200.
+    let mut statuses = Vec::new();
+    for i in 0..40 {
+        let forged = format!("for=198.51.100.{}", if i < 36 { i } else { 200 });
+        let got = get_with(
+            &server,
+            &unknown,
+            &[("forwarded", &forged), ("x-forwarded-for", "203.0.113.7")],
+        )
+        .await;
+        statuses.push(got.0);
+    }
+    assert_eq!(&statuses[..3], &[401, 401, 401], "{statuses:?}");
+    assert!(statuses[3..].iter().all(|s| *s == 429), "{statuses:?}");
+    // Its forged `Forwarded: for=<victim>` did not count against the victim, who still gets
+    // the plain 401 of a bad key (not 429) from its own address.
+    let victim = get_with(&server, &unknown, &[("x-forwarded-for", "198.51.100.200")]).await;
+    assert_problem(&victim, 401, "invalid_api_key");
+    server.stop().await;
+
+    // Behind a proxy that writes RFC 7239 (`--client-ip-header Forwarded`), `Forwarded` is the
+    // one read, and a client-written X-Forwarded-For is ignored.
+    let server = Server::start_with(
+        &db,
+        Limits {
+            client_ip_header: alama_server::client_ip::ClientIpHeader::parse("Forwarded")
+                .expect("name"),
+            ..limits
+        },
+    )
+    .await;
+    for i in 0..4 {
+        let forged = format!("198.51.100.{i}");
+        let got = get_with(
+            &server,
+            &unknown,
+            &[
+                ("x-forwarded-for", &forged),
+                ("forwarded", "for=\"203.0.113.7:5000\";proto=https"),
+            ],
+        )
+        .await;
+        let expected = if i < 3 { 401 } else { 429 };
+        assert_eq!(got.0, expected, "request {i}: {}", got.2);
+    }
     server.stop().await;
 }
 
@@ -236,21 +417,6 @@ async fn two_authorization_headers_are_a_problem() {
         );
     }
     server.stop().await;
-}
-
-/// Sends `raw` on a new connection and reads the answer until the server closes it.
-async fn raw_exchange(server: &Server, raw: &[u8]) -> String {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let addr = server.base.trim_start_matches("http://");
-    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    stream.write_all(raw).await.expect("write");
-    let mut answer = Vec::new();
-    let _ = tokio::time::timeout(
-        std::time::Duration::from_secs(5),
-        stream.read_to_end(&mut answer),
-    )
-    .await;
-    String::from_utf8_lossy(&answer).into_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -290,7 +456,8 @@ async fn unparsable_requests_get_a_problem_too() {
         (&after_good, "400", "invalid_request"),
     ];
     for (raw, status, code) in cases {
-        let mut answer = raw_exchange(&server, raw).await;
+        let (mut answer, _) =
+            support::exchange_raw(&server, raw, std::time::Duration::from_secs(5)).await;
         if answer.starts_with("HTTP/1.1 200 ") {
             let at = answer.find("HTTP/1.1 400 ").expect("a second answer");
             answer = answer.split_off(at);

@@ -12,12 +12,12 @@ const LAYERS: &[&[&str]] = &[
     &[
         "ids",
         "policy",
-        "limits",
         "client_ip",
         "body_timeout",
         "trace_context",
-        "cli_support",
     ],
+    // The service's limits (which name the client address's header).
+    &["limits"],
     &["keys", "linger", "otel"],
     // The logs, with the OpenTelemetry export as one of their layers.
     &["logging"],
@@ -105,4 +105,59 @@ fn storage_names_nothing_of_http() {
             }
         }
     }
+}
+
+/// What marks a line as running SQL: the driver's name, the pool, or a statement's first words
+/// at the start of a string literal.
+const SQL_MARKS: &[&str] = &[
+    "sqlx",
+    ".pool()",
+    "\"SELECT ",
+    "\"INSERT ",
+    "\"UPDATE ",
+    "\"DELETE ",
+    "\"PRAGMA ",
+    "\"VACUUM",
+    "\"CREATE ",
+    "\"ALTER ",
+    "\"DROP ",
+    "\"WITH ",
+];
+
+/// The lines of `file` outside comments that carry one of [`SQL_MARKS`], as `path:line: mark`.
+fn sql_lines(file: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(file).expect("readable file");
+    let mut found = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        for mark in SQL_MARKS {
+            if line.contains(mark) {
+                found.push(format!("{}:{}: `{mark}`", file.display(), n + 1));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn nothing_outside_storage_runs_sql() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let storage = src().join("storage");
+    let (inside, outside): (Vec<_>, Vec<_>) = files.iter().partition(|f| f.starts_with(&storage));
+    // The check sees the SQL where it is, so that a reader that found none would fail here.
+    let in_storage: usize = inside.iter().map(|f| sql_lines(f).len()).sum();
+    assert!(
+        in_storage > 100,
+        "only {in_storage} SQL lines found in storage/"
+    );
+    let offending: Vec<String> = outside.iter().flat_map(|f| sql_lines(f)).collect();
+    assert!(
+        offending.is_empty(),
+        "SQL outside storage/ (one repository per concept there, `impl Storage`):\n{}",
+        offending.join("\n")
+    );
 }

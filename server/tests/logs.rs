@@ -10,10 +10,9 @@ mod support;
 use std::time::Duration;
 
 use alama_server::Environment::Sandbox;
-use alama_server::logging::{self, LogFormat};
 use alama_server::webhooks::WebhookConfig;
 use serde_json::Value;
-use support::{Capture, Db, Server, partner};
+use support::{Db, Server, partner};
 
 /// The synthetic example statement of the repository (`examples/statement.csv`).
 fn example_statement() -> Vec<u8> {
@@ -39,14 +38,7 @@ const SECRETS: [&str; 7] = [
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_carry_request_ids_and_no_personal_data() {
-    let capture = Capture::default();
-    let writer = capture.clone();
-    assert!(logging::init(
-        LogFormat::Json,
-        tracing_subscriber::EnvFilter::new("trace"),
-        move || writer.clone(),
-        false,
-    ));
+    let capture = support::capture_json_logs();
     let db = Db::sqlite();
     let server = Server::start_webhooks(
         &db,

@@ -20,6 +20,84 @@ use serde_json::Value;
 use support::ops::{fast_webhooks, no_webhooks, receiver, sample, start};
 use support::{Db, statement_csv};
 
+/// The series of an exposition: its sample lines (`name{labels} value`) without the values.
+fn series(exposition: &str) -> std::collections::BTreeSet<String> {
+    exposition
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| l.rsplit_once(' ').map(|(series, _)| series.to_owned()))
+        .collect()
+}
+
+/// Issue 52: the method label was the method as sent, so 200 keyless requests with made-up
+/// methods took the exposition from 433 series to 4,433. Labels come from closed sets: a flood
+/// of odd methods and paths, with and without a key, adds no series after the first of each
+/// kind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_odd_methods_and_paths_adds_no_series() {
+    let db = Db::sqlite();
+    let server = start(&db, Limits::default(), no_webhooks()).await;
+    let key = server.key().await;
+    let client = reqwest::Client::new();
+    let paths = [
+        "/livez",
+        "/v1/consents",
+        "/v1/scores/rpt_x",
+        "/v1/nope",
+        "/portal/nope",
+        "/portal/keys",
+        "/",
+    ];
+    let round = |n: usize| {
+        let client = client.clone();
+        let base = server.base.clone();
+        let key = key.clone();
+        async move {
+            for path in paths {
+                let odd_path = format!("{path}/odd-{n}");
+                for (method, path) in [
+                    (format!("FLOOD{n}"), path.to_owned()),
+                    (format!("x-{n}"), odd_path.clone()),
+                    ("GET".to_owned(), odd_path.clone()),
+                    ("PATCH".to_owned(), odd_path),
+                ] {
+                    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("token");
+                    for with_key in [false, true] {
+                        let mut request = client.request(method.clone(), format!("{base}{path}"));
+                        if with_key {
+                            request = request.bearer_auth(&key);
+                        }
+                        let status = request.send().await.expect("answer").status();
+                        assert!(status.as_u16() < 500, "{method} {path}: {status}");
+                    }
+                }
+            }
+        }
+    };
+    // One of each kind first: the `other` method and the routes they reach get their series.
+    round(0).await;
+    let before = series(&server.scrape().await);
+    for n in 1..=25 {
+        round(n).await;
+    }
+    let after = series(&server.scrape().await);
+    let added: Vec<&String> = after.difference(&before).collect();
+    assert!(added.is_empty(), "{} series added: {added:?}", added.len());
+    // The requests were counted, under closed labels.
+    let exposition = server.scrape().await;
+    assert!(
+        sample(
+            &exposition,
+            "alama_http_requests_total",
+            &[("method", "other"), ("route", "/livez")]
+        ) >= 52.0,
+        "{exposition}"
+    );
+    assert!(!exposition.contains("FLOOD"), "a method as sent is a label");
+    assert!(!exposition.contains("odd-"), "a path as sent is a label");
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metrics_count_analyses_failures_admission_and_webhooks() {
     let db = Db::sqlite();

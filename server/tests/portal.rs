@@ -12,7 +12,7 @@ mod support;
 use std::collections::BTreeMap;
 
 use alama_server::Limits;
-use alama_server::portal::cli::{UsersCommand, users_command};
+use alama_server::cli::{UsersCommand, users_command};
 use alama_server::webhooks::WebhookConfig;
 use reqwest::header::HeaderMap;
 use support::{Db, Server, partner, statement_csv};
@@ -303,7 +303,9 @@ async fn link_password_session_and_headers(db: Db) {
     assert!(!cookie.contains("Secure"), "plain http: {cookie}");
 
     // The password is stored as Argon2id.
-    let stored = alama_server::portal::store::user_by_email(&server.storage, &email)
+    let stored = server
+        .storage
+        .portal_user_by_email(&email)
         .await
         .expect("user")
         .expect("exists");
@@ -1023,7 +1025,9 @@ async fn sessions_expire(db: Db) {
     assert_eq!((page.status, page.location()), (303, "/portal/signin"));
     // The expired session is gone from the database.
     assert!(
-        alama_server::portal::store::session(&server.storage, &id_hash)
+        server
+            .storage
+            .portal_session(&id_hash)
             .await
             .expect("query")
             .is_none()
@@ -1057,7 +1061,9 @@ async fn sessions_expire(db: Db) {
         .expect("abandon the session");
     let _ = signed_in(&server, &db, &partner("portal-expiry")).await;
     assert!(
-        alama_server::portal::store::session(&server.storage, &abandoned)
+        server
+            .storage
+            .portal_session(&abandoned)
             .await
             .expect("query")
             .is_none()

@@ -56,8 +56,12 @@ pub async fn run(
         limits: state.limits.engine,
         as_of: today,
     };
+    // The request's span goes with the analysis, so that what the engine's dependencies log
+    // (lopdf's warnings about a damaged PDF) carries the request's id.
+    let span = tracing::Span::current();
     let task = tokio::task::spawn_blocking(move || {
         let _slot = permit;
+        let _span = span.enter();
         alama_core::on_calling_thread(|| {
             // Parsed first: the card is chosen by the statement's currency; the parsed rows
             // are scored in place, prepared once.

@@ -130,8 +130,9 @@ pub struct GrantConsent {
 pub struct RevokeConsent {
     /// Why, at most 500 characters.
     pub reason: Option<String>,
-    /// Also erase every report analysed under this consent (the customer's right to
-    /// erasure). Default false.
+    /// Also erase every report analysed under this consent, and the customer's name and phone
+    /// number on it (the customer's right to erasure; the consent's evidence and a keyed
+    /// fingerprint of the name and number stay, as proof of consent). Default false.
     pub erase_reports: Option<bool>,
 }
 
@@ -196,6 +197,10 @@ pub struct Consent {
     pub revoked_at: Option<String>,
     /// Reason given at revocation.
     pub revoke_reason: Option<String>,
+    /// RFC 3339 UTC, when the customer's name and phone number were erased (a revocation with
+    /// `eraseReports`); from then on `customerName` and `customerPhone` are null, and what is
+    /// kept of them is a keyed fingerprint (`POST …/verify-customer` checks a claim against it).
+    pub erased_at: Option<String>,
 }
 
 /// The status of `c` at `now`: `expired` once `expires_at` has passed unless revoked.
@@ -239,6 +244,7 @@ fn view(c: &ConsentRecord, now: i64) -> Consent {
         grant_evidence: c.grant_evidence.clone(),
         revoked_at: c.revoked_at.map(rfc3339),
         revoke_reason: c.revoke_reason.clone(),
+        erased_at: c.erased_at.map(rfc3339),
     }
 }
 
@@ -292,13 +298,15 @@ fn sha256_hex(text: &str) -> String {
 }
 
 /// Parses a JSON body (at most [`MAX_JSON_BYTES`]); an empty body is `T::default()` when
-/// `empty` is given.
-fn parse_json<T: DeserializeOwned>(
+/// `empty` is given. A body that stopped arriving is `408 request_timeout`.
+pub(super) fn parse_json<T: DeserializeOwned>(
     body: Result<Bytes, BytesRejection>,
     empty: Option<T>,
 ) -> Result<T, ApiError> {
     let body = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        if crate::body_timeout::is_body_timeout(&e) {
+            ApiError::new("request_timeout", e.body_text())
+        } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
                 "too_large",
                 format!("JSON bodies are limited to {MAX_JSON_BYTES} bytes"),
@@ -321,7 +329,7 @@ fn parse_json<T: DeserializeOwned>(
     serde_json::from_slice(&body).map_err(|e| ApiError::invalid(format!("invalid JSON body: {e}")))
 }
 
-fn check_len(field: &str, value: &str, min: usize, max: usize) -> Result<(), ApiError> {
+pub(super) fn check_len(field: &str, value: &str, min: usize, max: usize) -> Result<(), ApiError> {
     let n = value.chars().count();
     if n < min || n > max {
         return Err(ApiError::invalid(format!(
@@ -381,7 +389,11 @@ fn validate(body: &CreateConsent) -> Result<(Vec<String>, u32), ApiError> {
     Ok((scopes, days))
 }
 
-async fn load(state: &AppState, owner: &Owner, id: &str) -> Result<ConsentRecord, ApiError> {
+pub(super) async fn load(
+    state: &AppState,
+    owner: &Owner,
+    id: &str,
+) -> Result<ConsentRecord, ApiError> {
     let found = if id.len() <= MAX_ID_BYTES {
         state.storage.consent(owner, id).await?
     } else {
@@ -458,6 +470,8 @@ pub async fn create(
         grant_evidence: None,
         revoked_at: None,
         revoke_reason: None,
+        erased_at: None,
+        customer_fingerprint: None,
     };
     state.storage.insert_consent(&record).await?;
     Ok(consent_response(StatusCode::CREATED, &view(&record, now)))
@@ -542,7 +556,9 @@ pub async fn grant(
     Ok(consent_response(StatusCode::OK, &view(&record, now)))
 }
 
-/// Withdraws a consent: any status → `revoked` (idempotent). Reports already made stay.
+/// Withdraws a consent: any status → `revoked` (idempotent). Reports already made stay, unless
+/// `eraseReports`: then they are erased, and so are the customer's name and phone number on the
+/// consent (its evidence and a keyed fingerprint of them stay).
 #[utoipa::path(
     post, path = "/v1/consents/{consentId}/revoke", tag = "consents",
     params(("consentId" = String, Path, description = "`cns_…`")),
@@ -564,18 +580,26 @@ pub async fn revoke(
         check_len("reason", reason, 1, 500)?;
     }
     let owner = caller.owner();
-    load(&state, &owner, &id).await?;
+    let before = load(&state, &owner, &id).await?;
     let now = now_ms();
     state
         .storage
         .revoke_consent(&owner, &id, now, body.reason.as_deref())
         .await?;
     if body.erase_reports == Some(true) {
+        let fingerprint = match before.customer_fingerprint {
+            Some(kept) => Some(kept),
+            None => crate::privacy::customer_fingerprint(
+                state.fingerprint_key().await?,
+                before.customer_name.as_deref(),
+                before.customer_phone.as_deref(),
+            ),
+        };
         let erased = state
             .storage
-            .erase_reports_of_consent(&owner, &id, now)
+            .erase_consent(&owner, &id, fingerprint.as_deref(), now)
             .await?;
-        tracing::info!(consent = %id, erased, "reports erased on revocation");
+        tracing::info!(consent = %id, erased, "consent and its reports erased on revocation");
     }
     let record = load(&state, &owner, &id).await?;
     Ok(consent_response(StatusCode::OK, &view(&record, now)))
@@ -655,6 +679,8 @@ mod tests {
             grant_evidence: None,
             revoked_at: None,
             revoke_reason: None,
+            erased_at: None,
+            customer_fingerprint: None,
         }
     }
 

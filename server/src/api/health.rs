@@ -16,7 +16,6 @@ use serde_json::{Map, Value, json};
 
 use crate::error::ApiError;
 use crate::state::AppState;
-pub use crate::state::Workers;
 
 /// How long `/readyz` waits for the database before calling it unreachable.
 pub const DATABASE_CHECK_TIMEOUT: Duration = Duration::from_secs(2);

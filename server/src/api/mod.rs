@@ -1,11 +1,13 @@
 //! The partner API's handlers, one module per resource, over [`crate::state::AppState`] and the
-//! [`crate::auth::Caller`] of the request: [`consents`], [`scores`] (analyse, fetch, erase, with
+//! [`crate::auth::Caller`] of the request: [`consents`] (with [`consent_claims`], a claimed
+//! customer checked against a consent), [`scores`] (analyse, fetch, erase, with
 //! [`analysis`] running the engine and [`scorecards`] choosing the scorecard), [`pdf`] (the
 //! shareable PDF), [`usage`], [`health`] (`/livez`, `/readyz`), and [`report_doc`] (the
 //! report's schemas for the OpenAPI document). The router above wires them to routes; nothing
 //! here names the router, the portal or the CLI.
 
 pub mod analysis;
+pub mod consent_claims;
 pub mod consents;
 pub mod health;
 pub mod pdf;

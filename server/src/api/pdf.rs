@@ -76,7 +76,8 @@ pub async fn get(
 ) -> Result<Response, ApiError> {
     caller.require_live("GET /v1/scores/{reportId}/pdf")?;
     let record = crate::api::scores::load(&state, &caller, &id).await?;
-    let bytes = tokio::task::spawn_blocking(move || render(&record))
+    let span = tracing::Span::current();
+    let bytes = tokio::task::spawn_blocking(move || span.in_scope(|| render(&record)))
         .await
         .map_err(|e| ApiError::internal(&e))??;
     let disposition =

@@ -34,13 +34,11 @@ use crate::limits::{
 use crate::problem::Problem;
 use crate::state::AppState;
 
-pub use super::report_doc::ScoreReport;
+use super::report_doc::ScoreReport;
 use super::{analysis, consents};
 use crate::storage::{Claim, EventOrigin, NewReport, ReportRecord};
 
-/// Response header set on idempotent replays (defined with the problem responses, which set it
-/// too).
-pub use crate::problem::REPLAYED_HEADER;
+use crate::problem::REPLAYED_HEADER;
 
 /// Error codes that free the `Idempotency-Key` so that a retry runs again: failures of the
 /// service, not of the statement, and the password failures (the password is not part of the

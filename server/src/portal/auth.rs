@@ -24,13 +24,13 @@ use axum::{Form, http::HeaderValue};
 use serde::Deserialize;
 
 use super::session::{self, CSRF_COOKIE, SESSION_COOKIE, Session};
-use super::store::{self, User};
 use super::throttle;
 use super::views::{AccountPage, ActivatePage, Chrome, SigninPage};
 use super::{PortalError, render};
 use crate::ids::now_ms;
 use crate::keys::Environment;
 use crate::state::AppState;
+use crate::storage::PortalUser;
 use crate::storage::Storage;
 
 /// Shortest password accepted.
@@ -124,17 +124,17 @@ pub fn password_problem(password: &str, confirm: &str) -> Option<String> {
 ///
 /// # Errors
 /// Database errors.
-pub async fn issue_link(storage: &Storage, user: &User) -> Result<String, PortalError> {
+pub async fn issue_link(storage: &Storage, user: &PortalUser) -> Result<String, PortalError> {
     let token = session::token();
     let now = now_ms();
-    store::insert_link(
-        storage,
-        &user.id,
-        &session::token_hash(&token),
-        now,
-        now + LINK_TTL_MS,
-    )
-    .await?;
+    storage
+        .insert_signin_link(
+            &user.id,
+            &session::token_hash(&token),
+            now,
+            now + LINK_TTL_MS,
+        )
+        .await?;
     Ok(token)
 }
 
@@ -166,22 +166,22 @@ fn with_cookie(mut response: Response, cookie: Option<HeaderValue>) -> Response 
 /// Starts a new session of `user` and redirects to `to` with its cookie.
 async fn start_session(
     storage: &Storage,
-    user: &User,
+    user: &PortalUser,
     headers: &HeaderMap,
     to: &str,
 ) -> Result<Response, PortalError> {
     let token = session::token();
     let now = now_ms();
-    store::insert_session(
-        storage,
-        &session::token_hash(&token),
-        &user.id,
-        &session::token(),
-        Environment::Sandbox,
-        now,
-        (now - session::IDLE_MS, now - session::ABSOLUTE_MS),
-    )
-    .await?;
+    storage
+        .insert_portal_session(
+            &session::token_hash(&token),
+            &user.id,
+            &session::token(),
+            Environment::Sandbox,
+            now,
+            (now - session::IDLE_MS, now - session::ABSOLUTE_MS),
+        )
+        .await?;
     let cookie = session::set_cookie(
         SESSION_COOKIE,
         &token,
@@ -240,7 +240,7 @@ pub async fn signin(
     let subjects = throttle::subjects(&email, &addr);
     let now = now_ms();
     throttle::attempt(storage, &subjects, now).await?;
-    let user = store::user_by_email(storage, &email).await?;
+    let user = storage.portal_user_by_email(&email).await?;
     let password = form.password.chars().take(MAX_PASSWORD).collect::<String>();
     let ok = verify_blocking(
         password,
@@ -283,7 +283,10 @@ pub async fn signout(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
-    store::delete_session(&state.storage, &session.id_hash).await?;
+    state
+        .storage
+        .delete_portal_session(&session.id_hash)
+        .await?;
     let clear = session::set_cookie(SESSION_COOKIE, "", 0, session::is_https(&headers), "Lax");
     Ok(with_cookie(
         session::see_other("/portal/signin"),
@@ -308,7 +311,9 @@ pub async fn activate_page(
     Path(token): Path<String>,
     headers: HeaderMap,
 ) -> Result<Response, PortalError> {
-    let user = store::link_user(&state.storage, &session::token_hash(&token), now_ms())
+    let user = state
+        .storage
+        .signin_link_user(&session::token_hash(&token), now_ms())
         .await?
         .ok_or_else(link_gone)?;
     let (csrf, cookie) = anonymous_csrf(&headers);
@@ -352,7 +357,8 @@ pub async fn activate(
     check_anonymous_csrf(&headers, &form.csrf)?;
     let storage = &state.storage;
     let token_hash = session::token_hash(&token);
-    let user = store::link_user(storage, &token_hash, now_ms())
+    let user = storage
+        .signin_link_user(&token_hash, now_ms())
         .await?
         .ok_or_else(link_gone)?;
     if let Some(problem) = password_problem(&form.password, &form.confirm) {
@@ -366,11 +372,14 @@ pub async fn activate(
         return Ok((StatusCode::UNPROCESSABLE_ENTITY, render(&page)).into_response());
     }
     let hash = hash_blocking(form.password).await?;
-    let user = store::use_link(storage, &token_hash, now_ms())
+    let user = storage
+        .use_signin_link(&token_hash, now_ms())
         .await?
         .ok_or_else(link_gone)?;
-    store::set_password(storage, &user.id, &hash).await?;
-    store::clear_failures(storage, &format!("email:{}", user.email)).await?;
+    storage.set_portal_password(&user.id, &hash).await?;
+    storage
+        .clear_signin_failures(&format!("email:{}", user.email))
+        .await?;
     start_session(storage, &user, &headers, "/portal/overview").await
 }
 
@@ -427,7 +436,7 @@ pub async fn change_password(
         return Ok(refuse(problem));
     }
     let hash = hash_blocking(form.password).await?;
-    store::set_password(storage, &user.id, &hash).await?;
+    storage.set_portal_password(&user.id, &hash).await?;
     start_session(storage, &user, &headers, "/portal/account?changed=1").await
 }
 
@@ -453,6 +462,9 @@ pub async fn switch_environment(
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
     let environment = Environment::parse(&form.environment).ok_or(PortalError::NotFound)?;
-    store::set_session_environment(&state.storage, &session.id_hash, environment).await?;
+    state
+        .storage
+        .set_portal_session_environment(&session.id_hash, environment)
+        .await?;
     Ok(session::see_other("/portal/overview"))
 }

@@ -6,7 +6,6 @@ use axum::extract::State;
 use axum::response::Response;
 
 use super::session::Session;
-use super::store;
 use super::views::{Chrome, ConsentView, ConsentsPage, when};
 use super::{PortalError, render};
 use crate::api::consents::effective_status;
@@ -23,7 +22,9 @@ pub async fn list(
 ) -> Result<Response, PortalError> {
     let now = now_ms();
     let dash = || "–".to_owned();
-    let consents = store::consents(&state.storage, &session.owner())
+    let consents = state
+        .storage
+        .recent_consents(&session.owner())
         .await?
         .into_iter()
         .map(|c| ConsentView {

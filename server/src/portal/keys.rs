@@ -8,7 +8,6 @@ use axum::response::Response;
 
 use super::auth::CsrfForm;
 use super::session::{self, Session};
-use super::store;
 use super::views::{Chrome, ConfirmPage, KeyView, KeysPage, when};
 use super::{PortalError, render};
 use crate::keys;
@@ -19,7 +18,9 @@ async fn page(
     session: &Session,
     created: Option<String>,
 ) -> Result<Response, PortalError> {
-    let keys = store::keys(&state.storage, &session.owner())
+    let keys = state
+        .storage
+        .owner_keys(&session.owner())
         .await?
         .into_iter()
         .map(|k| KeyView {
@@ -65,7 +66,9 @@ pub async fn create(
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
     let owner = session.owner();
-    let partner = store::partner(&state.storage, &owner.partner_id)
+    let partner = state
+        .storage
+        .partner(&owner.partner_id)
         .await?
         .ok_or(PortalError::NotFound)?;
     let key = keys::generate(owner.environment);
@@ -90,7 +93,9 @@ pub async fn confirm_revoke(
     session: Session,
     Path(id): Path<String>,
 ) -> Result<Response, PortalError> {
-    let key = store::key(&state.storage, &session.owner(), &id)
+    let key = state
+        .storage
+        .owner_key(&session.owner(), &id)
         .await?
         .filter(|k| k.key.revoked_at.is_none())
         .ok_or(PortalError::NotFound)?;
@@ -118,7 +123,9 @@ pub async fn revoke(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
-    let key = store::key(&state.storage, &session.owner(), &id)
+    let key = state
+        .storage
+        .owner_key(&session.owner(), &id)
         .await?
         .ok_or(PortalError::NotFound)?;
     state.storage.revoke_key(&key.key.id).await?;

@@ -8,22 +8,20 @@
 //! a content-hashed name). Every page works without JavaScript.
 //!
 //! Security model: see [`session`] (cookies, expiry, CSRF, headers) and [`auth`] (passwords,
-//! links) and [`throttle`] (failed sign-ins). Every query of a partner's data goes through [`store`] with the
-//! session's [`crate::storage::Owner`], so a user of one partner cannot see or change another
+//! links) and [`throttle`] (failed sign-ins). Every query of a partner's data goes through the
+//! repository ([`crate::storage`]) with the session's [`crate::storage::Owner`], so a user of one partner cannot see or change another
 //! partner's keys, endpoints, events, reports or usage, whatever the URL says: another
 //! partner's id answers 404, as an unknown id does.
 
 pub mod assets;
 pub mod auth;
 pub mod charts;
-pub mod cli;
 pub mod consents;
 pub mod keys;
 pub mod overview;
 pub mod report_page;
 pub mod reports;
 pub mod session;
-pub mod store;
 pub mod throttle;
 pub mod try_it;
 pub mod views;

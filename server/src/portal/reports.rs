@@ -10,7 +10,6 @@ use serde::Deserialize;
 
 use super::report_page;
 use super::session::Session;
-use super::store;
 use super::views::{Chrome, ReportPage, ReportView, ReportsPage, when, when_in};
 use super::{PortalError, render};
 use crate::keys::Environment;
@@ -34,7 +33,9 @@ pub async fn list(
 ) -> Result<Response, PortalError> {
     let q = form.q.unwrap_or_default().trim().to_owned();
     let dash = || "–".to_owned();
-    let reports = store::reports(&state.storage, &session.owner(), &q)
+    let reports = state
+        .storage
+        .recent_reports(&session.owner(), &q)
         .await?
         .into_iter()
         .map(|r| ReportView {

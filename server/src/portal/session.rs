@@ -19,10 +19,10 @@ use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
 
 use super::PortalError;
-use super::store::{self, SessionRecord};
 use crate::ids::{hex, now_ms};
 use crate::state::AppState;
 use crate::storage::Owner;
+use crate::storage::PortalSession;
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "alama_portal_session";
@@ -114,7 +114,7 @@ pub fn client_subject(parts_extensions: &axum::http::Extensions) -> String {
 #[derive(Debug, Clone)]
 pub struct Session {
     /// The stored session.
-    pub record: SessionRecord,
+    pub record: PortalSession,
     /// SHA-256 of the cookie token (the row's key).
     pub id_hash: String,
 }
@@ -151,15 +151,17 @@ impl FromRequestParts<AppState> for Session {
     ) -> Result<Self, Self::Rejection> {
         let token = cookie(&parts.headers, SESSION_COOKIE).ok_or(PortalError::SignIn)?;
         let id_hash = token_hash(&token);
-        let record = store::session(&state.storage, &id_hash)
+        let record = state
+            .storage
+            .portal_session(&id_hash)
             .await?
             .ok_or(PortalError::SignIn)?;
         let now = now_ms();
         if now - record.last_seen_at > IDLE_MS || now - record.created_at > ABSOLUTE_MS {
-            store::delete_session(&state.storage, &id_hash).await?;
+            state.storage.delete_portal_session(&id_hash).await?;
             return Err(PortalError::SignIn);
         }
-        store::touch_session(&state.storage, &id_hash, now).await?;
+        state.storage.touch_portal_session(&id_hash, now).await?;
         Ok(Self { record, id_hash })
     }
 }

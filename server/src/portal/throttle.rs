@@ -26,7 +26,6 @@
 //! [`crate::client_ip`]'s (the real client behind trusted proxies).
 
 use super::PortalError;
-use super::store;
 use crate::storage::Storage;
 
 /// Failed sign-ins are counted over the last 15 minutes.
@@ -75,7 +74,9 @@ pub async fn check(
 ) -> Result<(), PortalError> {
     let mut wait_ms = 0;
     for (subject, free) in subjects {
-        let (failures, last) = store::failure_stats(storage, subject, now - WINDOW_MS).await?;
+        let (failures, last) = storage
+            .signin_failure_stats(subject, now - WINDOW_MS)
+            .await?;
         if let Some(last) = last {
             wait_ms = wait_ms.max(last + delay_ms(failures, *free) - now);
         }
@@ -100,7 +101,9 @@ pub async fn attempt(
     let _one_at_a_time = BOOKKEEPING.lock().await;
     check(storage, subjects, now).await?;
     for (subject, _) in subjects {
-        store::record_failure(storage, subject, now, now - WINDOW_MS).await?;
+        storage
+            .record_signin_failure(subject, now, now - WINDOW_MS)
+            .await?;
     }
     Ok(())
 }
@@ -117,9 +120,9 @@ pub async fn succeeded(
 ) -> Result<(), PortalError> {
     for (i, (subject, _)) in subjects.iter().enumerate() {
         if i == 0 {
-            store::clear_failures(storage, subject).await?;
+            storage.clear_signin_failures(subject).await?;
         } else {
-            store::forget_failure(storage, subject, now).await?;
+            storage.forget_signin_failure(subject, now).await?;
         }
     }
     Ok(())

@@ -23,7 +23,6 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 use super::session::{self, Session};
-use super::store;
 use super::views::{Chrome, TryError, TryPage};
 use super::{PortalError, render};
 use crate::keys::{self, Environment};
@@ -246,12 +245,10 @@ pub async fn submit(
             // The report is a Sandbox one: a session looking at Live is switched to Sandbox,
             // where the report is, and the report page says so.
             if session.record.environment == Environment::Live {
-                store::set_session_environment(
-                    &state.storage,
-                    &session.id_hash,
-                    Environment::Sandbox,
-                )
-                .await?;
+                state
+                    .storage
+                    .set_portal_session_environment(&session.id_hash, Environment::Sandbox)
+                    .await?;
                 return Ok(go_to(htmx, &format!("/portal/reports/{id}?from=try")));
             }
             Ok(go_to(htmx, &format!("/portal/reports/{id}")))

@@ -11,13 +11,13 @@ use serde::Deserialize;
 
 use super::auth::CsrfForm;
 use super::session::{self, Session};
-use super::store::{self, EndpointSummary};
 use super::views::{
     Chrome, ConfirmPage, EndpointPage, EndpointView, EventView, WebhooksPage, when,
 };
 use super::{PortalError, render};
 use crate::ids::now_ms;
 use crate::state::AppState;
+use crate::storage::EndpointSummary;
 use crate::webhooks::{RegisterError, register, signing};
 
 /// `97.5%`, or `–` when nothing was delivered or failed yet.
@@ -45,7 +45,9 @@ async fn list_page(
     error: Option<String>,
     url: String,
 ) -> Result<Response, PortalError> {
-    let endpoints = store::endpoints(&state.storage, &session.owner())
+    let endpoints = state
+        .storage
+        .owner_endpoints(&session.owner())
         .await?
         .into_iter()
         .map(view)
@@ -123,10 +125,14 @@ async fn endpoint_page(
     secret: Option<String>,
 ) -> Result<Response, PortalError> {
     let owner = session.owner();
-    let endpoint = store::endpoint(&state.storage, &owner, id)
+    let endpoint = state
+        .storage
+        .owner_endpoint(&owner, id)
         .await?
         .ok_or(PortalError::NotFound)?;
-    let events = store::events(&state.storage, &owner, id)
+    let events = state
+        .storage
+        .endpoint_events(&owner, id)
         .await?
         .into_iter()
         .map(|e| EventView {
@@ -176,7 +182,11 @@ pub async fn rotate(
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
     let secret = signing::new_secret();
-    if !store::rotate_secret(&state.storage, &session.owner(), &id, &secret).await? {
+    if !state
+        .storage
+        .rotate_endpoint_secret(&session.owner(), &id, &secret)
+        .await?
+    {
         return Err(PortalError::NotFound);
     }
     endpoint_page(&state, &session, &id, Some(secret)).await
@@ -195,10 +205,14 @@ pub async fn send_test(
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
     let owner = session.owner();
-    store::endpoint(&state.storage, &owner, &id)
+    state
+        .storage
+        .owner_endpoint(&owner, &id)
         .await?
         .ok_or(PortalError::NotFound)?;
-    store::enqueue_test_event(&state.storage, &owner, &id, now_ms())
+    state
+        .storage
+        .enqueue_test_event(&owner, &id, now_ms())
         .await?
         .ok_or_else(|| {
             PortalError::Forbidden(
@@ -217,7 +231,9 @@ pub async fn confirm_remove(
     session: Session,
     Path(id): Path<String>,
 ) -> Result<Response, PortalError> {
-    let e = store::endpoint(&state.storage, &session.owner(), &id)
+    let e = state
+        .storage
+        .owner_endpoint(&session.owner(), &id)
         .await?
         .ok_or(PortalError::NotFound)?;
     Ok(render(&ConfirmPage {
@@ -241,7 +257,9 @@ pub async fn remove(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
-    let e = store::endpoint(&state.storage, &session.owner(), &id)
+    let e = state
+        .storage
+        .owner_endpoint(&session.owner(), &id)
         .await?
         .ok_or(PortalError::NotFound)?;
     state.storage.remove_endpoint(&e.id, now_ms()).await?;
@@ -260,7 +278,9 @@ pub async fn resend(
     Form(form): Form<CsrfForm>,
 ) -> Result<Response, PortalError> {
     session.check_csrf(&form.csrf)?;
-    let endpoint = store::resend_event(&state.storage, &session.owner(), &id, now_ms())
+    let endpoint = state
+        .storage
+        .resend_event(&session.owner(), &id, now_ms())
         .await?
         .ok_or(PortalError::NotFound)?;
     Ok(session::see_other(&format!("/portal/webhooks/{endpoint}")))

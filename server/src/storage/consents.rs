@@ -46,6 +46,13 @@ pub struct ConsentRecord {
     pub revoked_at: Option<i64>,
     /// Why, when the partner gave a reason.
     pub revoke_reason: Option<String>,
+    /// When the customer's identifiers were erased (a revocation with erasure), milliseconds
+    /// since the epoch; `customer_name` and `customer_phone` are `None` from then on.
+    pub erased_at: Option<i64>,
+    /// What an erasure keeps of the name and phone number: `v1:` + hex HMAC-SHA256 under the
+    /// server's fingerprint key (`crate::privacy::customer_fingerprint`); `None` before an
+    /// erasure, or when neither was given.
+    pub customer_fingerprint: Option<String>,
 }
 
 macro_rules! select_consent {
@@ -54,7 +61,7 @@ macro_rules! select_consent {
             "SELECT id, partner_id, environment, customer_reference, customer_name, ",
             "customer_phone, purpose, scopes, notice_version, notice_text, notice_sha256, status, ",
             "expires_at, created_at, granted_at, grant_method, grant_evidence, revoked_at, ",
-            "revoke_reason FROM consents ",
+            "revoke_reason, erased_at, customer_fingerprint FROM consents ",
             $tail
         )
     };
@@ -85,6 +92,8 @@ fn consent_from_row(row: &AnyRow) -> Result<ConsentRecord> {
         grant_evidence: row.try_get(16)?,
         revoked_at: row.try_get(17)?,
         revoke_reason: row.try_get(18)?,
+        erased_at: row.try_get(19)?,
+        customer_fingerprint: row.try_get(20)?,
     })
 }
 
@@ -189,5 +198,21 @@ impl Storage {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// The latest 100 consents of `owner`, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn recent_consents(&self, owner: &Owner) -> Result<Vec<ConsentRecord>> {
+        let rows = sqlx::query(select_consent!(
+            "WHERE partner_id = $1 AND environment = $2 \
+             ORDER BY created_at DESC, id DESC LIMIT 100"
+        ))
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(consent_from_row).collect()
     }
 }

@@ -1,5 +1,6 @@
 //! What the readiness probe and the metrics ask the database: whether it answers with every
-//! migration of this binary applied, and how far behind the webhook outbox is.
+//! migration of this binary applied (the webhook outbox's backlog is [`super::webhook_events`]'),
+//! and how busy the connection pool is.
 
 use super::{Result, STEPS, Storage};
 
@@ -18,21 +19,9 @@ impl Storage {
         Ok((applied, known))
     }
 
-    /// Webhook events still `pending` (of every partner) at `now` (Unix ms): their count, the
-    /// `created_at` of the oldest, and the oldest `next_attempt_at` of those due and not leased
-    /// by a worker (a delivery waiting for the worker, not for its retry time).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn webhook_backlog(&self, now: i64) -> Result<(i64, Option<i64>, Option<i64>)> {
-        let row: (i64, Option<i64>, Option<i64>) = sqlx::query_as(
-            "SELECT COUNT(*), MIN(created_at), MIN(CASE WHEN next_attempt_at <= $1 \
-             AND (locked_until IS NULL OR locked_until <= $1) THEN next_attempt_at END) \
-             FROM webhook_events WHERE status = 'pending'",
-        )
-        .bind(now)
-        .fetch_one(self.pool())
-        .await?;
-        Ok(row)
+    /// The connection pool's connections: (in use, idle).
+    pub fn pool_connections(&self) -> (u32, u32) {
+        let idle = u32::try_from(self.pool.num_idle()).unwrap_or(u32::MAX);
+        (self.pool.size().saturating_sub(idle), idle)
     }
 }

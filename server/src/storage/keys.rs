@@ -1,22 +1,12 @@
-//! Partners and API keys (stored as hashes).
+//! API keys (stored as hashes): created, read by a request, listed (all, or a partner's with
+//! when each was last used), revoked.
 
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{Result, Storage, environment};
+use super::{Owner, Partner, Result, Storage, environment};
 use crate::ids::{new_id, now_ms};
 use crate::keys::Environment;
-
-/// A partner: the owner of keys and of every resource they create.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Partner {
-    /// `ptn_…`.
-    pub id: String,
-    /// Unique name given at `alama keys create --partner NAME`.
-    pub name: String,
-    /// Milliseconds since the epoch.
-    pub created_at: i64,
-}
 
 /// A stored key (never the key itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,6 +43,15 @@ pub struct RequestKey {
     pub has_default_scorecards: bool,
 }
 
+/// A key with when it was last used (the portal's key list).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyUse {
+    /// The key.
+    pub key: KeyRecord,
+    /// Last authenticated request with it (milliseconds since the epoch).
+    pub last_used_at: Option<i64>,
+}
+
 /// `SELECT` of a [`KeyRecord`] (columns 0–6, read by [`key_from_row`]) followed by `$tail`, as
 /// one static string; with `$columns` and `$joins`, more columns after those and more joins.
 macro_rules! select_key {
@@ -83,50 +82,15 @@ fn key_from_row(row: &AnyRow) -> Result<KeyRecord> {
     })
 }
 
+/// A [`KeyUse`]: a [`KeyRecord`] (columns 0–6), then its last use (column 7).
+fn key_use_from_row(row: &AnyRow) -> Result<KeyUse> {
+    Ok(KeyUse {
+        key: key_from_row(row)?,
+        last_used_at: row.try_get(7)?,
+    })
+}
+
 impl Storage {
-    /// The partner called `name`, created if it does not exist yet.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn ensure_partner(&self, name: &str) -> Result<Partner> {
-        sqlx::query(
-            "INSERT INTO partners (id, name, created_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (name) DO NOTHING",
-        )
-        .bind(new_id("ptn"))
-        .bind(name)
-        .bind(now_ms())
-        .execute(&self.pool)
-        .await?;
-        let row = sqlx::query("SELECT id, name, created_at FROM partners WHERE name = $1")
-            .bind(name)
-            .fetch_one(&self.pool)
-            .await?;
-        Ok(Partner {
-            id: row.try_get(0)?,
-            name: row.try_get(1)?,
-            created_at: row.try_get(2)?,
-        })
-    }
-
-    /// Sets the integrity policy of the partner named `name` (created if new).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn set_integrity_policy(
-        &self,
-        name: &str,
-        policy: crate::policy::IntegrityPolicy,
-    ) -> Result<Partner> {
-        let partner = self.ensure_partner(name).await?;
-        sqlx::query("UPDATE partners SET integrity_policy = $2 WHERE id = $1")
-            .bind(&partner.id)
-            .bind(policy.as_str())
-            .execute(&self.pool)
-            .await?;
-        Ok(partner)
-    }
-
     /// Stores a new key of `partner` by its hash and hint; returns the stored record.
     ///
     /// # Errors
@@ -225,5 +189,41 @@ impl Storage {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(key_from_row).transpose()
+    }
+
+    /// Keys of `owner`, newest first, with when each was last used (its latest request record).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn owner_keys(&self, owner: &Owner) -> Result<Vec<KeyUse>> {
+        let rows = sqlx::query(select_key!(
+            ", (SELECT MAX(r.created_at) FROM api_requests r WHERE r.api_key_id = k.id)",
+            "",
+            "WHERE k.partner_id = $1 AND k.environment = $2 ORDER BY k.created_at DESC, k.id DESC"
+        ))
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(key_use_from_row).collect()
+    }
+
+    /// Key `id` with its last use, if it belongs to `owner` (another partner's answers `None`,
+    /// as an unknown id does).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn owner_key(&self, owner: &Owner, id: &str) -> Result<Option<KeyUse>> {
+        let row = sqlx::query(select_key!(
+            ", (SELECT MAX(r.created_at) FROM api_requests r WHERE r.api_key_id = k.id)",
+            "",
+            "WHERE k.id = $1 AND k.partner_id = $2 AND k.environment = $3"
+        ))
+        .bind(id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_optional(&self.pool)
+        .await?;
+        row.as_ref().map(key_use_from_row).transpose()
     }
 }

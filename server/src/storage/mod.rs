@@ -1,6 +1,12 @@
 //! The repository layer: one [`Storage`] over SQLite (embedded default, a file created and
 //! migrated on first start) or PostgreSQL (shared by several stateless replicas).
 //!
+//! Every SQL statement of the service is here, one repository (a file, `impl Storage`) per
+//! concept: partners, keys, consents, reports, request records and usage, scorecards, webhook
+//! endpoints and events, portal users, sessions and sign-in failures, liveness, secrets,
+//! privacy (erasure, retention), health (checked by `server/tests/layers.rs`: no other module
+//! names `sqlx` or runs a statement).
+//!
 //! Queries are plain runtime SQL (`$1` placeholders, which both SQLite and PostgreSQL accept)
 //! through sqlx's `Any` driver; no query needs a database at compile time. Migrations are
 //! embedded in the binary and applied on connect (under PostgreSQL's advisory lock, so replicas
@@ -10,13 +16,18 @@ mod consents;
 mod health;
 mod keys;
 mod liveness;
+mod partners;
+mod portal_sessions;
+mod portal_users;
 mod privacy;
 mod reports;
 mod requests;
 mod scorecards;
 mod secrets;
+mod signin_failures;
 mod usage;
-mod webhooks;
+mod webhook_endpoints;
+mod webhook_events;
 
 use std::borrow::Cow;
 use std::str::FromStr;
@@ -27,13 +38,17 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 use sqlx::{AnyPool, ConnectOptions, Connection, Executor, SqlSafeStr};
 
 pub use consents::ConsentRecord;
-pub use keys::{KeyRecord, Partner, RequestKey};
+pub use keys::{KeyRecord, KeyUse, RequestKey};
+pub use partners::Partner;
+pub use portal_sessions::PortalSession;
+pub use portal_users::PortalUser;
 pub use privacy::RetentionOutcome;
-pub use reports::{Claim, NewReport, ReportRecord};
+pub use reports::{Claim, NewReport, ReportRecord, ReportRow};
 pub use requests::RequestRecord;
 pub use scorecards::{AddOutcome, ScorecardRecord};
 pub use usage::{AnalysisCount, DAY_MS, RequestCount};
-pub use webhooks::{DueEvent, EndpointRecord, EventOrigin, Outcome, WebhookCount};
+pub use webhook_endpoints::{EndpointRecord, EndpointSummary};
+pub use webhook_events::{DueEvent, EventOrigin, EventRow, Outcome, WebhookCount};
 
 use crate::keys::Environment;
 
@@ -73,6 +88,19 @@ pub enum StorageError {
     Corrupt(String),
 }
 
+impl StorageError {
+    /// Whether the database could not be reached (the pool timed out or is closed, an I/O
+    /// error): a condition to retry later, unlike a failed query or a corrupt value.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            Self::Database(
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_)
+            )
+        )
+    }
+}
+
 /// Result of the storage layer.
 pub type Result<T, E = StorageError> = std::result::Result<T, E>;
 
@@ -93,6 +121,7 @@ const CURRENCY_DEFAULTS_SQLITE: &str = include_str!("../../migrations/0006_curre
 const CURRENCY_DEFAULTS_POSTGRES: &str =
     include_str!("../../migrations/0006_currency_defaults.postgres.sql");
 const WEBHOOK_TRACE: &str = include_str!("../../migrations/0007_webhook_trace.sql");
+const CONSENT_ERASURE: &str = include_str!("../../migrations/0008_consent_erasure.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -137,6 +166,12 @@ const STEPS: &[Step] = &[
         description: "webhook trace",
         sqlite: WEBHOOK_TRACE,
         postgres: WEBHOOK_TRACE,
+    },
+    Step {
+        version: 8,
+        description: "consent erasure",
+        sqlite: CONSENT_ERASURE,
+        postgres: CONSENT_ERASURE,
     },
 ];
 
@@ -279,7 +314,8 @@ impl Storage {
         self.backend
     }
 
-    /// The connection pool, for queries of modules added later (usage, webhooks).
+    /// The connection pool. Nothing of the service outside this module uses it; the
+    /// integration tests read and age rows through it.
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }

@@ -1,7 +1,9 @@
 //! Erasure and retention (Kenya Data Protection Act 2019: storage limitation, right to
 //! erasure). A report is erased by deleting its content (the engine's report, score, band,
 //! error detail, consent link, fingerprint, idempotency key) and keeping a stub without
-//! personal data, so usage and billing counts survive. Request logs past retention are counted
+//! personal data, so usage and billing counts survive. A revoked consent is erased by deleting
+//! the customer's name and phone number and keeping its evidence with a keyed fingerprint of
+//! them (s. 32(1): proof of consent). Request logs past retention are counted
 //! into `api_request_rollup` and deleted in the same transaction; consents ended before the
 //! retention cut-off are deleted.
 //!
@@ -79,32 +81,52 @@ impl Storage {
         Ok(exists.map(|_| false))
     }
 
-    /// Erases every finished report derived from consent `consent_id` of `owner`; returns how
-    /// many.
+    /// Erases consent `consent_id` of `owner` on the customer's request, once it is revoked: in
+    /// one transaction, every finished report made under it (as [`Storage::erase_report`]
+    /// does) and the customer's name and phone number, which `customer_fingerprint` replaces
+    /// (the consent's evidence stays: purpose, scopes, notice and its hash, times, grant method
+    /// and evidence reference, reason). Then [`Storage::scrub_erased`]. Returns how many
+    /// reports were erased; erasing again erases what was made since and keeps the first
+    /// fingerprint and time.
     ///
     /// # Errors
     /// Database errors.
-    pub async fn erase_reports_of_consent(
+    pub async fn erase_consent(
         &self,
         owner: &Owner,
         consent_id: &str,
+        customer_fingerprint: Option<&str>,
         now: i64,
     ) -> Result<u64> {
+        let mut tx = self.pool().begin().await?;
         let sql = format!(
             "UPDATE reports SET {ERASE_SET} WHERE consent_id = $2 AND partner_id = $3 \
              AND environment = $4 AND erased_at IS NULL AND status <> 'processing'"
         );
-        let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+        let reports = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(now)
             .bind(consent_id)
             .bind(&owner.partner_id)
             .bind(owner.environment.as_str())
-            .execute(self.pool())
-            .await?;
-        if done.rows_affected() > 0 {
-            self.scrub_erased(&["reports"]).await;
-        }
-        Ok(done.rows_affected())
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        sqlx::query(
+            "UPDATE consents SET customer_name = NULL, customer_phone = NULL, \
+             customer_fingerprint = COALESCE(customer_fingerprint, $4), \
+             erased_at = COALESCE(erased_at, $5) \
+             WHERE id = $1 AND partner_id = $2 AND environment = $3 AND status = 'revoked'",
+        )
+        .bind(consent_id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .bind(customer_fingerprint)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        self.scrub_erased(&["reports", "consents"]).await;
+        Ok(reports)
     }
 
     /// Removes what erasures left in the database files, after rows of `tables` were erased or

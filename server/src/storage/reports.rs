@@ -57,6 +57,23 @@ pub struct ReportRecord {
     pub completed_at: Option<i64>,
 }
 
+/// One row of the portal's reports list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportRow {
+    /// `rpt_…`.
+    pub id: String,
+    /// `processing`, `completed` or `failed`.
+    pub status: String,
+    /// Score (completed reports).
+    pub score: Option<i64>,
+    /// Band (completed reports).
+    pub band: Option<String>,
+    /// The consent's customer reference, if analysed under a consent.
+    pub customer_reference: Option<String>,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
 /// The outcome of [`Storage::claim_report`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Claim {
@@ -191,7 +208,7 @@ impl Storage {
         now: i64,
         origin: &super::EventOrigin,
     ) -> Result<bool> {
-        if !super::webhooks::has_active_endpoint(&self.pool, owner).await? {
+        if !super::webhook_endpoints::has_active_endpoint(&self.pool, owner).await? {
             let done = completion(id, report, report_json, now)
                 .execute(&self.pool)
                 .await?;
@@ -204,7 +221,8 @@ impl Storage {
         let completed = done.rows_affected() == 1;
         if completed {
             let integrity = serde_json::json!({ "status": report.integrity.status });
-            super::webhooks::enqueue_completed(&mut tx, owner, origin, id, &integrity, now).await?;
+            super::webhook_events::enqueue_completed(&mut tx, owner, origin, id, &integrity, now)
+                .await?;
         }
         tx.commit().await?;
         Ok(completed)
@@ -288,6 +306,53 @@ impl Storage {
         .execute(&self.pool)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// The latest 100 reports of `owner`, newest first; with `search`, only the report with
+    /// that id or those analysed under a consent with that customer reference.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn recent_reports(&self, owner: &Owner, search: &str) -> Result<Vec<ReportRow>> {
+        let rows = sqlx::query(
+            "SELECT r.id, r.status, r.score, r.band, c.customer_reference, r.created_at \
+             FROM reports r LEFT JOIN consents c ON c.id = r.consent_id \
+             WHERE r.partner_id = $1 AND r.environment = $2 \
+             AND ($3 = '' OR r.id = $3 OR c.customer_reference = $3) \
+             ORDER BY r.created_at DESC, r.id DESC LIMIT 100",
+        )
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .bind(search.trim())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(ReportRow {
+                    id: r.try_get(0)?,
+                    status: r.try_get(1)?,
+                    score: r.try_get(2)?,
+                    band: r.try_get(3)?,
+                    customer_reference: r.try_get(4)?,
+                    created_at: r.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The id of `owner`'s newest report, erased or not.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn newest_report_id(&self, owner: &Owner) -> Result<Option<String>> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM reports WHERE partner_id = $1 AND environment = $2 \
+             ORDER BY created_at DESC, id DESC LIMIT 1",
+        )
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_optional(&self.pool)
+        .await?)
     }
 }
 

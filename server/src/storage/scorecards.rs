@@ -194,17 +194,4 @@ impl Storage {
             .map(|row| Ok((row.try_get(0)?, row.try_get(1)?)))
             .collect()
     }
-
-    /// The partner called `name`, if it exists (no partner is created).
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn partner_id_by_name(&self, name: &str) -> Result<Option<String>> {
-        Ok(
-            sqlx::query_scalar("SELECT id FROM partners WHERE name = $1")
-                .bind(name)
-                .fetch_optional(&self.pool)
-                .await?,
-        )
-    }
 }

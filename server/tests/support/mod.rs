@@ -64,6 +64,56 @@ impl std::io::Write for Capture {
     }
 }
 
+/// Installs the process-wide subscriber writing every event (`trace`, every crate) as JSON
+/// lines into the returned capture (one log test per test binary: it can be installed once).
+pub fn capture_json_logs() -> Capture {
+    let capture = Capture::default();
+    let writer = capture.clone();
+    assert!(alama_server::logging::init(
+        alama_server::logging::LogFormat::Json,
+        tracing_subscriber::EnvFilter::new("trace"),
+        move || writer.clone(),
+        false,
+    ));
+    capture
+}
+
+/// Sends `raw` on a new connection to `server` and reads until the server closes it or `limit`
+/// passes: what it answered, and whether it closed.
+pub async fn exchange_raw(
+    server: &Server,
+    raw: &[u8],
+    limit: std::time::Duration,
+) -> (String, bool) {
+    use tokio::io::AsyncWriteExt;
+    let addr = server.base.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(raw).await.expect("write");
+    read_until_closed(&mut stream, limit).await
+}
+
+/// Reads until the peer closes or `limit` passes; returns what was read and whether the peer
+/// closed.
+pub async fn read_until_closed(
+    stream: &mut tokio::net::TcpStream,
+    limit: std::time::Duration,
+) -> (String, bool) {
+    use tokio::io::AsyncReadExt;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    let closed = tokio::time::timeout(limit, async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await
+    .is_ok();
+    (String::from_utf8_lossy(&out).into_owned(), closed)
+}
+
 /// Serves `app` on a free loopback port in the background (a webhook endpoint, a collector):
 /// its address and the serving task.
 pub async fn serve_loopback(app: axum::Router) -> (std::net::SocketAddr, JoinHandle<()>) {

@@ -6,10 +6,9 @@ use std::io::Write;
 
 use clap::Subcommand;
 
-use super::{auth, store};
-use crate::cli_support::DatabaseArgs;
+use super::{DatabaseArgs, db_error, partner_name, runtime, write_error};
 use crate::ids::now_ms;
-use crate::storage::Storage;
+use crate::portal::auth;
 
 /// `alama users …`: manage developer-portal users.
 #[derive(Debug, Clone, Subcommand)]
@@ -65,23 +64,15 @@ pub enum UsersCommand {
 pub fn run_users(command: &UsersCommand) -> Result<(), String> {
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("error[io_error]: cannot start the async runtime: {e}"))?
-        .block_on(users_command(command, &mut out, &mut err))
+    runtime()?.block_on(users_command(command, &mut out, &mut err))
 }
 
 fn link(base: &str, token: &str) -> String {
     format!("{}/portal/activate/{token}", base.trim_end_matches('/'))
 }
 
-fn db_error(e: &impl std::fmt::Display) -> String {
-    format!("error[database]: {e}")
-}
-
 /// A plausible email: one `@`, something on both sides, no spaces, at most 254 bytes.
-pub fn valid_email(email: &str) -> bool {
+fn valid_email(email: &str) -> bool {
     let email = email.trim();
     email.len() <= 254
         && !email.contains(char::is_whitespace)
@@ -99,32 +90,26 @@ pub async fn users_command(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<(), String> {
-    let write_error = |e: std::io::Error| format!("error[io_error]: {e}");
     let db = match command {
         UsersCommand::Create { db, .. }
         | UsersCommand::Link { db, .. }
         | UsersCommand::List { db } => db,
     };
-    let storage = Storage::connect(&db.database)
-        .await
-        .map_err(|e| db_error(&e))?;
+    let storage = db.open().await?;
     let result = async {
         match command {
             UsersCommand::Create { partner, email, portal_url, .. } => {
-                let name = partner.trim();
-                if name.is_empty() || name.len() > 100 {
-                    return Err("error[invalid_request]: --partner must be 1–100 characters".to_owned());
-                }
+                let name = partner_name(partner)?;
                 if !valid_email(email) {
                     return Err(format!("error[invalid_request]: {email:?} is not an email address"));
                 }
-                if store::user_by_email(&storage, email).await.map_err(|e| db_error(&e))?.is_some() {
+                if storage.portal_user_by_email(email).await.map_err(|e| db_error(&e))?.is_some() {
                     return Err(format!(
                         "error[conflict]: a user {email:?} exists; `alama users link --email` prints a new link"
                     ));
                 }
                 let partner = storage.ensure_partner(name).await.map_err(|e| db_error(&e))?;
-                let user = store::create_user(&storage, &partner, email, now_ms())
+                let user = storage.create_portal_user(&partner, email, now_ms())
                     .await
                     .map_err(|e| db_error(&e))?;
                 let token = auth::issue_link(&storage, &user).await.map_err(|e| db_error(&e))?;
@@ -137,7 +122,7 @@ pub async fn users_command(
                 .map_err(write_error)?;
             }
             UsersCommand::Link { email, portal_url, .. } => {
-                let user = store::user_by_email(&storage, email)
+                let user = storage.portal_user_by_email(email)
                     .await
                     .map_err(|e| db_error(&e))?
                     .ok_or_else(|| format!("error[not_found]: no portal user {email:?}"))?;
@@ -149,7 +134,7 @@ pub async fn users_command(
             UsersCommand::List { .. } => {
                 writeln!(out, "{:<30}  {:<20}  {:<32}  PASSWORD", "ID", "PARTNER", "EMAIL")
                     .map_err(write_error)?;
-                for u in store::list_users(&storage).await.map_err(|e| db_error(&e))? {
+                for u in storage.portal_users().await.map_err(|e| db_error(&e))? {
                     let set = if u.password_hash.is_some() { "set" } else { "not set" };
                     writeln!(out, "{:<30}  {:<20}  {:<32}  {set}", u.id, u.partner_name, u.email)
                         .map_err(write_error)?;

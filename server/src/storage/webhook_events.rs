@@ -1,29 +1,13 @@
-//! Webhook endpoints and the durable outbox of their events. An event row is written in the
-//! transaction that completes its report ([`Storage::complete_report`]), one per active
-//! endpoint of the report's owner; workers claim due rows with a lease (PostgreSQL: `FOR UPDATE
-//! SKIP LOCKED`, so each event is sent by one replica at a time), then record the outcome.
+//! The durable outbox of webhook events. An event row is written in the transaction that
+//! completes its report ([`Storage::complete_report`]), one per active endpoint of the report's
+//! owner; workers claim due rows with a lease (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so each
+//! event is sent by one replica at a time), then record the outcome. Also: the counts usage,
+//! the CLI and the metrics read, the portal's delivery log, re-send and test event.
 
-use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
 use super::{Backend, Owner, Result, Storage, environment};
-
-/// A registered endpoint.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EndpointRecord {
-    /// `whe_…`.
-    pub id: String,
-    /// Owner.
-    pub owner: Owner,
-    /// The partner's name.
-    pub partner_name: String,
-    /// Where events are sent (HTTP `POST`).
-    pub url: String,
-    /// `whsec_…` signing secret.
-    pub secret: String,
-    /// Milliseconds since the epoch.
-    pub created_at: i64,
-}
+use crate::ids::new_id;
 
 /// An event claimed for delivery, with its endpoint.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,63 +77,24 @@ macro_rules! claim_sql {
     };
 }
 
+/// One row of an endpoint's delivery log (the portal's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventRow {
+    /// `msg_…`.
+    pub id: String,
+    /// `pending`, `delivered` or `failed`.
+    pub status: String,
+    /// Attempts so far.
+    pub attempts: i64,
+    /// HTTP status of the last attempt.
+    pub last_status: Option<i64>,
+    /// Next attempt (pending events), milliseconds since the epoch.
+    pub next_attempt_at: i64,
+    /// Milliseconds since the epoch.
+    pub created_at: i64,
+}
+
 impl Storage {
-    /// Registers an endpoint of `owner`.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn insert_endpoint(
-        &self,
-        id: &str,
-        owner: &Owner,
-        url: &str,
-        secret: &str,
-        now: i64,
-    ) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO webhook_endpoints (id, partner_id, environment, url, secret, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(id)
-        .bind(&owner.partner_id)
-        .bind(owner.environment.as_str())
-        .bind(url)
-        .bind(secret)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Active endpoints of every partner, oldest first.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn list_endpoints(&self) -> Result<Vec<EndpointRecord>> {
-        let rows = sqlx::query(
-            "SELECT e.id, e.partner_id, e.environment, p.name, e.url, e.secret, e.created_at \
-             FROM webhook_endpoints e JOIN partners p ON p.id = e.partner_id \
-             WHERE e.removed_at IS NULL ORDER BY e.created_at, e.id",
-        )
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r: &AnyRow| {
-                Ok(EndpointRecord {
-                    id: r.try_get(0)?,
-                    owner: Owner {
-                        partner_id: r.try_get(1)?,
-                        environment: environment(&r.try_get::<String, _>(2)?)?,
-                    },
-                    partner_name: r.try_get(3)?,
-                    url: r.try_get(4)?,
-                    secret: r.try_get(5)?,
-                    created_at: r.try_get(6)?,
-                })
-            })
-            .collect()
-    }
-
     /// Events of every endpoint by status: `(endpoint_id, status, count)`.
     ///
     /// # Errors
@@ -163,22 +108,6 @@ impl Storage {
         rows.iter()
             .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
             .collect()
-    }
-
-    /// Removes endpoint `id` (no new events; pending ones are still tried). Returns whether it
-    /// was active.
-    ///
-    /// # Errors
-    /// Database errors.
-    pub async fn remove_endpoint(&self, id: &str, now: i64) -> Result<bool> {
-        let done = sqlx::query(
-            "UPDATE webhook_endpoints SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL",
-        )
-        .bind(id)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
     }
 
     /// Claims up to `limit` due events for `lease_ms`, counting the attempt.
@@ -269,19 +198,118 @@ impl Storage {
             .map(|(day, status, count)| WebhookCount { day, status, count })
             .collect())
     }
-}
 
-/// Whether `owner` has an active (not removed) endpoint.
-pub(super) async fn has_active_endpoint(pool: &sqlx::AnyPool, owner: &Owner) -> Result<bool> {
-    let found = sqlx::query(
-        "SELECT 1 FROM webhook_endpoints WHERE partner_id = $1 AND environment = $2 \
-         AND removed_at IS NULL LIMIT 1",
-    )
-    .bind(&owner.partner_id)
-    .bind(owner.environment.as_str())
-    .fetch_optional(pool)
-    .await?;
-    Ok(found.is_some())
+    /// Webhook events still `pending` (of every partner) at `now` (Unix ms): their count, the
+    /// `created_at` of the oldest, and the oldest `next_attempt_at` of those due and not leased
+    /// by a worker (a delivery waiting for the worker, not for its retry time).
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn webhook_backlog(&self, now: i64) -> Result<(i64, Option<i64>, Option<i64>)> {
+        let row: (i64, Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT COUNT(*), MIN(created_at), MIN(CASE WHEN next_attempt_at <= $1 \
+             AND (locked_until IS NULL OR locked_until <= $1) THEN next_attempt_at END) \
+             FROM webhook_events WHERE status = 'pending'",
+        )
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(row)
+    }
+
+    /// The latest 100 events of endpoint `endpoint_id` of `owner`, newest first.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn endpoint_events(&self, owner: &Owner, endpoint_id: &str) -> Result<Vec<EventRow>> {
+        let rows = sqlx::query(
+            "SELECT id, status, attempts, last_status, next_attempt_at, created_at \
+             FROM webhook_events WHERE endpoint_id = $1 AND partner_id = $2 AND environment = $3 \
+             ORDER BY created_at DESC, id DESC LIMIT 100",
+        )
+        .bind(endpoint_id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(EventRow {
+                    id: r.try_get(0)?,
+                    status: r.try_get(1)?,
+                    attempts: r.try_get(2)?,
+                    last_status: r.try_get(3)?,
+                    next_attempt_at: r.try_get(4)?,
+                    created_at: r.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Queues failed event `id` of `owner` for delivery again (a fresh retry schedule); returns
+    /// the endpoint id when it was failed and is now pending.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn resend_event(&self, owner: &Owner, id: &str, now: i64) -> Result<Option<String>> {
+        let row = sqlx::query(
+            "UPDATE webhook_events SET status = 'pending', attempts = 0, next_attempt_at = $4, \
+             locked_until = NULL WHERE id = $1 AND partner_id = $2 AND environment = $3 \
+             AND status = 'failed' RETURNING endpoint_id",
+        )
+        .bind(id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .bind(now)
+        .fetch_optional(&self.pool)
+        .await?;
+        row.map(|r| Ok(r.try_get(0)?)).transpose()
+    }
+
+    /// Queues a `webhook.test` event for endpoint `endpoint_id` of `owner`, delivered (signed,
+    /// retried, counted) like any other event. An event row names a report, so the test event
+    /// names the owner's newest report; `None` when the endpoint is not an active one of the
+    /// owner's or the owner has no report yet. Returns the event id.
+    ///
+    /// # Errors
+    /// Database errors.
+    pub async fn enqueue_test_event(
+        &self,
+        owner: &Owner,
+        endpoint_id: &str,
+        now: i64,
+    ) -> Result<Option<String>> {
+        if self.owner_endpoint(owner, endpoint_id).await?.is_none() {
+            return Ok(None);
+        }
+        let Some(report_id) = self.newest_report_id(owner).await? else {
+            return Ok(None);
+        };
+        let id = new_id("msg");
+        let payload = serde_json::json!({
+            "id": id,
+            "type": "webhook.test",
+            "createdAt": crate::ids::rfc3339(now),
+            "environment": owner.environment.as_str(),
+            "data": {"reportId": report_id, "test": true},
+        })
+        .to_string();
+        sqlx::query(
+            "INSERT INTO webhook_events (id, partner_id, environment, endpoint_id, report_id, \
+             event_type, payload, status, attempts, next_attempt_at, created_at) \
+             VALUES ($1, $2, $3, $4, $5, 'webhook.test', $6, 'pending', 0, $7, $7)",
+        )
+        .bind(&id)
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .bind(endpoint_id)
+        .bind(&report_id)
+        .bind(&payload)
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(Some(id))
+    }
 }
 
 /// Writes a `score.completed` event per active endpoint of `owner` within `tx`; its data
@@ -305,7 +333,7 @@ pub(super) async fn enqueue_completed(
     .await?;
     for row in &endpoints {
         let endpoint_id: String = row.try_get(0)?;
-        let id = crate::ids::new_id("msg");
+        let id = new_id("msg");
         let payload = serde_json::json!({
             "id": id,
             "type": "score.completed",
