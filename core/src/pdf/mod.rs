@@ -28,7 +28,9 @@ mod load;
 mod pieces;
 mod reader;
 mod structure;
-#[cfg(feature = "testing")]
+#[cfg(any(test, feature = "testing"))]
+// Unit tests without the feature use only `writer::assemble`.
+#[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub mod writer;
 
 pub(crate) use glyphs::{Glyph, Line, Page, join};

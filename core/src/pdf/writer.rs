@@ -39,6 +39,23 @@ fn name(n: &str) -> Object {
 /// The PDF bytes of `pages`, with `/Producer` `producer` and `/Creator` `creator` (when not
 /// empty). Writing to memory cannot fail; an empty vector is returned if it ever did.
 pub fn document(pages: Vec<Canvas>, producer: &str, creator: &str) -> Vec<u8> {
+    let mut info = vec![("Producer", producer)];
+    if !creator.is_empty() {
+        info.push(("Creator", creator));
+    }
+    let mut doc = assemble(pages.into_iter().map(|p| p.ops).collect(), &info);
+    let mut bytes = Vec::new();
+    if doc.save_to(&mut bytes).is_err() {
+        bytes.clear();
+    }
+    bytes
+}
+
+/// The document (PDF 1.4, A4 pages) of the page content streams `contents`, whose text is in
+/// base-14 Helvetica as `/F1`, with the document information entries `info` (`("Producer",
+/// "iText 5.1.0")`, …): for tests that draw their own content streams and still need the
+/// document object (to encrypt it, say).
+pub fn assemble(contents: Vec<String>, info: &[(&str, &str)]) -> Document {
     let mut doc = Document::with_version("1.4");
     let pages_id = doc.new_object_id();
     let mut font = Dictionary::new();
@@ -48,8 +65,8 @@ pub fn document(pages: Vec<Canvas>, producer: &str, creator: &str) -> Vec<u8> {
     font.set("Encoding", name("WinAnsiEncoding"));
     let font_id = doc.add_object(Object::Dictionary(font));
     let mut kids = Vec::new();
-    for page in pages {
-        let content_id = doc.add_object(Stream::new(Dictionary::new(), page.ops.into_bytes()));
+    for ops in contents {
+        let content_id = doc.add_object(Stream::new(Dictionary::new(), ops.into_bytes()));
         let mut dict = Dictionary::new();
         dict.set("Type", name("Page"));
         dict.set("Parent", Object::Reference(pages_id));
@@ -76,18 +93,13 @@ pub fn document(pages: Vec<Canvas>, producer: &str, creator: &str) -> Vec<u8> {
     catalog.set("Pages", Object::Reference(pages_id));
     let catalog_id = doc.add_object(Object::Dictionary(catalog));
     doc.trailer.set("Root", Object::Reference(catalog_id));
-    let mut info = Dictionary::new();
-    info.set("Producer", Object::string_literal(producer));
-    if !creator.is_empty() {
-        info.set("Creator", Object::string_literal(creator));
+    let mut dictionary = Dictionary::new();
+    for (key, value) in info {
+        dictionary.set(*key, Object::string_literal(*value));
     }
-    let info_id = doc.add_object(Object::Dictionary(info));
+    let info_id = doc.add_object(Object::Dictionary(dictionary));
     doc.trailer.set("Info", Object::Reference(info_id));
-    let mut bytes = Vec::new();
-    if doc.save_to(&mut bytes).is_err() {
-        bytes.clear();
-    }
-    bytes
+    doc
 }
 
 /// Splits `text` into lines of at most `width` characters at spaces (a longer word stands on

@@ -260,7 +260,7 @@ fn airtel_pages(s: &Statement, opening: Decimal) -> Vec<Canvas> {
 /// A row's text in Airtel Money Uganda's words. Airtel has no paybill, salary or savings rows
 /// of its own in the table: a bill is `Paid to`, a salary is money received, savings go to a
 /// bank; its overdraft (`Wewole`) is repaid as a loan.
-#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: MTN writes some categories as no row
+#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: a wallet that prints fees inside their rows writes a charge as no row
 pub(super) fn words(
     category: Category,
     party: &crate::wallets::Party,

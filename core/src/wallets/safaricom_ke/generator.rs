@@ -492,7 +492,7 @@ impl Builder {
 }
 
 /// A row's text in Safaricom's words (2023+ layout: the masked number after the dash).
-#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: MTN writes some categories as no row
+#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: a wallet that prints fees inside their rows writes a charge as no row
 pub(super) fn words(
     category: Category,
     party: &crate::wallets::Party,

@@ -160,7 +160,7 @@ fn vodacom_pages(rows: &[(Transaction, String, String)]) -> Vec<Canvas> {
 /// table reads no salary, savings or digital-loan rows of their own: a salary is money
 /// received, savings and bank transfers go through the National Payment Switch, a digital
 /// loan is an M-Pesa Advance.
-#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: MTN writes some categories as no row
+#[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: a wallet that prints fees inside their rows writes a charge as no row
 pub(super) fn words(
     category: Category,
     party: &crate::wallets::Party,

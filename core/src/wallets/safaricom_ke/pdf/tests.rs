@@ -277,61 +277,16 @@ fn draw_table(c: &mut Canvas, rows: &[Row], mut top: f64) {
     );
 }
 
-fn name(n: &str) -> Object {
-    Object::Name(n.as_bytes().to_vec())
-}
-
-/// Wraps page content streams (all using Helvetica as `/F1`) into a document.
+/// Wraps page content streams (all using Helvetica as `/F1`) into a document written by the
+/// iText Safaricom uses.
 fn document(contents: Vec<String>) -> Document {
-    let mut doc = Document::with_version("1.4");
-    let pages_id = doc.new_object_id();
-    let mut font = Dictionary::new();
-    font.set("Type", name("Font"));
-    font.set("Subtype", name("Type1"));
-    font.set("BaseFont", name("Helvetica"));
-    font.set("Encoding", name("WinAnsiEncoding"));
-    let font_id = doc.add_object(Object::Dictionary(font));
-    let mut kids = Vec::new();
-    for ops in contents {
-        let content_id = doc.add_object(Stream::new(Dictionary::new(), ops.into_bytes()));
-        let mut page = Dictionary::new();
-        page.set("Type", name("Page"));
-        page.set("Parent", Object::Reference(pages_id));
-        page.set("Contents", Object::Reference(content_id));
-        let mut fonts = Dictionary::new();
-        fonts.set("F1", Object::Reference(font_id));
-        let mut resources = Dictionary::new();
-        resources.set("Font", Object::Dictionary(fonts));
-        page.set("Resources", Object::Dictionary(resources));
-        kids.push(Object::Reference(doc.add_object(Object::Dictionary(page))));
-    }
-    let mut tree = Dictionary::new();
-    tree.set("Type", name("Pages"));
-    tree.set(
-        "Count",
-        Object::Integer(i64::try_from(kids.len()).unwrap_or(0)),
-    );
-    tree.set("Kids", Object::Array(kids));
-    let media: Vec<Object> = [0, 0, 595, 842].into_iter().map(Object::Integer).collect();
-    tree.set("MediaBox", Object::Array(media));
-    doc.objects.insert(pages_id, Object::Dictionary(tree));
-    let mut catalog = Dictionary::new();
-    catalog.set("Type", name("Catalog"));
-    catalog.set("Pages", Object::Reference(pages_id));
-    let catalog_id = doc.add_object(Object::Dictionary(catalog));
-    doc.trailer.set("Root", Object::Reference(catalog_id));
-    let mut info = Dictionary::new();
-    info.set(
-        "Producer",
-        Object::string_literal("iText 5.1.0 (synthetic)"),
-    );
-    info.set(
-        "CreationDate",
-        Object::string_literal("D:20240523120000+03'00'"),
-    );
-    let info_id = doc.add_object(Object::Dictionary(info));
-    doc.trailer.set("Info", Object::Reference(info_id));
-    doc
+    crate::pdf::writer::assemble(
+        contents,
+        &[
+            ("Producer", "iText 5.1.0 (synthetic)"),
+            ("CreationDate", "D:20240523120000+03'00'"),
+        ],
+    )
 }
 
 /// Draws a statement in the 2021 layout (header labels without colons unless `colons`),
