@@ -259,7 +259,7 @@ fn airtel_pages(s: &Statement, opening: Decimal) -> Vec<Canvas> {
 
 /// A row's text in Airtel Money Uganda's words. Airtel has no paybill, salary or savings rows
 /// of its own in the table: a bill is `Paid to`, a salary is money received, savings go to a
-/// bank; its overdraft (`Wewole`) is repaid as a loan.
+/// bank; its overdraft-like loan (`Wewole`) is advanced and repaid in its own name.
 #[allow(clippy::unnecessary_wraps)] // `Generator::words`'s signature: a wallet that prints fees inside their rows writes a charge as no row
 pub(super) fn words(
     category: Category,
@@ -292,9 +292,8 @@ pub(super) fn words(
             "Loan disbursement from Airtel".to_owned(),
             Category::MobileLoanDisbursement,
         ),
-        Category::FulizaRepayment
-        | Category::MobileLoanRepayment
-        | Category::DigitalLoanRepayment => (
+        Category::FulizaRepayment => ("Wewole repayment".to_owned(), category),
+        Category::MobileLoanRepayment | Category::DigitalLoanRepayment => (
             "Loan repayment to Airtel".to_owned(),
             Category::MobileLoanRepayment,
         ),

@@ -44,7 +44,10 @@ pub const RULES: &[Rule] = &[
     rule(Match::Contains("reversal"), Category::Reversal),
     rule(Match::WordAny(&["charge", "fee"]), Category::Charges),
     rule(Match::WordAny(&["tax", "levy"]), Category::Charges),
-    rule(Match::Contains("wewole"), Category::FulizaDraw),
+    // Wewole, Airtel's overdraft-like loan: an advance in, its repayment out (one ledger, so a
+    // repayment settles the advance it repays; docs/wallets.md).
+    rule_in(Match::Contains("wewole"), Category::FulizaDraw),
+    rule_out(Match::Contains("wewole"), Category::FulizaRepayment),
     rule_in(Match::Contains("loan"), Category::MobileLoanDisbursement),
     rule_out(Match::Contains("loan"), Category::MobileLoanRepayment),
     rule_in(
