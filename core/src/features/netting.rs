@@ -6,8 +6,9 @@
 //! Scope: person-to-person rows only (Send Money, money received, Pochi la Biashara), matched by
 //! the counterparty each row's wallet names in its text
 //! ([`Transaction::counterparty`], derived when the statement is prepared: M-Pesa's name after
-//! the last `" - "`, Airtel's number, MTN's name). Matching is first-in first-out in the
-//! canonical row order, so it does not depend on the order the statement lists rows in.
+//! the last `" - "`, Airtel's number, MTN's name). Legs of the same amount pair first, then what
+//! is left nets first-in first-out, both in the canonical row order, so it does not depend on
+//! the order the statement lists rows in.
 //!
 //! **Mirrors** (issue 40): rows that move no money net over minutes are not activity either.
 //! A row is undone by its mirror when, within [`MIRROR_MINUTES`], a row of the same kind moves
@@ -84,15 +85,15 @@ fn settle<A: Amount>(
     amount
 }
 
-/// The amount of each row (same index as `rows`, which are in canonical order) that is part of
-/// a round trip; zero for every other row.
-pub fn round_trips(rows: &[&Transaction], categories: &[Category]) -> Vec<Decimal> {
-    round_trips_in(rows, categories)
-}
-
-/// [`round_trips`] in the arithmetic `A` (see [`crate::amount`]).
-pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Category]) -> Vec<A> {
-    let mut netted = vec![A::ZERO; rows.len()];
+/// One pass of [`round_trips_in`] over the person-to-person rows, on what `netted` has left of
+/// each: with `same_amount`, a row nets only an open row of exactly its amount (the earliest
+/// within the window); otherwise first-in first-out, any amounts.
+fn net_round_trips<A: Amount>(
+    rows: &[&Transaction],
+    categories: &[Category],
+    netted: &mut [A],
+    same_amount: bool,
+) {
     // Each counterparty's open amounts (`books`), found by its name in a hash map of the rows'
     // own names (a `BTreeMap` of names was a fifth of the features' time on 5,000 rows, `perf`,
     // 2026-11-27). Only lookups: the map's order is never read.
@@ -115,18 +116,71 @@ pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Cat
         };
         let (ins, outs) = &mut books[book];
         let (paid_in, withdrawn) = (A::of(t.paid_in), A::of(t.withdrawn));
-        if paid_in.is_positive() {
-            let left = settle(outs, t.completed_at, paid_in, i, &mut netted, window);
-            if left.is_positive() {
-                ins.push_back((t.completed_at, left, i));
-            }
+        let (amount, open, other) = if paid_in.is_positive() {
+            (paid_in.minus(netted[i]), outs, ins)
         } else if withdrawn.is_positive() {
-            let left = settle(ins, t.completed_at, withdrawn, i, &mut netted, window);
-            if left.is_positive() {
-                outs.push_back((t.completed_at, left, i));
-            }
+            (withdrawn.minus(netted[i]), ins, outs)
+        } else {
+            continue;
+        };
+        if !amount.is_positive() {
+            continue;
+        }
+        let left = if same_amount {
+            settle_same(open, t.completed_at, amount, i, netted, window)
+        } else {
+            settle(open, t.completed_at, amount, i, netted, window)
+        };
+        if left.is_positive() {
+            other.push_back((t.completed_at, left, i));
         }
     }
+}
+
+/// Nets `amount` at `at` against the earliest open amount of the other direction equal to it
+/// (after dropping those older than `window`); returns what is left (all of it or nothing).
+fn settle_same<A: Amount>(
+    open: &mut Open<A>,
+    at: NaiveDateTime,
+    amount: A,
+    row: usize,
+    netted: &mut [A],
+    window: Duration,
+) -> A {
+    while open.front().is_some_and(|(when, _, _)| at - *when > window) {
+        open.pop_front();
+    }
+    match open.iter().position(|(_, left, _)| *left == amount) {
+        Some(k) => {
+            if let Some((_, _, other)) = open.remove(k) {
+                netted[row] = netted[row].plus(amount);
+                netted[other] = netted[other].plus(amount);
+            }
+            A::ZERO
+        }
+        None => amount,
+    }
+}
+
+/// The amount of each row (same index as `rows`, which are in canonical order) that is part of
+/// a round trip; zero for every other row.
+pub fn round_trips(rows: &[&Transaction], categories: &[Category]) -> Vec<Decimal> {
+    round_trips_in(rows, categories)
+}
+
+/// [`round_trips`] in the arithmetic `A` (see [`crate::amount`]).
+///
+/// Two passes over each counterparty's rows: legs of the **same amount** pair first (the
+/// earliest open one within the window), then what is left nets first-in first-out. Without
+/// the first pass, money sent to someone who also pays the holder and sent back at once
+/// chained through the other payments: each send netted the oldest payment still open, each
+/// return the send before it, so the netting moved the holder's income days towards the end of
+/// the statement (the totals unchanged) and a round trip a day bought points of income recency
+/// (issue 49's conformance suite).
+pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Category]) -> Vec<A> {
+    let mut netted = vec![A::ZERO; rows.len()];
+    net_round_trips(rows, categories, &mut netted, true);
+    net_round_trips(rows, categories, &mut netted, false);
     // Person-to-person rows no name matched: the same amount back within minutes.
     let unnetted: Vec<usize> = (0..rows.len())
         .filter(|i| PERSON_TO_PERSON.contains(&categories[*i]) && netted[*i].is_zero())
