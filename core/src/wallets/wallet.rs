@@ -11,7 +11,7 @@ use crate::categorise::Table;
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::pdf;
-use crate::statement::{Provider, Statement, Transaction};
+use crate::statement::{PdfBuild, Provider, Statement, Transaction};
 
 /// One wallet: all the engine knows of it. Each wallet's folder declares one as a `static`;
 /// the registry ([`super::ALL`]) lists them.
@@ -216,4 +216,11 @@ pub struct Writer {
     /// The binary comment on the file's second line, lower-case hex (`"f6e4fcdf"`), when the
     /// writer writes one the engine checks.
     pub marker: Option<&'static str>,
+    /// How its files are laid out ([`PdfBuild`]), when measured: a file that names this
+    /// writer but is laid out otherwise was re-saved or re-drawn by another program.
+    pub build: Option<PdfBuild>,
+    /// Whether it shows every glyph of a two-byte font with its own text-showing string
+    /// (Qt 4.8 places each glyph with its own `Td`): a string of several glyphs is another
+    /// program's text.
+    pub one_glyph_per_string: bool,
 }

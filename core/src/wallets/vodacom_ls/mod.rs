@@ -17,6 +17,8 @@ mod rules;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
+use crate::statement::PdfBuild;
+
 use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
 
 /// Vodacom M-Pesa Lesotho.
@@ -62,6 +64,15 @@ pub static WALLET: Wallet = Wallet {
                 producer: "itext 2.1.7",
                 creator: "",
                 marker: None,
+                // Measured on the genuine sample (docs/integrity.md, "Each wallet's writer").
+                build: Some(PdfBuild {
+                    info_first: false,
+                    objects_in_number_order: false,
+                    tight_dictionaries: true,
+                    trailer_id: true,
+                    utf16_info: false,
+                }),
+                one_glyph_per_string: false,
             }],
             fonts: &[],
             encrypted: false,
