@@ -63,7 +63,8 @@ pub static WALLET: Wallet = Wallet {
             writers: &[Writer {
                 producer: "itext 2.1.7",
                 creator: "",
-                marker: None,
+                // iText's binary comment, as on the genuine sample.
+                marker: Some("e2e3cfd3"),
                 // Measured on the genuine sample (docs/integrity.md, "Each wallet's writer").
                 build: Some(PdfBuild {
                     info_first: false,
