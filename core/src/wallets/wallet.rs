@@ -142,6 +142,10 @@ pub struct Profile {
     /// that did not succeed is not measured); every wallet's may count every listed row, or
     /// every row but failed ones.
     pub summary_completed_only: bool,
+    /// Whether its transaction ids are numbers that rise with time (Airtel Uganda's
+    /// Transaction ID, MTN Ghana's `F_ID`): a row whose id is lower than that of a row
+    /// completed earlier was invented or had its date edited (`crate::check::ids`).
+    pub ids_rise_with_time: bool,
     /// The hint an encrypted file's password error gives (`"normally the customer's ID
     /// number"`), when the wallet encrypts its statements.
     pub password_hint: Option<&'static str>,

@@ -80,6 +80,8 @@ pub static WALLET: Wallet = Wallet {
         }),
         overdraft: None,
         summary_completed_only: true,
+        // Transaction IDs rise with time: 23 rows of the genuine 2026 sample, no exception.
+        ids_rise_with_time: true,
         password_hint: None,
     },
     #[cfg(feature = "testing")]

@@ -82,6 +82,8 @@ pub static WALLET: Wallet = Wallet {
         }),
         overdraft: Some("Fuliza"),
         summary_completed_only: false,
+        // Receipts are letters and digits, not numbered in time order.
+        ids_rise_with_time: false,
         password_hint: Some("normally the customer's ID number"),
     },
     #[cfg(feature = "testing")]

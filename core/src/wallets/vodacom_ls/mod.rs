@@ -81,6 +81,8 @@ pub static WALLET: Wallet = Wallet {
         }),
         overdraft: None,
         summary_completed_only: true,
+        // No transaction ids printed.
+        ids_rise_with_time: false,
         password_hint: None,
     },
     #[cfg(feature = "testing")]
