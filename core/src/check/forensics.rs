@@ -5,8 +5,13 @@
 //! Evidence measured on the genuine samples (see docs/integrity.md):
 //! - each wallet's writers name themselves in `/Producer` (and `/Creator`): Safaricom's are
 //!   iText 5 (binary marker `e2e3cfd3`) and `OpenPDF` 1.3 (marker `f6e4fcdf`, the bytes of
-//!   "öäüß"), encrypted; the other wallets' are listed in their profiles. Each writes one
+//!   "öäüß"), encrypted; the other wallets' are listed in their profiles, with the layout
+//!   of their files (`PdfBuild`: Airtel's Qt 4.8 writes `/Info` first, dictionaries with line
+//!   breaks, no `/ID`; Vodacom's iText 2.1.7 its marker `e2e3cfd3`, `/Info` last, an `/ID`;
+//!   neither writes objects in number order, as rewriting libraries do). Each writes one
 //!   classic cross-reference table and one `%%EOF`.
+//! - Airtel's Qt places every glyph with its own `Td` and shows it alone: a string of several
+//!   glyphs in its two-byte fonts is another program's text (`off_grid_text`).
 //! - Tools that decrypt or re-save (iLovePDF, 3-Heights) put their own name in `/Producer`:
 //!   a fact (the copy is `pdf_resaved`), not evidence of editing.
 //! - A file that still names its wallet's writer but is built by another program (another
