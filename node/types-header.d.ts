@@ -225,6 +225,24 @@ export interface PdfStructure {
   oddSizePages?: number[]
   /** Transaction-table lines whose amounts do not end at their column's right edge. */
   offGrid?: PageLine[]
+  /** How the file is laid out: facts that tell one writer from another. */
+  build?: PdfBuild
+  /** Strings of a two-byte font that draw more than one glyph (Airtel's writer: 0). */
+  joinedGlyphStrings?: number
+}
+
+/** How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured"). */
+export interface PdfBuild {
+  /** The document information dictionary is object 1. */
+  infoFirst: boolean
+  /** The objects sit in the file in the order of their numbers. */
+  objectsInNumberOrder: boolean
+  /** The first object's dictionary opens without a line break. */
+  tightDictionaries: boolean
+  /** The trailer carries a file identifier. */
+  trailerId: boolean
+  /** `/Producer` is written in UTF-16. */
+  utf16Info: boolean
 }
 
 /** Facts about the source PDF that tamper checks read. */

@@ -21,8 +21,8 @@
 use alama_core::parse::Format;
 use alama_core::report::{EvidenceLevel, Integrity, MonthlyCashflow, StatementOverview};
 use alama_core::statement::{
-    AccountHolder, Balances, DocumentInfo, FontUse, PageLine, PdfStructure, Period, Provider,
-    Summary, SummaryRow, UnparsedLine,
+    AccountHolder, Balances, DocumentInfo, FontUse, PageLine, PdfBuild, PdfStructure, Period,
+    Provider, Summary, SummaryRow, UnparsedLine,
 };
 use alama_core::{
     Band, Category, Factor, Finding, Insight, ReasonCode, Report, ReportStatus, Severity,
@@ -383,6 +383,28 @@ pub struct PdfStructure {
     /// Transaction-table lines whose amounts do not end at their column's right edge.
     #[uniffi(default)]
     pub off_grid: Vec<PageLine>,
+    /// How the file is laid out, as facts that tell one writer from another; `null` when not
+    /// measured.
+    #[uniffi(default)]
+    pub build: Option<PdfBuild>,
+    /// Strings of a two-byte font that draw more than one glyph (Airtel's writer: 0).
+    #[uniffi(default)]
+    pub joined_glyph_strings: u32,
+}
+
+/// How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured").
+#[uniffi::remote(Record)]
+pub struct PdfBuild {
+    /// The document information dictionary is object 1.
+    pub info_first: bool,
+    /// The objects sit in the file in the order of their numbers.
+    pub objects_in_number_order: bool,
+    /// The first object's dictionary opens without a line break.
+    pub tight_dictionaries: bool,
+    /// The trailer carries a file identifier.
+    pub trailer_id: bool,
+    /// `/Producer` is written in UTF-16.
+    pub utf16_info: bool,
 }
 
 /// A line of a PDF page.

@@ -5,8 +5,13 @@
 //! Evidence measured on the genuine samples (see docs/integrity.md):
 //! - each wallet's writers name themselves in `/Producer` (and `/Creator`): Safaricom's are
 //!   iText 5 (binary marker `e2e3cfd3`) and `OpenPDF` 1.3 (marker `f6e4fcdf`, the bytes of
-//!   "öäüß"), encrypted; the other wallets' are listed in their profiles. Each writes one
+//!   "öäüß"), encrypted; the other wallets' are listed in their profiles, with the layout
+//!   of their files (`PdfBuild`: Airtel's Qt 4.8 writes `/Info` first, dictionaries with line
+//!   breaks, no `/ID`; Vodacom's iText 2.1.7 its marker `e2e3cfd3`, `/Info` last, an `/ID`;
+//!   neither writes objects in number order, as rewriting libraries do). Each writes one
 //!   classic cross-reference table and one `%%EOF`.
+//! - Airtel's Qt places every glyph with its own `Td` and shows it alone: a string of several
+//!   glyphs in its two-byte fonts is another program's text (`off_grid_text`).
 //! - Tools that decrypt or re-save (iLovePDF, 3-Heights) put their own name in `/Producer`:
 //!   a fact (the copy is `pdf_resaved`), not evidence of editing.
 //! - A file that still names its wallet's writer but is built by another program (another
@@ -55,7 +60,13 @@ pub(super) fn check(
         ));
     }
     if let Some(s) = &doc.structure
-        && !structure(wallet, profile, s, writer, findings)
+        && !structure(
+            wallet,
+            profile,
+            s,
+            (writer, doc.producer.as_deref().unwrap_or("")),
+            findings,
+        )
     {
         original = false;
     }
@@ -99,7 +110,7 @@ fn structure(
     wallet: &Wallet,
     profile: &PdfWriter,
     s: &PdfStructure,
-    writer: Option<&Writer>,
+    (writer, producer): (Option<&Writer>, &str),
     findings: &mut Vec<Finding>,
 ) -> bool {
     let mut original = true;
@@ -116,29 +127,34 @@ fn structure(
             ),
         ));
     }
-    if let Some(w) = writer
-        && let Some(marker) = w.marker
-        && (s.binary_marker.as_deref() != Some(marker) || s.xref_streams || s.loose_stream_ends > 0)
-    {
-        original = false;
-        findings.push(finding(
-            "disguised_resave",
-            Severity::Warning,
-            format!(
-                "the PDF names {} as its producer but was not written by it (file \
-                     marker {}, {}, {} stream end(s) in another style): another program \
-                     rewrote it and kept {}'s producer",
-                w.producer,
-                s.binary_marker.as_deref().unwrap_or("none"),
-                if s.xref_streams {
-                    "cross-reference streams"
-                } else {
-                    "classic cross-reference table"
-                },
-                s.loose_stream_ends,
-                wallet.operator
-            ),
-        ));
+    if let Some(w) = writer {
+        let differences = unlike_writer(w, s);
+        if !differences.is_empty() {
+            original = false;
+            findings.push(finding(
+                "disguised_resave",
+                Severity::Warning,
+                format!(
+                    "the PDF names {:?} as its producer but was not written by it ({}): \
+                     another program rewrote or re-drew it and kept {}'s producer",
+                    producer,
+                    differences.join(", "),
+                    wallet.operator
+                ),
+            ));
+        }
+        if w.one_glyph_per_string && s.joined_glyph_strings > 0 {
+            original = false;
+            findings.push(finding(
+                "off_grid_text",
+                Severity::Warning,
+                format!(
+                    "{} text string(s) draw several glyphs at once, where {}'s writer places \
+                     every glyph on its own: text was written into the page by another program",
+                    s.joined_glyph_strings, wallet.operator
+                ),
+            ));
+        }
     }
     let foreign: Vec<String> = if profile.fonts.is_empty() {
         Vec::new()
@@ -191,6 +207,70 @@ fn structure(
         ));
     }
     original
+}
+
+/// How the file `s` differs from what writer `w` writes: its marker and stream style (when the
+/// writer declares a marker) and its layout (when the writer's is measured), one phrase each.
+fn unlike_writer(w: &Writer, s: &PdfStructure) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(marker) = w.marker {
+        if s.binary_marker.as_deref() != Some(marker) {
+            out.push(format!(
+                "file marker {}",
+                s.binary_marker.as_deref().unwrap_or("none")
+            ));
+        }
+        if s.xref_streams {
+            out.push("cross-reference streams".to_owned());
+        }
+        if s.loose_stream_ends > 0 {
+            out.push(format!(
+                "{} stream end(s) in another style",
+                s.loose_stream_ends
+            ));
+        }
+    }
+    if let (Some(want), Some(got)) = (w.build, s.build) {
+        // (expected, found, the fact as found when true, as found when false)
+        let facts = [
+            (
+                want.info_first,
+                got.info_first,
+                "document information first",
+                "document information not first",
+            ),
+            (
+                want.objects_in_number_order,
+                got.objects_in_number_order,
+                "objects in number order",
+                "objects out of number order",
+            ),
+            (
+                want.tight_dictionaries,
+                got.tight_dictionaries,
+                "dictionaries without line breaks",
+                "dictionaries with line breaks",
+            ),
+            (
+                want.trailer_id,
+                got.trailer_id,
+                "a file identifier",
+                "no file identifier",
+            ),
+            (
+                want.utf16_info,
+                got.utf16_info,
+                "producer in UTF-16",
+                "producer not in UTF-16",
+            ),
+        ];
+        for (want, got, yes, no) in facts {
+            if want != got {
+                out.push((if got { yes } else { no }).to_owned());
+            }
+        }
+    }
+    out
 }
 
 fn pages(doc: &DocumentInfo, findings: &mut Vec<Finding>) {

@@ -14,6 +14,7 @@
 //! - [`forensics`]: the PDF file itself against the wallet's writer (writer, incremental
 //!   updates, fonts, pages).
 //! - [`duplicates`]: rows printed twice.
+//! - [`ids`]: transaction ids that must rise with time.
 //! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
 //!   request, balances below its floor, impossible row rates).
 //! - [`named`]: the rows these critical findings name, which the report leaves out of its
@@ -28,6 +29,7 @@
 pub mod balance;
 pub mod duplicates;
 pub mod forensics;
+pub mod ids;
 pub mod listed;
 pub mod named;
 pub mod plausible;
@@ -65,19 +67,35 @@ pub fn check(reading: &Reading<'_>, wallet: &Wallet, as_of: Option<NaiveDate>) -
         chain @ Chain::Listed { .. } => listed::check(statement, by_time, chain, &mut findings),
     }
     duplicates::check(by_time, &mut findings);
+    ids::check(wallet, by_time, &mut findings);
     plausible::check(statement, wallet, by_time, as_of, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {
         (Some(doc), _) => forensics::check(wallet, doc, &mut findings),
         (None, Some(Format::Csv | Format::Xlsx)) => EvidenceLevel::Csv,
         (None, _) => EvidenceLevel::Json,
     };
+    if evidence_level == EvidenceLevel::Csv {
+        findings.push(finding(
+            "csv_unverifiable",
+            Severity::Info,
+            format!(
+                "a table export carries no trace of its origin: rows added, removed or changed \
+                 with their balances made to agree (invented income, hidden repayments) cannot \
+                 be ruled out, only arithmetic that does not hold; for a decision that rests on \
+                 this statement ask for {}'s own statement PDF",
+                wallet.operator
+            ),
+        ));
+    }
     check_unparsed(statement, &mut findings);
     check_period(statement, &mut findings);
+    let blind = evidence_level == EvidenceLevel::PdfOriginal
+        && edits_unseen(wallet, reconciliation.reconciled, &mut findings);
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     let status = match findings.iter().map(|f| f.severity).max() {
         Some(Severity::Critical) => "failed",
         Some(Severity::Warning) => "warnings",
-        _ if evidence_level == EvidenceLevel::PdfOriginal => "verified",
+        _ if evidence_level == EvidenceLevel::PdfOriginal && !blind => "verified",
         _ => "consistent",
     };
     Integrity {
@@ -86,6 +104,37 @@ pub fn check(reading: &Reading<'_>, wallet: &Wallet, as_of: Option<NaiveDate>) -
         summary_reconciled: reconciliation.reconciled,
         findings,
     }
+}
+
+/// Whether an edit of one amount could pass unseen on this statement: its wallet's genuine
+/// balance chains break for reasons not all explained (so a break is no evidence) and no
+/// SUMMARY reconciles the rows. Such a statement tops out at `consistent` even from its
+/// wallet's own writer (an `info` finding, `edits_unseen`, says why): `verified` promises that
+/// a one-amount edit would have been caught (docs/integrity.md, "An honest `verified`").
+fn edits_unseen(wallet: &Wallet, reconciled: Option<bool>, findings: &mut Vec<Finding>) -> bool {
+    let chain_is_evidence = match wallet.profile.chain {
+        Chain::Unlisted => false,
+        Chain::Listed {
+            breaks_are_evidence,
+            ..
+        } => breaks_are_evidence,
+    };
+    if chain_is_evidence || reconciled == Some(true) {
+        return false;
+    }
+    findings.push(finding(
+        "edits_unseen",
+        Severity::Info,
+        format!(
+            "an edited amount would not show on this statement: it prints no SUMMARY to \
+             reconcile the rows with, and {}'s own statements break their balance chain for \
+             reasons not all explained, so a break is no evidence; the file is {}'s own, but \
+             the verdict stops at consistent (ask for the statement from {} directly, or for \
+             a second source of the same months)",
+            wallet.operator, wallet.operator, wallet.operator
+        ),
+    ));
+    true
 }
 
 fn finding(code: &str, severity: Severity, message: String) -> Finding {

@@ -24,7 +24,7 @@ use super::load::resolve;
 
 /// A font (or a code in it) this reader does not handle; the caller refuses the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Unsupported;
+pub(crate) struct Unsupported;
 
 /// Advance widths (1/1000 em) of Helvetica for the `WinAnsiEncoding` codes 32..=126, from
 /// Adobe's Core14 AFM files (`Helvetica.afm`), looked up by glyph name as `pdf-extract` does
@@ -71,7 +71,7 @@ type CodeText = HashMap<u32, Box<[char]>>;
 
 /// How a font turns a string's bytes into codes, widths and text.
 #[derive(Debug)]
-pub(super) enum Font {
+pub(crate) enum Font {
     /// One byte per code.
     Simple {
         /// Width per code (1/1000 em).
@@ -104,6 +104,23 @@ impl Font {
             Some(b"TrueType" | b"Type1") => simple(doc, font, max_stream),
             _ => Err(Unsupported),
         }
+    }
+
+    /// The code that draws `ch` alone, when the font has one (the lowest; for the tamper
+    /// generator, which writes text back in the font's own codes).
+    #[cfg(feature = "testing")]
+    pub fn code_of(&self, ch: char) -> Option<u32> {
+        let hit = |t: &[char]| t.len() == 1 && t[0] == ch;
+        let code = match self {
+            Font::Simple { text, .. } => text.iter().position(|t| hit(t)),
+            Font::Identity { text, .. } => text.iter().position(|t| hit(t)),
+        };
+        code.and_then(|c| u32::try_from(c).ok())
+    }
+
+    /// Whether its codes are two bytes (`Identity-H`).
+    pub fn is_two_byte(&self) -> bool {
+        matches!(self, Font::Identity { .. })
     }
 
     /// Splits `bytes` into `(code, single_byte)` pairs; a trailing odd byte of a two-byte

@@ -62,6 +62,10 @@ pub(crate) struct Page {
     pub number: u32,
     /// Lines sorted by baseline.
     pub lines: Vec<Line>,
+    /// Text-showing strings of a two-byte (`Identity-H`) font that draw more than one glyph
+    /// (Airtel Uganda's writer draws one glyph per string: see
+    /// `crate::statement::PdfStructure::joined_glyph_strings`).
+    pub joined_glyph_strings: u32,
 }
 
 /// Joins characters (sorted by `x`) into text, with a single space wherever the font drew a

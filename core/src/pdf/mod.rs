@@ -33,6 +33,8 @@ mod structure;
 #[cfg_attr(not(feature = "testing"), allow(dead_code))]
 pub mod writer;
 
+#[cfg(feature = "testing")]
+pub(crate) use fonts::Font;
 pub(crate) use glyphs::{Glyph, Line, Page, join};
 #[cfg(test)]
 pub(crate) use glyphs::{MAX_GLYPHS_PER_PAGE, group_lines};
@@ -94,6 +96,21 @@ impl Document {
         self.each_page(|page| pages.push(page))?;
         Ok(pages)
     }
+}
+
+/// The document's facts ([`Document::info`]) with what its pages' text adds to its structure
+/// (strings of several glyphs in a two-byte font, summed over `pages`).
+pub(crate) fn info_with_pages(
+    document: &Document,
+    pages: &[Page],
+) -> crate::statement::DocumentInfo {
+    let mut info = document.info().clone();
+    if let Some(s) = info.structure.as_mut() {
+        s.joined_glyph_strings = pages
+            .iter()
+            .fold(0_u32, |n, p| n.saturating_add(p.joined_glyph_strings));
+    }
+    info
 }
 
 /// `UnsupportedWallet`: the PDF draws its text in a way no supported wallet's statement does,

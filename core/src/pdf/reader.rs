@@ -266,6 +266,7 @@ fn read_page(
         // About one character per 16 bytes of content in Safaricom's layouts.
         glyphs: Vec::with_capacity((content.len() / 16).min(MAX_GLYPHS_PER_PAGE)),
         number: job.number,
+        joined: 0,
     };
     match page.run(content) {
         Ok(()) => {}
@@ -279,6 +280,7 @@ fn read_page(
     Ok(Some(Page {
         number: job.number,
         lines: group_lines(page.glyphs),
+        joined_glyph_strings: page.joined,
     }))
 }
 
@@ -308,6 +310,9 @@ struct PageReader<'a> {
     height: f64,
     glyphs: Vec<Glyph>,
     number: u32,
+    /// Strings of a two-byte font that show more than one glyph (see
+    /// [`Page::joined_glyph_strings`]).
+    joined: u32,
 }
 
 fn numbers<const N: usize>(operands: &[Token<'_>]) -> Option<[f64; N]> {
@@ -519,6 +524,9 @@ impl PageReader<'_> {
         bytes: &[u8],
     ) -> std::result::Result<(), Stop> {
         let font = &self.fonts[font];
+        if font.is_two_byte() && bytes.len() > 2 {
+            self.joined = self.joined.saturating_add(1);
+        }
         for (code, single_byte) in font.codes(bytes) {
             let (width, text) = font.glyph(code)?;
             let tsm = Matrix([state.scaling, 0.0, 0.0, 1.0, 0.0, state.rise]);

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use lopdf::{Document, Object, ObjectId};
 
-use crate::statement::{FontUse, PdfStructure};
+use crate::statement::{FontUse, PdfBuild, PdfStructure};
 
 /// Measures `bytes` (the file as received) and `doc` (the same file, opened). `off_grid` is
 /// filled in later from the glyph positions.
@@ -21,7 +21,57 @@ pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> Pd
         fonts: fonts(doc, page_ids),
         odd_size_pages: odd_size_pages(doc, page_ids),
         off_grid: Vec::new(),
+        build: Some(build(bytes, doc)),
+        joined_glyph_strings: 0,
     }
+}
+
+/// The layout facts of [`PdfBuild`], read from the file's bytes and its cross-reference
+/// table (the last section's, as `lopdf` merged them).
+fn build(bytes: &[u8], doc: &Document) -> PdfBuild {
+    let info = doc.trailer.get(b"Info").and_then(Object::as_reference).ok();
+    let mut offsets = doc
+        .reference_table
+        .entries
+        .iter()
+        .filter_map(|(number, entry)| match entry {
+            lopdf::xref::XrefEntry::Normal { offset, .. } => Some((*number, *offset)),
+            _ => None,
+        })
+        .peekable();
+    let mut in_order = offsets.peek().is_some();
+    let mut last = None;
+    for (_, offset) in offsets {
+        if last.is_some_and(|l| offset <= l) {
+            in_order = false;
+            break;
+        }
+        last = Some(offset);
+    }
+    let utf16_info = info
+        .and_then(|id| doc.get_dictionary(id).ok())
+        .and_then(|d| d.get(b"Producer").ok())
+        .and_then(|p| p.as_str().ok())
+        .is_some_and(|p| p.starts_with(&[0xFE, 0xFF]));
+    PdfBuild {
+        info_first: info.is_some_and(|(n, _)| n == 1),
+        objects_in_number_order: in_order,
+        tight_dictionaries: first_dictionary_is_tight(bytes),
+        trailer_id: doc.trailer.has(b"ID"),
+        utf16_info,
+    }
+}
+
+/// Whether the first object's dictionary opens as `<</Name` (no white space after `<<`).
+fn first_dictionary_is_tight(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(4096)];
+    memchr::memmem::find(head, b" obj")
+        .and_then(|at| {
+            let rest = &head[at + 4..];
+            let open = memchr::memmem::find(rest, b"<<")?;
+            rest.get(open + 2).copied()
+        })
+        .is_some_and(|b| b == b'/')
 }
 
 fn count(haystack: &[u8], needle: &[u8]) -> u32 {

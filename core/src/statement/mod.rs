@@ -442,6 +442,43 @@ pub struct PdfStructure {
     /// amount's length without moving it breaks the alignment).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub off_grid: Vec<PageLine>,
+    /// How the file is laid out, as facts that tell one writer from another (see
+    /// [`PdfBuild`]); `None` when not measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<PdfBuild>,
+    /// Text-showing strings of a two-byte (`Identity-H`) font that draw more than one glyph.
+    /// Airtel Uganda's writer (Qt 4.8) places every glyph with its own `Td` and shows it
+    /// alone, so a string of several glyphs was written by another program.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub joined_glyph_strings: u32,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// How a PDF file is laid out: facts each writer fixes the same way on every file it writes
+/// and that a program re-saving or re-drawing the file sets its own way (measured on the
+/// genuine samples; see docs/integrity.md, "Each wallet's writer"). Source: PDF 1.7 (ISO
+/// 32000-1) §7.5 (file structure) and §14.3.3 (document information).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+#[allow(clippy::struct_excessive_bools)] // five independent yes/no facts of one file
+pub struct PdfBuild {
+    /// The document information dictionary (`/Info`) is object 1 (Qt writes it first).
+    pub info_first: bool,
+    /// The objects sit in the file in the order of their numbers (what `lopdf`, `qpdf` and
+    /// other rewriting libraries do; a streaming writer such as Qt or iText writes its catalog
+    /// and page tree after the pages, so its offsets are not in number order).
+    pub objects_in_number_order: bool,
+    /// The first object's dictionary opens without a line break (`<</Type…`: iText, `lopdf`),
+    /// not with one (`<<` and a new line: Qt).
+    pub tight_dictionaries: bool,
+    /// The trailer carries a file identifier (`/ID`).
+    pub trailer_id: bool,
+    /// `/Producer` is written in UTF-16 (starts with the byte-order mark `FE FF`).
+    pub utf16_info: bool,
 }
 
 /// A line of a PDF page.

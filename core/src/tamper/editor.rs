@@ -81,24 +81,11 @@ impl Editor {
     }
 
     pub(super) fn format_money(&self, value: Decimal, negative: bool) -> String {
-        let v = value.abs().round_dp(2);
-        let whole = v.trunc().to_string();
-        let cents = format!("{:.2}", v.fract());
-        let cents = cents.trim_start_matches('0');
-        let whole = if self.commas {
-            let digits: Vec<char> = whole.chars().collect();
-            let mut out = String::new();
-            for (i, c) in digits.iter().enumerate() {
-                if i > 0 && (digits.len() - i).is_multiple_of(3) {
-                    out.push(',');
-                }
-                out.push(*c);
-            }
-            out
-        } else {
-            whole
-        };
-        format!("{}{whole}{cents}", if negative { "-" } else { "" })
+        format!(
+            "{}{}",
+            if negative { "-" } else { "" },
+            super::text::format_money(value, self.commas)
+        )
     }
 
     /// Saves (re-encrypting like the original), compressing the page contents again.

@@ -20,10 +20,12 @@ use rust_decimal::Decimal;
 use crate::testing::SplitMix64;
 
 mod editor;
+mod forge;
 mod incremental;
 mod text;
 
 use editor::{Editor, save};
+pub use forge::{Forgery, forge};
 use incremental::incremental_update;
 use text::{Row, change_digit, is_money, is_time, money};
 

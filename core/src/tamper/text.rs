@@ -165,6 +165,17 @@ pub(super) fn change_digit(text: &str, rng: &mut SplitMix64) -> Option<String> {
     Some(out)
 }
 
+/// `value` (its absolute value) with two decimals, thousands separated by commas when
+/// `commas` (`1,234.50`), as the statements print amounts.
+pub(super) fn format_money(value: Decimal, commas: bool) -> String {
+    let v = value.abs().round_dp(2);
+    if commas {
+        crate::wallets::synthetic::grouped(v)
+    } else {
+        format!("{v:.2}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,6 +32,7 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             pdf: None,
             overdraft: None,
             summary_completed_only: false,
+            ids_rise_with_time: false,
             password_hint: None,
         },
         #[cfg(feature = "testing")]

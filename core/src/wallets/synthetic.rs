@@ -71,8 +71,9 @@ pub struct Synthetic {
     pub expected: Statement,
 }
 
-/// `1,234,567.80`: thousands separated by commas, two decimal places.
-pub(super) fn grouped(value: Decimal) -> String {
+/// `1,234,567.80`: thousands separated by commas, two decimal places (also the tamper
+/// generator's, `crate::tamper`).
+pub(crate) fn grouped(value: Decimal) -> String {
     let text = format!("{:.2}", value.round_dp(2));
     let (whole, cents) = text.split_once('.').unwrap_or((text.as_str(), "00"));
     let digits: Vec<char> = whole.chars().collect();

@@ -11,7 +11,7 @@ use crate::categorise::Table;
 use crate::error::Result;
 use crate::limits::Limits;
 use crate::pdf;
-use crate::statement::{Provider, Statement, Transaction};
+use crate::statement::{PdfBuild, Provider, Statement, Transaction};
 
 /// One wallet: all the engine knows of it. Each wallet's folder declares one as a `static`;
 /// the registry ([`super::ALL`]) lists them.
@@ -142,6 +142,10 @@ pub struct Profile {
     /// that did not succeed is not measured); every wallet's may count every listed row, or
     /// every row but failed ones.
     pub summary_completed_only: bool,
+    /// Whether its transaction ids are numbers that rise with time (Airtel Uganda's
+    /// Transaction ID, MTN Ghana's `F_ID`): a row whose id is lower than that of a row
+    /// completed earlier was invented or had its date edited (`crate::check::ids`).
+    pub ids_rise_with_time: bool,
     /// The hint an encrypted file's password error gives (`"normally the customer's ID
     /// number"`), when the wallet encrypts its statements.
     pub password_hint: Option<&'static str>,
@@ -216,4 +220,11 @@ pub struct Writer {
     /// The binary comment on the file's second line, lower-case hex (`"f6e4fcdf"`), when the
     /// writer writes one the engine checks.
     pub marker: Option<&'static str>,
+    /// How its files are laid out ([`PdfBuild`]), when measured: a file that names this
+    /// writer but is laid out otherwise was re-saved or re-drawn by another program.
+    pub build: Option<PdfBuild>,
+    /// Whether it shows every glyph of a two-byte font with its own text-showing string
+    /// (Qt 4.8 places each glyph with its own `Td`): a string of several glyphs is another
+    /// program's text.
+    pub one_glyph_per_string: bool,
 }

@@ -17,6 +17,8 @@ mod rules;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
+use crate::statement::PdfBuild;
+
 use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
 
 /// Airtel Money Uganda.
@@ -62,6 +64,15 @@ pub static WALLET: Wallet = Wallet {
                 producer: "qt ",
                 creator: "wkhtmltopdf",
                 marker: None,
+                // Measured on the genuine sample (docs/integrity.md, "Each wallet's writer").
+                build: Some(PdfBuild {
+                    info_first: true,
+                    objects_in_number_order: false,
+                    tight_dictionaries: false,
+                    trailer_id: false,
+                    utf16_info: true,
+                }),
+                one_glyph_per_string: true,
             }],
             fonts: &[],
             encrypted: false,
@@ -69,6 +80,8 @@ pub static WALLET: Wallet = Wallet {
         }),
         overdraft: None,
         summary_completed_only: true,
+        // Transaction IDs rise with time: 23 rows of the genuine 2026 sample, no exception.
+        ids_rise_with_time: true,
         password_hint: None,
     },
     #[cfg(feature = "testing")]

@@ -58,6 +58,8 @@ pub static WALLET: Wallet = Wallet {
         pdf: None,
         overdraft: None,
         summary_completed_only: true,
+        // F_ID rises with time: 105 rows of the genuine 2025 export, no exception.
+        ids_rise_with_time: true,
         password_hint: None,
     },
     #[cfg(feature = "testing")]

@@ -63,11 +63,15 @@ pub static WALLET: Wallet = Wallet {
                     producer: "itext",
                     creator: "",
                     marker: Some("e2e3cfd3"),
+                    build: None,
+                    one_glyph_per_string: false,
                 },
                 Writer {
                     producer: "openpdf",
                     creator: "",
                     marker: Some("f6e4fcdf"),
+                    build: None,
+                    one_glyph_per_string: false,
                 },
             ],
             fonts: &["DejaVuSans", "FuturaBT", "Helvetica"],
@@ -78,6 +82,8 @@ pub static WALLET: Wallet = Wallet {
         }),
         overdraft: Some("Fuliza"),
         summary_completed_only: false,
+        // Receipts are letters and digits, not numbered in time order.
+        ids_rise_with_time: false,
         password_hint: Some("normally the customer's ID number"),
     },
     #[cfg(feature = "testing")]

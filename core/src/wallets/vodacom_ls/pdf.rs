@@ -55,7 +55,7 @@ pub(super) fn read(document: &crate::pdf::Document) -> Result<Option<Statement>>
     if !is_vodacom(&pages) {
         return Ok(None);
     }
-    read_pages(document.info().clone(), &pages).map(Some)
+    read_pages(crate::pdf::info_with_pages(document, &pages), &pages).map(Some)
 }
 
 /// Whether the pages are a Vodacom M-Pesa Lesotho statement: the title and the table header.

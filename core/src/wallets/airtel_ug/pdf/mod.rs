@@ -83,7 +83,10 @@ const CELL_GAP: f32 = 1.0;
 /// Those of [`crate::pdf::Document::pages`].
 pub(super) fn read(document: &crate::pdf::Document) -> crate::error::Result<Option<Statement>> {
     let pages = document.pages()?;
-    Ok(is_airtel(&pages).then(|| read_pages(document.info().clone(), &pages)))
+    Ok(
+        is_airtel(&pages)
+            .then(|| read_pages(crate::pdf::info_with_pages(document, &pages), &pages)),
+    )
 }
 
 /// Whether the pages are an Airtel Money statement: the title, and the table header or the

@@ -527,7 +527,12 @@ mod tests {
             line(86.0, &[(200.0, "orphan words")], &[]),
             line(96.0, &[(38.0, "Disclaimer: personal use")], &[]),
         ];
-        let table = read(&[Page { number: 1, lines }]).expect("table");
+        let table = read(&[Page {
+            number: 1,
+            lines,
+            joined_glyph_strings: 0,
+        }])
+        .expect("table");
         assert_eq!(table.holder.name.as_deref(), Some("A Person"));
         let summary = table.summary.expect("summary");
         assert_eq!(summary.total.paid_out, dec!(92.00));
@@ -551,7 +556,12 @@ mod tests {
     #[test]
     fn no_table_is_unsupported_wallet() {
         let lines = vec![line(10.0, &[(38.0, "Hello world")], &[])];
-        let err = read(&[Page { number: 1, lines }]).expect_err("no table");
+        let err = read(&[Page {
+            number: 1,
+            lines,
+            joined_glyph_strings: 0,
+        }])
+        .expect_err("no table");
         assert_eq!(err.code(), "unsupported_wallet");
     }
 }

@@ -1,0 +1,730 @@
+//! Forgers for the benchmark of every wallet (feature `testing`): edits of one credit made the
+//! way a borrower with a PDF editor would, on any wallet's statement PDF that is not encrypted
+//! (Airtel Uganda's Qt pages draw each glyph with its own `Td` and `Tj` in a two-byte font;
+//! Vodacom Lesotho's iText pages and the generated statements draw each cell as one string).
+//!
+//! The statement is read with the engine first, so that the forger knows the figures it must
+//! make agree; its texts are then found among the page's text runs (consecutive strings on one
+//! line, Qt's per-glyph `Td` moves between them) and changed byte for byte in the decoded
+//! content streams, every other byte of the stream as it was. Then it is saved one of three ways:
+//! by `lopdf` (a re-save), written back into the original file (only the content streams and
+//! their lengths replaced, offsets fixed: the original's object order, dictionaries,
+//! cross-reference table and document information kept), or rebuilt (objects renumbered into a
+//! new file, the document information copied byte for byte).
+
+use lopdf::content::Content;
+use lopdf::{Document, Object, ObjectId};
+use rust_decimal::Decimal;
+
+use super::Below;
+use super::text::format_money;
+use crate::pdf::Font;
+use crate::statement::{Statement, Transaction};
+use crate::testing::SplitMix64;
+
+/// One forgery. Names are the benchmark's row labels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Forgery {
+    /// One digit of one credit's amount changed, nothing else; saved by `lopdf`.
+    NaiveDigit,
+    /// [`Forgery::NaiveDigit`] written back into the original file's own structure.
+    NaiveWrittenBack,
+    /// One credit raised, that row's and every later balance and the SUMMARY's total credit
+    /// and closing balance raised to agree, every figure keeping its length; saved by `lopdf`.
+    CarefulSameLength,
+    /// The same with a raise that lengthens the amount (the new text drawn as one string);
+    /// saved by `lopdf`.
+    CarefulLonger,
+    /// [`Forgery::CarefulSameLength`] written back into the original file's own structure.
+    WrittenBack,
+    /// [`Forgery::CarefulLonger`] written back into the original file's own structure.
+    WrittenBackLonger,
+    /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
+    /// another library, the wallet's document information copied byte for byte.
+    Rebuilt,
+}
+
+impl Forgery {
+    /// Every forgery, in table order.
+    pub const ALL: [Forgery; 7] = [
+        Forgery::NaiveDigit,
+        Forgery::NaiveWrittenBack,
+        Forgery::CarefulSameLength,
+        Forgery::CarefulLonger,
+        Forgery::WrittenBack,
+        Forgery::WrittenBackLonger,
+        Forgery::Rebuilt,
+    ];
+
+    /// The label used in the benchmark table (`"naive_digit"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Forgery::NaiveDigit => "naive_digit",
+            Forgery::NaiveWrittenBack => "naive_written_back",
+            Forgery::CarefulSameLength => "careful_same_length",
+            Forgery::CarefulLonger => "careful_longer",
+            Forgery::WrittenBack => "written_back",
+            Forgery::WrittenBackLonger => "written_back_longer",
+            Forgery::Rebuilt => "rebuilt_info_copied",
+        }
+    }
+
+    fn longer(self) -> bool {
+        matches!(self, Forgery::CarefulLonger | Forgery::WrittenBackLonger)
+    }
+}
+
+/// One drawn string of a page: its content operation, its font and its characters.
+struct Piece {
+    page: usize,
+    /// Index among the page's string operands (in operation order).
+    string: usize,
+    font: usize,
+    chars: Vec<char>,
+}
+
+/// Consecutive pieces of one line of text.
+struct Run {
+    pieces: Vec<usize>,
+    text: String,
+}
+
+/// Makes one forged copy of `original` (an unencrypted statement PDF whose rows `statement`
+/// holds, as the engine read them).
+///
+/// # Errors
+/// A message when the file cannot be opened, holds no credit that can be edited this way, or
+/// cannot be saved.
+pub fn forge(
+    original: &[u8],
+    statement: &Statement,
+    forgery: Forgery,
+    seed: u64,
+) -> Result<Vec<u8>, String> {
+    let mut rng = SplitMix64::new(seed ^ (forgery as u64 + 1).wrapping_mul(0x9E37_79B9));
+    let doc = Document::load_mem(original).map_err(|e| e.to_string())?;
+    if doc.is_encrypted() || doc.was_encrypted() {
+        return Err("encrypted: forged by `tamper::mutate`".to_owned());
+    }
+    let mut text = Text::read(&doc)?;
+    let changes = if matches!(forgery, Forgery::NaiveDigit | Forgery::NaiveWrittenBack) {
+        naive(&text, statement, &mut rng)?
+    } else {
+        careful(&text, statement, forgery.longer(), &mut rng)?
+    };
+    for (run, new) in changes {
+        text.replace(run, &new)?;
+    }
+    match forgery {
+        Forgery::NaiveWrittenBack | Forgery::WrittenBack | Forgery::WrittenBackLonger => {
+            write_back(original, &doc, &text)
+        }
+        Forgery::Rebuilt => {
+            let mut doc = text.apply(doc)?;
+            doc.renumber_objects();
+            save(doc)
+        }
+        _ => save(text.apply(doc)?),
+    }
+}
+
+fn save(mut doc: Document) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    doc.save_to(&mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// The money value a run's text ends with (`Ugx 25,111.80` → 25111.80), and where it starts.
+fn money_in(text: &str) -> Option<(usize, Decimal)> {
+    let start = text.rfind(' ').map_or(0, |i| i + 1);
+    let tail = &text[start..];
+    let (whole, cents) = tail.split_once('.')?;
+    let ok = cents.len() == 2
+        && cents.bytes().all(|b| b.is_ascii_digit())
+        && !whole.is_empty()
+        && whole.bytes().all(|b| b.is_ascii_digit() || b == b',')
+        && whole.bytes().next().is_some_and(|b| b.is_ascii_digit());
+    let value: Decimal = tail.replace(',', "").parse().ok()?;
+    ok.then_some((start, value))
+}
+
+/// The page text of a document, as pieces and runs.
+struct Text {
+    pages: Vec<(ObjectId, Vec<u8>)>,
+    fonts: Vec<Font>,
+    pieces: Vec<Piece>,
+    runs: Vec<Run>,
+    /// Per page, the new bytes of string operands by their index.
+    edits: Vec<Vec<(usize, Vec<u8>)>>,
+    commas: bool,
+}
+
+impl Text {
+    fn read(doc: &Document) -> Result<Self, String> {
+        let mut fonts: Vec<Font> = Vec::new();
+        let mut pages = Vec::new();
+        let mut pieces = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
+        for (index, (_, page_id)) in doc.get_pages().into_iter().enumerate() {
+            let content = doc.get_page_content(page_id);
+            let ops = Content::decode(&content).map_err(|e| e.to_string())?;
+            let mut by_name: Vec<(Vec<u8>, usize)> = Vec::new();
+            for (name, dict) in doc.get_page_fonts(page_id).map_err(|e| e.to_string())? {
+                if let Ok(font) = Font::load(doc, dict, 1 << 24) {
+                    fonts.push(font);
+                    by_name.push((name, fonts.len() - 1));
+                }
+            }
+            let mut current: Option<usize> = None;
+            let mut string = 0;
+            let mut open_run = false;
+            for op in &ops.operations {
+                match op.operator.as_str() {
+                    "Tf" => {
+                        current = op
+                            .operands
+                            .first()
+                            .and_then(|n| n.as_name().ok())
+                            .and_then(|n| by_name.iter().find(|(k, _)| k == n))
+                            .map(|(_, i)| *i);
+                    }
+                    "Td" => {
+                        let dy = op.operands.get(1).and_then(|o| o.as_float().ok());
+                        if dy.is_none_or(|d| d.abs() > 0.01) {
+                            open_run = false;
+                        }
+                    }
+                    "Tj" | "TJ" => {
+                        for operand in string_operands(&op.operands) {
+                            if let (Some(font), Object::String(bytes, _)) = (current, operand) {
+                                let f = &fonts[font];
+                                let chars: Vec<char> = f
+                                    .codes(bytes)
+                                    .filter_map(|(c, _)| f.glyph(c).ok())
+                                    .flat_map(|(_, t)| t.iter().copied())
+                                    .collect();
+                                pieces.push(Piece {
+                                    page: index,
+                                    string,
+                                    font,
+                                    chars,
+                                });
+                                let p = pieces.len() - 1;
+                                match runs.last_mut() {
+                                    Some(run) if open_run => run.pieces.push(p),
+                                    _ => runs.push(Run {
+                                        pieces: vec![p],
+                                        text: String::new(),
+                                    }),
+                                }
+                                open_run = op.operator == "Tj";
+                            }
+                            string += 1;
+                        }
+                    }
+                    _ => open_run = false,
+                }
+            }
+            pages.push((page_id, content));
+        }
+        for run in &mut runs {
+            run.text = run
+                .pieces
+                .iter()
+                .flat_map(|p| pieces[*p].chars.iter())
+                .collect();
+        }
+        let commas = runs
+            .iter()
+            .any(|r| money_in(&r.text).is_some() && r.text.contains(','));
+        let edits = vec![Vec::new(); pages.len()];
+        Ok(Self {
+            pages,
+            fonts,
+            pieces,
+            runs,
+            edits,
+            commas,
+        })
+    }
+
+    /// Runs that end in a money value, in drawing order: (run, start of the value, value).
+    fn money_runs(&self) -> Vec<(usize, usize, Decimal)> {
+        self.runs
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| money_in(&r.text).map(|(s, v)| (i, s, v)))
+            .collect()
+    }
+
+    /// Replaces the money value at the end of run `run` by `new`: glyph by glyph when the
+    /// length is kept, else as one string in the run's first piece.
+    fn replace(&mut self, run: usize, new: &str) -> Result<(), String> {
+        let r = &self.runs[run];
+        let (start, _) = money_in(&r.text).ok_or("not a money run")?;
+        let prefix: String = r.text.chars().take(start).collect();
+        let text: Vec<char> = format!("{prefix}{new}").chars().collect();
+        let lengths: Vec<usize> = r
+            .pieces
+            .iter()
+            .map(|p| self.pieces[*p].chars.len())
+            .collect();
+        let slices: Vec<Vec<char>> = if text.len() == lengths.iter().sum::<usize>() {
+            let mut at = 0;
+            lengths
+                .iter()
+                .map(|n| {
+                    let s = text[at..at + n].to_vec();
+                    at += n;
+                    s
+                })
+                .collect()
+        } else {
+            std::iter::once(text.clone())
+                .chain(std::iter::repeat_n(Vec::new(), lengths.len() - 1))
+                .collect()
+        };
+        for (p, chars) in r.pieces.clone().into_iter().zip(slices) {
+            let piece = &self.pieces[p];
+            if piece.chars == chars {
+                continue;
+            }
+            let font = &self.fonts[piece.font];
+            let mut bytes = Vec::new();
+            for c in &chars {
+                let code = font
+                    .code_of(*c)
+                    .ok_or("a character the font subset lacks")?;
+                if font.is_two_byte() {
+                    bytes.extend_from_slice(&u16::try_from(code).unwrap_or(0).to_be_bytes());
+                } else {
+                    bytes.push(u8::try_from(code).unwrap_or(b'?'));
+                }
+            }
+            let (page, string) = (piece.page, piece.string);
+            self.edits[page].retain(|(s, _)| *s != string);
+            self.edits[page].push((string, bytes));
+            self.pieces[p].chars = chars;
+        }
+        self.runs[run].text = text.into_iter().collect();
+        Ok(())
+    }
+
+    /// The page's content with the edited strings patched in, every other byte as it was.
+    fn patched(&self, page: usize) -> Result<Vec<u8>, String> {
+        let content = &self.pages[page].1;
+        let spans = string_spans(content);
+        let mut out = Vec::with_capacity(content.len());
+        let mut at = 0;
+        let mut edits = self.edits[page].clone();
+        edits.sort_by_key(|(s, _)| *s);
+        for (string, bytes) in edits {
+            let (start, end) = *spans.get(string).ok_or("string not found in the stream")?;
+            out.extend_from_slice(&content[at..start]);
+            let hex = content.get(start) == Some(&b'<');
+            out.extend_from_slice(&encode_string(&bytes, hex));
+            at = end;
+        }
+        out.extend_from_slice(&content[at..]);
+        Ok(out)
+    }
+
+    /// The document with the patched contents (re-compressed), for a `lopdf` save.
+    fn apply(&self, mut doc: Document) -> Result<Document, String> {
+        for (page, (page_id, _)) in self.pages.iter().enumerate() {
+            if self.edits[page].is_empty() {
+                continue;
+            }
+            let bytes = self.patched(page)?;
+            doc.change_page_content(*page_id, bytes)
+                .map_err(|e| e.to_string())?;
+        }
+        doc.compress();
+        Ok(doc)
+    }
+}
+
+fn string_operands(operands: &[Object]) -> Vec<&Object> {
+    let mut out = Vec::new();
+    for o in operands {
+        match o {
+            Object::String(..) => out.push(o),
+            Object::Array(items) => {
+                out.extend(items.iter().filter(|i| matches!(i, Object::String(..))));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Byte spans of the string tokens of a content stream (`(…)` and `<…>`, not `<<`), in order.
+fn string_spans(content: &[u8]) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < content.len() {
+        match content[i] {
+            b'%' => {
+                while i < content.len() && !matches!(content[i], b'\n' | b'\r') {
+                    i += 1;
+                }
+            }
+            b'<' if content.get(i + 1) == Some(&b'<') => i += 2,
+            b'<' => {
+                let end = content[i..]
+                    .iter()
+                    .position(|b| *b == b'>')
+                    .map_or(content.len(), |e| i + e + 1);
+                spans.push((i, end));
+                i = end;
+            }
+            b'(' => {
+                let start = i;
+                let mut depth = 0;
+                while i < content.len() {
+                    match content[i] {
+                        b'\\' => i += 1,
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                i += 1;
+                spans.push((start, i.min(content.len())));
+            }
+            _ => i += 1,
+        }
+    }
+    spans
+}
+
+fn encode_string(bytes: &[u8], hex: bool) -> Vec<u8> {
+    if hex {
+        let mut out = vec![b'<'];
+        for b in bytes {
+            out.extend_from_slice(format!("{b:02x}").as_bytes());
+        }
+        out.push(b'>');
+        return out;
+    }
+    let mut out = vec![b'('];
+    for b in bytes {
+        if matches!(b, b'(' | b')' | b'\\') {
+            out.push(b'\\');
+        }
+        out.push(*b);
+    }
+    out.push(b')');
+    out
+}
+
+/// Table rows matched to runs: for each listed row with a balance, its balance run and (when
+/// found between the previous row's balance and its own) its amount run.
+fn rows_to_runs(text: &Text, statement: &Statement) -> Vec<(usize, usize, Option<usize>)> {
+    let money = text.money_runs();
+    let mut out = Vec::new();
+    let mut at = 0;
+    for (index, row) in statement.transactions.iter().enumerate() {
+        let Some(balance) = row.balance else {
+            continue;
+        };
+        let Some(j) = (at..money.len()).find(|j| money[*j].2 == balance) else {
+            continue;
+        };
+        let amount = row.paid_in.max(row.withdrawn);
+        let amount_run = (at..j)
+            .rev()
+            .find(|k| money[*k].2 == amount)
+            .map(|k| money[k].0);
+        out.push((index, money[j].0, amount_run));
+        at = j + 1;
+    }
+    out
+}
+
+/// One digit of one credit's amount changed.
+fn naive(
+    text: &Text,
+    statement: &Statement,
+    rng: &mut SplitMix64,
+) -> Result<Vec<(usize, String)>, String> {
+    let rows = rows_to_runs(text, statement);
+    let credits: Vec<usize> = rows
+        .iter()
+        .filter(|(i, _, a)| a.is_some() && !statement.transactions[*i].paid_in.is_zero())
+        .filter_map(|(_, _, a)| *a)
+        .collect();
+    if credits.is_empty() {
+        return Err("no credit found among the runs".to_owned());
+    }
+    let run = credits[rng.below(credits.len())];
+    let (start, _) = money_in(&text.runs[run].text).ok_or("not money")?;
+    let old: Vec<char> = text.runs[run].text.chars().skip(start).collect();
+    let digits: Vec<usize> = (0..old.len())
+        .filter(|i| old[*i].is_ascii_digit())
+        .collect();
+    let at = digits[rng.below(digits.len())];
+    let mut new = old.clone();
+    let d = old[at].to_digit(10).unwrap_or(0);
+    new[at] = char::from_digit((d + 1 + u32::try_from(rng.below(8)).unwrap_or(0)) % 10, 10)
+        .unwrap_or('1');
+    if at == 0 && new[at] == '0' {
+        new[at] = '9';
+    }
+    Ok(vec![(run, new.into_iter().collect())])
+}
+
+/// Raises (in cents) that may keep lengths: whole units first, then cents (Lesotho's latest
+/// balances are often a few maloti, where any whole raise soon adds a digit).
+const SAME: [i64; 16] = [
+    100, 200, 300, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000, 1, 2, 5, 10, 20, 50,
+];
+
+/// The careful forger's changes: a credit raised and every figure that must agree.
+fn careful(
+    text: &Text,
+    statement: &Statement,
+    longer: bool,
+    rng: &mut SplitMix64,
+) -> Result<Vec<(usize, String)>, String> {
+    let rows = rows_to_runs(text, statement);
+    let reading = statement.reading();
+    let position = |t: &Transaction| reading.rows.iter().position(|r| std::ptr::eq(*r, t));
+    let fmt = |v: Decimal| format_money(v, text.commas);
+    let mut credits: Vec<&(usize, usize, Option<usize>)> = rows
+        .iter()
+        .filter(|(i, _, a)| a.is_some() && !statement.transactions[*i].paid_in.is_zero())
+        .collect();
+    if credits.is_empty() {
+        return Err("no credit found among the runs".to_owned());
+    }
+    // The latest credits first: fewer later balances, so the lengths can be kept.
+    credits.sort_by_key(|(i, _, _)| std::cmp::Reverse(position(&statement.transactions[*i])));
+    for attempt in 0..160 {
+        let pool = if attempt < 80 {
+            credits.len().min(8)
+        } else {
+            credits.len()
+        };
+        let (index, _, amount_run) = *credits[rng.below(pool)];
+        let row = &statement.transactions[index];
+        let amount = row.paid_in;
+        let digits = u32::try_from(amount.trunc().to_string().len()).unwrap_or(1);
+        let delta = if longer {
+            Decimal::from(10_i64.pow(digits))
+        } else {
+            Decimal::new(SAME[attempt % SAME.len()], 2)
+        };
+        let mut changes = vec![(amount_run.ok_or("no amount run")?, fmt(amount + delta))];
+        let from = position(row).ok_or("row not in the reading")?;
+        for (i, balance_run, _) in &rows {
+            let t = &statement.transactions[*i];
+            if position(t).is_some_and(|p| p >= from) {
+                let b = t.balance.unwrap_or_default();
+                changes.push((*balance_run, fmt(b + delta)));
+            }
+        }
+        let used: Vec<usize> = changes.iter().map(|(r, _)| *r).collect();
+        let money = text.money_runs();
+        let summary = |value: Decimal, changes: &mut Vec<(usize, String)>| {
+            if let Some((run, _, v)) = money.iter().find(|(r, _, v)| {
+                *v == value && !used.contains(r) && !changes.iter().any(|(c, _)| c == r)
+            }) {
+                changes.push((*run, fmt(*v + delta)));
+            }
+        };
+        if let Some(s) = &statement.summary {
+            summary(s.total.paid_in, &mut changes);
+        }
+        if let Some(b) = &statement.balances {
+            summary(b.closing, &mut changes);
+        }
+        let same = changes.iter().all(|(run, new)| {
+            money_in(&text.runs[*run].text).is_some_and(|(s, _)| {
+                text.runs[*run].text.chars().count() - s == new.chars().count()
+            })
+        });
+        let amount_same = changes.first().is_some_and(|(run, new)| {
+            money_in(&text.runs[*run].text).is_some_and(|(s, _)| {
+                text.runs[*run].text.chars().count() - s == new.chars().count()
+            })
+        });
+        if (longer && !amount_same) || (!longer && same) {
+            return Ok(changes);
+        }
+    }
+    Err("no credit whose raise keeps the lengths asked for".to_owned())
+}
+
+/// `text`'s edits written back into `original`: each changed page content stream's data and
+/// length replaced in place, the cross-reference offsets moved by as much; nothing else.
+fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, String> {
+    // (start, end, replacement) in the original bytes.
+    let mut splices: Vec<(usize, usize, Vec<u8>)> = Vec::new();
+    for (page, (page_id, _)) in text.pages.iter().enumerate() {
+        if text.edits[page].is_empty() {
+            continue;
+        }
+        let contents = doc
+            .get_dictionary(*page_id)
+            .and_then(|d| d.get(b"Contents"))
+            .and_then(Object::as_reference)
+            .map_err(|_| "page contents are not one stream")?;
+        let stream = doc
+            .get_object(contents)
+            .and_then(Object::as_stream)
+            .map_err(|e| e.to_string())?;
+        let mut data = text.patched(page)?;
+        if stream.filters().is_ok_and(|f| !f.is_empty()) {
+            let mut s = lopdf::Stream::new(lopdf::Dictionary::new(), data);
+            s.compress().map_err(|e| e.to_string())?;
+            data = s.content;
+            // The zlib header's level bits as the original's (no reader checks them): a
+            // careful forger copies every byte a check could compare.
+            if let (Some(old), Some(new)) = (stream.content.get(..2), data.get_mut(..2))
+                && old[0] == new[0]
+            {
+                new.copy_from_slice(old);
+            }
+        }
+        let start = offset_of(doc, contents)?;
+        let body = &original[start..];
+        let s = memchr::memmem::find(body, b"stream").ok_or("no stream keyword")? + 6;
+        let s = s + match body.get(s..s + 2) {
+            Some(b"\r\n") => 2,
+            _ => 1,
+        };
+        let old_len = stream.content.len();
+        splices.push((start + s, start + s + old_len, data.clone()));
+        let new_len = data.len().to_string().into_bytes();
+        // `/Length 123` in the dictionary, or `/Length 13 0 R` and the number in object 13.
+        let dict = &body[..s];
+        let l = memchr::memmem::find(dict, b"/Length").ok_or("no /Length")? + 7;
+        let (n0, n1) = number_at(dict, l).ok_or("no length")?;
+        let (g0, g1) = number_at(dict, n1).unwrap_or((n1, n1));
+        let indirect =
+            dict[g1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'R') && g1 > g0;
+        if indirect {
+            let id: u32 = std::str::from_utf8(&dict[n0..n1])
+                .ok()
+                .and_then(|n| n.parse().ok())
+                .ok_or("bad length reference")?;
+            let at = offset_of(doc, (id, 0))?;
+            let obj = &original[at..];
+            let o = memchr::memmem::find(obj, b"obj").ok_or("no obj")? + 3;
+            let (m0, m1) = number_at(obj, o).ok_or("no length")?;
+            splices.push((at + m0, at + m1, new_len));
+        } else {
+            splices.push((start + n0, start + n1, new_len));
+        }
+    }
+    splices.sort_by_key(|s| s.0);
+    let moved = |offset: usize| -> usize {
+        let mut o = offset.cast_signed();
+        for (a, b, r) in &splices {
+            if *b <= offset {
+                o += r.len().cast_signed() - (b - a).cast_signed();
+            }
+        }
+        o.cast_unsigned()
+    };
+    let mut out = Vec::with_capacity(original.len());
+    let mut at = 0;
+    for (a, b, r) in &splices {
+        out.extend_from_slice(&original[at..*a]);
+        out.extend_from_slice(r);
+        at = *b;
+    }
+    out.extend_from_slice(&original[at..]);
+    fix_xref(&mut out, moved)?;
+    Ok(out)
+}
+
+/// Moves every in-use entry of the file's classic cross-reference table by `moved` and points
+/// `startxref` at the table.
+fn fix_xref(out: &mut Vec<u8>, moved: impl Fn(usize) -> usize) -> Result<(), String> {
+    // The classic cross-reference table: every in-use entry's offset moved.
+    let xref = memchr::memmem::rfind(out, b"\nxref").ok_or("no classic cross-reference table")? + 1;
+    let trailer = memchr::memmem::find(&out[xref..], b"trailer").ok_or("no trailer")? + xref;
+    let mut i = xref + 4;
+    while i + 20 <= trailer {
+        let line = &out[i..i + 20];
+        if line[10] == b' ' && line[16] == b' ' && matches!(line[17], b'n' | b'f') {
+            if line[17] == b'n' {
+                let old: usize = std::str::from_utf8(&line[..10])
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(0);
+                let new = format!("{:010}", moved(old));
+                out[i..i + 10].copy_from_slice(new.as_bytes());
+            }
+            i += 20;
+        } else {
+            i += 1;
+        }
+    }
+    let sx = memchr::memmem::rfind(out, b"startxref").ok_or("no startxref")? + 9;
+    let n0 = sx
+        + out[sx..]
+            .iter()
+            .position(u8::is_ascii_digit)
+            .ok_or("no startxref offset")?;
+    let n1 = n0
+        + out[n0..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(0);
+    out.splice(n0..n1, xref.to_string().into_bytes());
+    Ok(())
+}
+
+/// The span of the first run of digits at or after `from` (white space before it only).
+fn number_at(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
+    let n0 = from
+        + bytes
+            .get(from..)?
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())?;
+    let n1 = n0
+        + bytes[n0..]
+            .iter()
+            .position(|b| !b.is_ascii_digit())
+            .unwrap_or(bytes.len() - n0);
+    (n1 > n0).then_some((n0, n1))
+}
+
+fn offset_of(doc: &Document, id: ObjectId) -> Result<usize, String> {
+    match doc.reference_table.entries.get(&id.0) {
+        Some(lopdf::xref::XrefEntry::Normal { offset, .. }) => {
+            usize::try_from(*offset).map_err(|e| e.to_string())
+        }
+        _ => Err("object not in a classic cross-reference table".to_owned()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_is_read_at_the_end_of_a_run_and_formatted_back() {
+        assert_eq!(
+            money_in("Ugx 25,111.80").map(|(s, v)| (s, v.to_string())),
+            Some((4, "25111.80".to_owned()))
+        );
+        assert_eq!(money_in("300.00").map(|(s, _)| s), Some(0));
+        assert!(money_in("Total").is_none());
+        assert_eq!(format_money(Decimal::new(2_511_180, 2), true), "25,111.80");
+        assert_eq!(format_money(Decimal::from(300), false), "300.00");
+        assert_eq!(
+            string_spans(b"<< /MCID 0 >> BDC <0001> Tj (a\\)b) Tj"),
+            vec![(18, 24), (28, 34)]
+        );
+    }
+}

@@ -1,0 +1,238 @@
+//! The forgery benchmark of every wallet (issue 50): forgers made at test time
+//! ([`alama_core::tamper::forge`], [`alama_core::tamper::mutate`]) edit the shared genuine
+//! samples and generated statements; each forged copy is judged and the outcome counted per
+//! wallet, source and forgery. Nothing forged is written to disk.
+//!
+//! - `forgery_benchmark` (always, well under a minute in debug): `ALAMA_FORGERY_N` (default
+//!   2) seeds per forgery per file; prints the table published in docs/integrity.md and
+//!   asserts what the verdict promises (see the assertions below). Genuine samples must come
+//!   out `verified` or `consistent` (0 false alarms); without the samples folders only the
+//!   generated statements are forged.
+//!
+//! The samples hold real people's data: only wallet names, forgery kinds, verdicts and finding
+//! codes are printed.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use alama_core::check::check;
+use alama_core::tamper::{Edit, Forgery, forge, mutate};
+use alama_core::{ParseOptions, Severity, Statement};
+
+/// A verdict, or `refused` when the forged file no longer reads as a statement.
+fn judge(bytes: &[u8], password: &str) -> (String, Vec<String>) {
+    let options = if password.is_empty() {
+        ParseOptions::default()
+    } else {
+        ParseOptions::with_password(password)
+    };
+    let Ok(parsed) = alama_core::parse(bytes, &options) else {
+        return ("refused".to_owned(), Vec::new());
+    };
+    let statement = parsed.into_statement();
+    let wallet = alama_core::wallets::of(&statement.provider).expect("a wallet");
+    let integrity = check(&statement.reading(), wallet, None);
+    let codes = integrity
+        .findings
+        .iter()
+        .filter(|f| f.severity > Severity::Info)
+        .map(|f| f.code.clone())
+        .collect();
+    (integrity.status, codes)
+}
+
+fn read(bytes: &[u8]) -> Statement {
+    alama_core::parse(bytes, &ParseOptions::default())
+        .expect("the genuine file reads")
+        .into_statement()
+}
+
+fn seeds() -> u64 {
+    std::env::var("ALAMA_FORGERY_N")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2)
+}
+
+fn dir(name: &str) -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/samples")
+        .join(name);
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("note: {} is absent; its samples are skipped", dir.display());
+        None
+    }
+}
+
+/// Outcome counts per (wallet, source, forgery): status → count.
+type Table = BTreeMap<(String, &'static str, String), BTreeMap<String, u32>>;
+
+fn count(table: &mut Table, key: (&str, &'static str, &str), status: &str) {
+    *table
+        .entry((key.0.to_owned(), key.1, key.2.to_owned()))
+        .or_default()
+        .entry(status.to_owned())
+        .or_default() += 1;
+}
+
+/// A genuine file must carry no warning and no critical finding.
+fn genuine(table: &mut Table, wallet: &str, source: &'static str, bytes: &[u8], password: &str) {
+    let (status, codes) = judge(bytes, password);
+    assert!(
+        matches!(status.as_str(), "verified" | "consistent"),
+        "{wallet} {source}: a genuine file is {status} ({codes:?})"
+    );
+    count(table, (wallet, source, "genuine"), &status);
+}
+
+/// Every forgery of `forge` on an unencrypted PDF.
+fn forge_all(table: &mut Table, wallet: &str, source: &'static str, bytes: &[u8]) {
+    let statement = read(bytes);
+    for forgery in Forgery::ALL {
+        for seed in 0..seeds() {
+            match forge(bytes, &statement, forgery, seed) {
+                Ok(forged) => {
+                    if let Ok(dump) = std::env::var("ALAMA_FORGERY_DUMP") {
+                        let _ = std::fs::write(
+                            format!("{dump}/{wallet}-{}-{seed}.pdf", forgery.name()),
+                            &forged,
+                        );
+                    }
+                    let (status, codes) = judge(&forged, "");
+                    eprintln!(
+                        "{wallet} {source} {} #{seed}: {status} {codes:?}",
+                        forgery.name()
+                    );
+                    count(table, (wallet, source, forgery.name()), &status);
+                }
+                Err(e) => eprintln!(
+                    "{wallet} {source} {} #{seed}: not made ({e})",
+                    forgery.name()
+                ),
+            }
+        }
+    }
+}
+
+/// Safaricom's samples, forged by the M-Pesa tamper generator (in place, re-encrypted with the
+/// statement's own password when it was encrypted).
+fn safaricom(table: &mut Table) {
+    let Some(dir) = dir("real") else {
+        return;
+    };
+    let files = [
+        (
+            "mpesa_2022-01_monthly_itext5_aes256_pw34915463.pdf",
+            "34915463",
+        ),
+        ("mpesa_2023-04_decrypted_3heights.pdf", ""),
+    ];
+    for (name, password) in files {
+        let Ok(bytes) = std::fs::read(dir.join(name)) else {
+            continue;
+        };
+        genuine(table, "mpesa", "sample", &bytes, password);
+        let pw = (!password.is_empty()).then_some(password);
+        for (edit, label) in [
+            (Edit::AmountDigit, "naive_digit"),
+            (Edit::CarefulForger, "careful_reencrypted"),
+            (Edit::Resave, "resaved"),
+        ] {
+            for seed in 0..seeds() {
+                match mutate(&bytes, pw, edit, seed) {
+                    Ok(forged) => {
+                        let (status, codes) = judge(&forged, password);
+                        eprintln!("mpesa sample {label} #{seed}: {status} {codes:?}");
+                        count(table, ("mpesa", "sample", label), &status);
+                    }
+                    Err(e) => eprintln!("mpesa {label} #{seed}: not made ({e})"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn forgery_benchmark() {
+    let mut table = Table::new();
+    safaricom(&mut table);
+    if let Some(dir) = dir("wallets") {
+        for (wallet, name) in [
+            ("airtel-money-ug", "airtel-money-ug_2026-03_personal.pdf"),
+            ("vodacom-mpesa-ls", "vodacom-mpesa-ls_2024-12_personal.pdf"),
+        ] {
+            let Ok(bytes) = std::fs::read(dir.join(name)) else {
+                continue;
+            };
+            genuine(&mut table, wallet, "sample", &bytes, "");
+            forge_all(&mut table, wallet, "sample", &bytes);
+        }
+    }
+    for wallet in alama_core::wallets::ALL {
+        let Some(generator) = wallet.generator.as_ref() else {
+            continue;
+        };
+        for seed in 0..seeds() {
+            let file = (generator.file)(seed, 40);
+            if !file.bytes.starts_with(b"%PDF") {
+                continue;
+            }
+            let (status, _) = judge(&file.bytes, "");
+            count(
+                &mut table,
+                (wallet.id, "generated", "generated_file"),
+                &status,
+            );
+            let statement = read(&file.bytes);
+            for forgery in [Forgery::NaiveDigit, Forgery::CarefulLonger] {
+                if let Ok(forged) = forge(&file.bytes, &statement, forgery, seed) {
+                    let (status, _) = judge(&forged, "");
+                    count(
+                        &mut table,
+                        (wallet.id, "generated", forgery.name()),
+                        &status,
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "| wallet | source | forgery | n | failed | warnings | refused | consistent | verified |"
+    );
+    eprintln!("|---|---|---|---|---|---|---|---|---|");
+    for ((wallet, source, forgery), outcomes) in &table {
+        let n: u32 = outcomes.values().sum();
+        let of = |s: &str| outcomes.get(s).copied().unwrap_or(0);
+        eprintln!(
+            "| {wallet} | {source} | {forgery} | {n} | {} | {} | {} | {} | {} |",
+            of("failed"),
+            of("warnings"),
+            of("refused"),
+            of("consistent"),
+            of("verified")
+        );
+    }
+    // What the verdict promises (docs/integrity.md, "An honest `verified`").
+    for ((wallet, source, forgery), outcomes) in &table {
+        let of = |s: &str| outcomes.get(s).copied().unwrap_or(0);
+        match forgery.as_str() {
+            // A naive edit fails wherever the rows can show it.
+            "naive_digit" | "naive_written_back" if !wallet.starts_with("vodacom") => {
+                assert_eq!(
+                    of("verified") + of("consistent"),
+                    0,
+                    "{wallet} {source}: a naive edit passed ({outcomes:?})"
+                );
+            }
+            // No length-changing, re-saved or rebuilt copy, and no Lesotho edit, is verified.
+            "genuine" | "generated_file" | "written_back" => {}
+            _ => assert_eq!(
+                of("verified"),
+                0,
+                "{wallet} {source} {forgery}: verified ({outcomes:?})"
+            ),
+        }
+    }
+}
