@@ -5,7 +5,7 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use alama_core::{ApplicationReport, Pricing, Severity, Terms};
+use alama_core::{ApplicationReport, Severity, Terms};
 use clap::Args;
 use rust_decimal::Decimal;
 
@@ -58,19 +58,16 @@ pub struct ApplyArgs {
 }
 
 impl ApplyArgs {
-    /// The terms, when a principal was given.
+    /// The terms, when a principal was given ([`Terms::from_options`]).
     fn terms(&self) -> Result<Option<Terms>, String> {
-        let (Some(principal), Some(months)) = (self.principal, self.tenor_months) else {
-            return Ok(None);
-        };
-        let pricing = match (self.monthly_rate, self.total_cost) {
-            (Some(r), _) => Pricing::MonthlyRate(r),
-            (None, Some(c)) => Pricing::TotalCost(c),
-            (None, None) => Pricing::MonthlyRate(Decimal::ZERO),
-        };
-        Terms::new(principal, months, pricing, self.fees.unwrap_or_default())
-            .map(Some)
-            .map_err(|e| format!("error[{}]: {}", crate::usage::CODE, e.message()))
+        Terms::from_options(
+            self.principal,
+            self.tenor_months,
+            self.monthly_rate,
+            self.total_cost,
+            self.fees,
+        )
+        .map_err(|e| format!("error[{}]: {}", crate::usage::CODE, e.message()))
     }
 }
 

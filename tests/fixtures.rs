@@ -310,7 +310,7 @@ fn fitted_scorecard_vectors_replay() {
 }
 
 /// The application vectors (issue 53): several statements of one invented applicant, made by
-/// `alama_core::testing::application`, with loan terms or without. `{name}.json` holds the
+/// `alama_core::testing::application`, with loan terms or without. `applications/{name}.json` holds the
 /// statements' canonical JSON (`inputs`), the terms (`terms`, or `null`) and the application's
 /// report (`application`); every runtime parses each input with default options, scores them
 /// as one application with those terms, and must print the committed report byte for byte.
@@ -343,7 +343,7 @@ fn application_vectors() -> Vec<(&'static str, Vec<Statement>, Option<alama_core
 
 #[test]
 fn application_vectors_replay() {
-    let dir = root().join("tests/vectors");
+    let dir = root().join("tests/vectors/applications");
     for (name, statements, terms) in application_vectors() {
         let report = alama_core::score_application(&statements, None, terms.as_ref(), None)
             .expect("the application scores");

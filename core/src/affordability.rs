@@ -97,6 +97,44 @@ impl Terms {
     }
 }
 
+impl Terms {
+    /// The terms of a surface's optional arguments (CLI flags, Python keywords, a Node object):
+    /// `None` when neither a principal nor a tenor is given; the price is the monthly rate, or
+    /// the total cost, or else no interest; the fees default to zero.
+    ///
+    /// # Errors
+    /// `ErrorKind::Malformed` naming the problem when only one of principal and tenor is given,
+    /// when both a monthly rate and a total cost are, or when [`Terms::new`] refuses them.
+    pub fn from_options(
+        principal: Option<Decimal>,
+        tenor_months: Option<u32>,
+        monthly_rate: Option<Decimal>,
+        total_cost: Option<Decimal>,
+        fees: Option<Decimal>,
+    ) -> Result<Option<Terms>> {
+        let bad = |what: &str| {
+            Err(Error::new(
+                ErrorKind::Malformed { page: 0, line: 0 },
+                format!("loan terms: {what}"),
+            ))
+        };
+        let (principal, tenor) = match (principal, tenor_months) {
+            (None, None) if monthly_rate.is_none() && total_cost.is_none() && fees.is_none() => {
+                return Ok(None);
+            }
+            (Some(p), Some(n)) => (p, n),
+            _ => return bad("give both the principal and the tenor in months"),
+        };
+        let pricing = match (monthly_rate, total_cost) {
+            (Some(_), Some(_)) => return bad("give a monthly rate or a total cost, not both"),
+            (Some(r), None) => Pricing::MonthlyRate(r),
+            (None, Some(c)) => Pricing::TotalCost(c),
+            (None, None) => Pricing::MonthlyRate(Decimal::ZERO),
+        };
+        Terms::new(principal, tenor, pricing, fees.unwrap_or_default()).map(Some)
+    }
+}
+
 /// Whether the terms asked fit the affordable instalment. Money in `currency`, major units.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

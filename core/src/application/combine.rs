@@ -188,8 +188,17 @@ fn same_account((a, pa): (&Statement, Period), (b, pb): (&Statement, Period)) ->
     match (line_number(a), line_number(b)) {
         (Some(x), Some(y)) => x == y,
         _ => common(pa, pb).is_some_and(|c| {
-            let theirs = rows_on(b, c);
-            rows_on(a, c).keys().any(|k| theirs.contains_key(k))
+            let on = |t: &&Transaction| (c.start..=c.end).contains(&t.completed_at.date());
+            let mut theirs: foldhash::HashMap<&str, Vec<&Transaction>> =
+                foldhash::HashMap::default();
+            for t in b.transactions.iter().filter(on) {
+                theirs.entry(t.receipt_no.as_str()).or_default().push(t);
+            }
+            a.transactions.iter().filter(on).any(|t| {
+                theirs
+                    .get(t.receipt_no.as_str())
+                    .is_some_and(|v| v.iter().any(|u| u.same_printed_row(t)))
+            })
         }),
     }
 }
