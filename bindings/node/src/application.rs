@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use napi::bindgen_prelude::{Object, Unknown};
+use napi::bindgen_prelude::{FromNapiValue, Object, ToNapiValue, Unknown};
 use napi::{Env, ScopedTask, ValueType};
 use rust_decimal::Decimal;
 use serde_json::Value;

@@ -300,7 +300,8 @@ const BANDS: [(&str, u16, u16); 5] = {
     sources, *, password = None, format = None, scorecard = None, as_of = None,
     principal = None, tenor_months = None, monthly_rate = None, total_cost = None, fees = None
 ))]
-#[allow(clippy::too_many_arguments)] // Python keyword arguments, one per option
+// Python keyword arguments, one per option; PyO3 extracts the list of sources as a `Vec`.
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 fn score_application_json(
     py: Python<'_>,
     sources: Vec<Bound<'_, PyAny>>,
