@@ -76,7 +76,7 @@ def test_bad_input_raises_typed_errors() -> None:
     kes = statement_dict(seed=1, months=2)
     ugx = dict(kes, currency="UGX")
     with pytest.raises(alama.CurrencyMismatchError):
-        alama.score_application([alama.Statement.from_dict(kes), json.dumps(ugx).encode()])
+        alama.score_application([alama.Statement.from_dict(kes), alama.Statement.from_dict(ugx)])
     with pytest.raises(alama.EmptyStatementError):
         alama.score_application([])
     with pytest.raises(alama.MalformedStatementError, match="tenor"):
