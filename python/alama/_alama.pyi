@@ -45,6 +45,7 @@ __all__ = [
     "parse",
     "population",
     "score",
+    "score_application_json",
     "score_many",
     "__version__",
     "SCORECARD_VERSION",

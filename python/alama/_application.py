@@ -42,7 +42,8 @@ class Application:
 
     def to_dict(self) -> dict[str, Any]:
         """The report as plain Python values, decimal strings as ``decimal.Decimal``."""
-        return _decimals(self._data)
+        data: dict[str, Any] = _decimals(self._data)
+        return data
 
     @property
     def application_id(self) -> str:
@@ -131,14 +132,21 @@ def score_application(
     unknown = sorted(set(given) - set(TERMS_KEYS))
     if unknown:
         raise TypeError(f"unknown terms key(s) {unknown}; expected some of {list(TERMS_KEYS)}")
-    values = {k: (Decimal(str(v)) if k != "tenor_months" else int(v)) for k, v in given.items()}
+    def money(key: str) -> Decimal | None:
+        return None if given.get(key) is None else Decimal(str(given[key]))
+
+    tenor = given.get("tenor_months")
     canonical = _alama.score_application_json(
         list(sources),
         password=password,
         format=format,
         scorecard=scorecard,
         as_of=as_of,
-        **values,
+        principal=money("principal"),
+        tenor_months=None if tenor is None else int(tenor),
+        monthly_rate=money("monthly_rate"),
+        total_cost=money("total_cost"),
+        fees=money("fees"),
     )
     return Application(canonical)
 

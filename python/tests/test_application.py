@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ def test_application_vectors_are_present() -> None:
     assert len(VECTORS) >= 4
 
 
-def _terms(vector: dict) -> dict | None:
+def _terms(vector: dict[str, Any]) -> dict[str, Any] | None:
     t = vector["terms"]
     if t is None:
         return None
