@@ -1,5 +1,6 @@
 //! Engine benchmarks (criterion): parse a real 117-page M-Pesa PDF, parse a 5,000-row CSV
 //! (and score it, bytes to report), score a parsed statement (5,000 rows, and 60 for the fixed cost of a report),
+//! an application of three 5,000-row statements against three single scorings (issue 53),
 //! and parse 1,000-row statements of the other wallets (Airtel Money Uganda PDF, MTN MoMo Ghana
 //! CSV, Vodacom M-Pesa Lesotho PDF, from their seeded generators; issue 39's budget: well under
 //! 50 ms each).
@@ -80,5 +81,36 @@ fn score(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, parse_pdf, parse_csv, parse_wallets, score);
+/// Issue 53's budget: an application of three 5,000-row statements (three lines of one
+/// applicant, each with its number, from the canonical JSON) against the three scored one by one.
+fn application(c: &mut Criterion) {
+    let statements: Vec<_> = [5, 6, 7]
+        .into_iter()
+        .map(|seed| {
+            let json = synthetic_statement_with_rows(seed, 5_000).to_json();
+            alama_core::parse(json.as_bytes(), &ParseOptions::default()).expect("parses")
+        })
+        .collect();
+    c.bench_function("application/three_singles_5000_rows", |b| {
+        b.iter(|| {
+            for s in black_box(&statements) {
+                black_box(alama_core::score(s).expect("scores"));
+            }
+        });
+    });
+    c.bench_function("application/three_5000_rows", |b| {
+        b.iter(|| {
+            alama_core::score_application(black_box(&statements), None, None, None).expect("scores")
+        });
+    });
+}
+
+criterion_group!(
+    benches,
+    parse_pdf,
+    parse_csv,
+    parse_wallets,
+    score,
+    application
+);
 criterion_main!(benches);

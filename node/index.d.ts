@@ -471,6 +471,68 @@ export interface Report {
   statement: StatementOverview
 }
 
+// ---------------------------------------- Application ----------------------------------------
+
+/**
+ * The loan asked for (docs/affordability.md): money and rates as decimal strings in the
+ * statements' currency, major units. Give `monthlyRate` (a fraction a month, `"0.035"`) or
+ * `totalCost` (interest and charges over the loan), not both; neither is no interest.
+ */
+export interface LoanTerms {
+  principal: string
+  tenorMonths: number
+  monthlyRate?: string
+  totalCost?: string
+  /** One-off fees added to what is repaid, spread evenly over the instalments. */
+  fees?: string
+}
+
+/** Options of `scoreApplication`: those of `score`, plus the loan's terms. */
+export interface ApplicationOptions extends ScoreOptions {
+  terms?: LoanTerms
+}
+
+/** One statement an application read. */
+export interface StatementRead {
+  /** The report id the statement alone would have under the same card. */
+  reportId: string
+  provider: string
+  mobileNumberMasked: string | null
+  statementPeriod: string
+  /** ISO 8601 dates, statement local time. */
+  periodStart: string
+  periodEnd: string
+  /** Its integrity verdict alone. */
+  integrityStatus: 'verified' | 'consistent' | 'warnings' | 'failed'
+  evidenceLevel: 'pdf_original' | 'pdf_resaved' | 'csv' | 'json'
+}
+
+/** The terms asked against the affordable instalment; money as decimal strings. */
+export interface Affordability {
+  terms: { principal: string; tenorMonths: number; pricing: { monthlyRate: string } | { totalCost: string }; fees: string }
+  currency: string
+  /** Rounded up to the minor unit. */
+  instalment: string
+  affordableInstalment: string
+  /** `instalment / affordableInstalment`, 4 places; `null` when nothing is affordable. */
+  ratio: string | null
+  fits: boolean
+  /** Rounded down to the minor unit. */
+  largestPrincipal: string
+}
+
+/**
+ * An application's report: exactly `alama apply … --format json`, keys in this order
+ * (docs/applications.md).
+ */
+export interface ApplicationReport extends Omit<Report, 'reportId'> {
+  /** `app_` + 24 hex digits over the statements' report ids, the card and the terms. */
+  applicationId: string
+  /** The statements read, by period then report id. */
+  statements: StatementRead[]
+  affordability: Affordability | null
+}
+
 // ------------------------------------- Functions (napi) --------------------------------------
 
 /**
@@ -609,6 +671,35 @@ export interface ParseOptions {
  * ```
  */
 export declare function score(input: Buffer | Uint8Array | string | StatementInput, options?: ScoreOptions): Report
+
+/**
+ * Scores several statements of one applicant as one application, on the libuv thread pool
+ * (docs/applications.md): two SIMs, consecutive or overlapping periods; rows two statements
+ * both list are read once and must agree (else a critical `statements_disagree`), money moved
+ * between the applicant's own lines is neither income nor spending. Resolves to the
+ * application report: the report's fields for the applicant as a whole, `statements` (each
+ * one read: `reportId`, `provider`, `statementPeriod`, `integrityStatus` …), `applicationId`
+ * and `affordability` (`null` without terms). `JSON.stringify` of it is byte for byte
+ * `alama apply … --format json`.
+ *
+ * `inputs` are as {@link score} takes one (bytes, a path or a Statement object), in any
+ * order; `options` as {@link score}'s, plus `terms`: `{ principal, tenorMonths, monthlyRate |
+ * totalCost, fees }`, money and rates as decimal strings (docs/affordability.md).
+ *
+ * @throws {AlamaError} (rejects) those of {@link score} for any statement, `currency_mismatch`
+ * for statements in two currencies, `empty_statement` for none, `malformed_statement` for bad
+ * terms; `InvalidArg` (throws at once) for arguments of the wrong JS type.
+ *
+ * @example
+ * ```ts
+ * const app = await scoreApplication([readFileSync('line1.pdf'), readFileSync('line2.pdf')], {
+ *   password: '123456',
+ *   terms: { principal: '20000', tenorMonths: 6, monthlyRate: '0.035' },
+ * })
+ * console.log(app.score, app.affordability?.fits, app.statements.length)
+ * ```
+ */
+export declare function scoreApplication(inputs: Array<Buffer | Uint8Array | string | StatementInput>, options?: ApplicationOptions): Promise<ApplicationReport>
 
 /**
  * Scores a statement on the libuv thread pool: the event loop keeps serving while a

@@ -841,4 +841,5 @@ module.exports.engineVersion = nativeBinding.engineVersion
 module.exports.errorCodes = nativeBinding.errorCodes
 module.exports.parse = nativeBinding.parse
 module.exports.score = nativeBinding.score
+module.exports.scoreApplication = nativeBinding.scoreApplication
 module.exports.scoreAsync = nativeBinding.scoreAsync

@@ -471,4 +471,66 @@ export interface Report {
   statement: StatementOverview
 }
 
+// ---------------------------------------- Application ----------------------------------------
+
+/**
+ * The loan asked for (docs/affordability.md): money and rates as decimal strings in the
+ * statements' currency, major units. Give `monthlyRate` (a fraction a month, `"0.035"`) or
+ * `totalCost` (interest and charges over the loan), not both; neither is no interest.
+ */
+export interface LoanTerms {
+  principal: string
+  tenorMonths: number
+  monthlyRate?: string
+  totalCost?: string
+  /** One-off fees added to what is repaid, spread evenly over the instalments. */
+  fees?: string
+}
+
+/** Options of `scoreApplication`: those of `score`, plus the loan's terms. */
+export interface ApplicationOptions extends ScoreOptions {
+  terms?: LoanTerms
+}
+
+/** One statement an application read. */
+export interface StatementRead {
+  /** The report id the statement alone would have under the same card. */
+  reportId: string
+  provider: string
+  mobileNumberMasked: string | null
+  statementPeriod: string
+  /** ISO 8601 dates, statement local time. */
+  periodStart: string
+  periodEnd: string
+  /** Its integrity verdict alone. */
+  integrityStatus: 'verified' | 'consistent' | 'warnings' | 'failed'
+  evidenceLevel: 'pdf_original' | 'pdf_resaved' | 'csv' | 'json'
+}
+
+/** The terms asked against the affordable instalment; money as decimal strings. */
+export interface Affordability {
+  terms: { principal: string; tenorMonths: number; pricing: { monthlyRate: string } | { totalCost: string }; fees: string }
+  currency: string
+  /** Rounded up to the minor unit. */
+  instalment: string
+  affordableInstalment: string
+  /** `instalment / affordableInstalment`, 4 places; `null` when nothing is affordable. */
+  ratio: string | null
+  fits: boolean
+  /** Rounded down to the minor unit. */
+  largestPrincipal: string
+}
+
+/**
+ * An application's report: exactly `alama apply … --format json`, keys in this order
+ * (docs/applications.md).
+ */
+export interface ApplicationReport extends Omit<Report, 'reportId'> {
+  /** `app_` + 24 hex digits over the statements' report ids, the card and the terms. */
+  applicationId: string
+  /** The statements read, by period then report id. */
+  statements: StatementRead[]
+  affordability: Affordability | null
+}
+
 // ------------------------------------- Functions (napi) --------------------------------------

@@ -6,6 +6,7 @@
 //! (`error[usage_error]: …`, `usage.rs`). A closed output pipe (`alama parse … | head`) ends
 //! quietly with exit code 0, as Unix tools do.
 
+mod apply_cmd;
 mod batch;
 mod input;
 mod output;
@@ -45,6 +46,9 @@ struct Cli {
 enum Command {
     /// Score a statement and print the report (several files or folders: JSON Lines).
     Score(score_cmd::ScoreArgs),
+    /// Score several statements of one applicant as one application (lines, periods, overlaps),
+    /// and whether a loan's terms fit.
+    Apply(apply_cmd::ApplyArgs),
     /// Parse a statement and print it in canonical form.
     Parse(parse_cmd::ParseArgs),
     /// List the built-in scorecards (one per currency); validate, describe or export one (JSON).
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Score(args) => score_cmd::run(&args),
+        Command::Apply(args) => apply_cmd::run(&args),
         Command::Parse(args) => parse_cmd::run(&args),
         Command::Scorecard { command } => scorecard_cmd::run(&command),
         Command::Serve(args) => alama_server::cli::run_serve(&args),

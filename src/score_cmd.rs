@@ -100,7 +100,7 @@ pub fn run(args: &ScoreArgs) -> Result<(), String> {
 }
 
 /// Today's date in UTC, the default day of analysis.
-fn today() -> chrono::NaiveDate {
+pub(crate) fn today() -> chrono::NaiveDate {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -308,3 +308,80 @@ fn fitted_scorecard_vectors_replay() {
         );
     }
 }
+
+/// The application vectors (issue 53): several statements of one invented applicant, made by
+/// `alama_core::testing::application`, with loan terms or without. `applications/{name}.json` holds the
+/// statements' canonical JSON (`inputs`), the terms (`terms`, or `null`) and the application's
+/// report (`application`); every runtime parses each input with default options, scores them
+/// as one application with those terms, and must print the committed report byte for byte.
+fn application_vectors() -> Vec<(&'static str, Vec<Statement>, Option<alama_core::Terms>)> {
+    use alama_core::testing::application::{consecutive, overlapping, own_transfer, two_sims};
+    use alama_core::{Pricing, Terms};
+    use rust_decimal::Decimal;
+    let terms = |p: i64, n: u32, pricing: Pricing, fees: i64| {
+        Terms::new(Decimal::from(p), n, pricing, Decimal::from(fees)).ok()
+    };
+    vec![
+        ("application-consecutive-seed11", consecutive(11), None),
+        (
+            "application-overlap-seed12",
+            overlapping(12),
+            terms(30_000, 6, Pricing::MonthlyRate(Decimal::new(35, 3)), 500),
+        ),
+        (
+            "application-two-sims-seed13",
+            two_sims(13),
+            terms(15_000, 3, Pricing::TotalCost(Decimal::from(2_250)), 0),
+        ),
+        (
+            "application-own-transfer-seed14",
+            own_transfer(14, Decimal::from(5_000)),
+            terms(50_000, 12, Pricing::MonthlyRate(Decimal::new(2, 2)), 1_000),
+        ),
+    ]
+}
+
+#[test]
+fn application_vectors_replay() {
+    let dir = root().join("tests/vectors/applications");
+    for (name, statements, terms) in application_vectors() {
+        let report = alama_core::score_application(&statements, None, terms.as_ref(), None)
+            .expect("the application scores");
+        let inputs: Vec<serde_json::Value> = statements
+            .iter()
+            .map(|s| serde_json::from_str(&s.to_json()).expect("json"))
+            .collect();
+        let vector = serde_json::json!({
+            "name": name,
+            "inputs": inputs,
+            "terms": terms,
+            "application": serde_json::from_str::<serde_json::Value>(&report.to_json()).expect("json"),
+        });
+        let text = serde_json::to_string_pretty(&vector).expect("serialises") + "\n";
+        check_or_write(&dir.join(format!("{name}.json")), &text);
+
+        // The committed inputs, parsed as any binding parses them, give the committed report.
+        let committed: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("vector"),
+        )
+        .expect("vector JSON");
+        let parsed: Vec<_> = committed["inputs"]
+            .as_array()
+            .expect("inputs")
+            .iter()
+            .map(|i| {
+                let bytes = serde_json::to_vec(i).expect("input");
+                alama_core::parse(&bytes, &ParseOptions::default()).expect("parses")
+            })
+            .collect();
+        let terms: Option<alama_core::Terms> =
+            serde_json::from_value(committed["terms"].clone()).expect("terms");
+        let replayed =
+            alama_core::score_application(&parsed, None, terms.as_ref(), None).expect("replays");
+        assert_eq!(
+            replayed.to_json(),
+            serde_json::to_string(&committed["application"]).expect("application"),
+            "{name}"
+        );
+    }
+}

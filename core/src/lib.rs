@@ -15,6 +15,8 @@
 //! Money is [`rust_decimal::Decimal`] in major units of the statement currency (KES), never a
 //! float. The same statement always yields the same report, byte for byte ([`Report::to_json`]).
 
+pub mod affordability;
+pub mod application;
 pub mod batch;
 pub mod categorise;
 pub mod check;
@@ -44,6 +46,8 @@ mod report_id;
 #[cfg(feature = "testing")]
 mod rng;
 
+pub use affordability::{Affordability, Pricing, Terms};
+pub use application::{ApplicationReport, StatementRead, score_application};
 pub use categorise::Category;
 pub use error::{Error, ErrorKind, Result};
 pub use parallel::on_calling_thread;
@@ -210,6 +214,20 @@ where
         card.as_ref().map(AsRef::as_ref),
         report_id,
     )?)
+}
+
+/// Whether the loan `terms` fit what `report` shows affordable: the instalment they ask for
+/// against the report's affordable monthly instalment (its `affordable_instalment` insight,
+/// zero when it has none), and the largest principal that fits at these terms
+/// ([`affordability::assess`], docs/affordability.md). The same figures an application's
+/// report carries for its terms.
+pub fn affordability(report: &Report, terms: &Terms) -> Affordability {
+    let affordable = report
+        .insights
+        .iter()
+        .find(|i| i.code == "affordable_instalment")
+        .map_or(rust_decimal::Decimal::ZERO, |i| i.value);
+    affordability::assess(terms, affordable, &report.statement.currency)
 }
 
 impl Statement {

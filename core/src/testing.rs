@@ -13,6 +13,7 @@ use rust_decimal::Decimal;
 
 use crate::statement::{Statement, Transaction, TransactionStatus};
 
+pub mod application;
 pub mod edits;
 mod in_wallet;
 pub mod population;

@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     // The statement model: Statement, Transaction, Category, Format, Provider.
     &["statement"],
     // Reading rows: their arithmetic, their categories' matcher, PDF text; the report's types.
-    &["amount", "categorise", "pdf", "report"],
+    &["amount", "categorise", "pdf", "report", "affordability"],
     // Each wallet, one place, and the registry.
     &["wallets"],
     // Parsing (format detection, dispatch to a wallet, the canonical forms), the content address.
@@ -25,6 +25,8 @@ const LAYERS: &[&[&str]] = &[
     &["scorecard"],
     // The pipeline and the report's PDF.
     &["assemble", "pdf_report"],
+    // Several statements of one applicant as one report.
+    &["application"],
     // Test support (feature `testing`).
     &["testing"],
     &["tamper"],

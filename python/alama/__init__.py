@@ -58,6 +58,7 @@ from alama._alama import (
     parse,
     score,
 )
+from alama._application import Application, score_application
 from alama._batch import score_many
 from alama._extras import EXTRAS
 from alama._features import features_frame
@@ -98,6 +99,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "SCORECARD_VERSION",
     "AlamaError",
+    "Application",
     "CurrencyMismatchError",
     "EmptyStatementError",
     "Factor",
@@ -128,5 +130,6 @@ __all__ = [
     "features_frame",
     "parse",
     "score",
+    "score_application",
     "score_many",
 ]

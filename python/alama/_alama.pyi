@@ -45,6 +45,7 @@ __all__ = [
     "parse",
     "population",
     "score",
+    "score_application_json",
     "score_many",
     "__version__",
     "SCORECARD_VERSION",
@@ -130,6 +131,21 @@ def score(
     as_of: date | str | None = None,
 ) -> Report:
     """Scores a statement (a Statement, bytes or a path), with ``scorecard`` or the built-in card; a statement dated or requested after ``as_of`` (a date or "YYYY-MM-DD") is ``failed``."""
+
+def score_application_json(
+    sources: list[_Source | Statement],
+    *,
+    password: str | None = None,
+    format: str | None = None,
+    scorecard: Scorecard | None = None,
+    as_of: date | str | None = None,
+    principal: Decimal | None = None,
+    tenor_months: int | None = None,
+    monthly_rate: Decimal | None = None,
+    total_cost: Decimal | None = None,
+    fees: Decimal | None = None,
+) -> str:
+    """Scores several statements of one applicant as one application; its canonical JSON."""
 
 def score_many(
     sources: Iterable[_Source | Statement],

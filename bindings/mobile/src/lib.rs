@@ -209,6 +209,78 @@ pub async fn score_statement_async(
     worker::run(move || score_statement(bytes, password, scorecard, as_of)).await
 }
 
+/// The loan asked for (docs/affordability.md), in the statements' currency, major units: the
+/// principal, the number of monthly instalments, a monthly rate (a fraction, `0.035`) or a
+/// total cost (not both; neither is no interest), and one-off fees.
+#[derive(uniffi::Record)]
+pub struct LoanTerms {
+    /// The amount lent, `> 0`.
+    pub principal: Decimal,
+    /// Monthly instalments, `1..=360`.
+    pub tenor_months: u32,
+    /// Interest a month, a fraction (`0.035` = 3.5 %).
+    #[uniffi(default = None)]
+    pub monthly_rate: Option<Decimal>,
+    /// Interest and charges over the whole loan.
+    #[uniffi(default = None)]
+    pub total_cost: Option<Decimal>,
+    /// One-off fees added to what is repaid.
+    #[uniffi(default = None)]
+    pub fees: Option<Decimal>,
+}
+
+/// Scores several statements of one applicant (each a file's bytes, in any order; `password`
+/// opens every encrypted PDF) as one application (docs/applications.md), with `terms` when
+/// given, and returns the application report's canonical JSON: byte for byte `alama apply …
+/// --format json` (without its newline), on every platform. Blocking: prefer
+/// [`score_application`].
+///
+/// # Errors
+/// Those of [`score_statement`] for any statement; `CurrencyMismatch` for statements in two
+/// currencies; `EmptyStatement` for none; `MalformedStatement` for bad terms.
+#[uniffi::export(default(password = None, scorecard = None, as_of = None, terms = None))]
+pub fn score_application_json(
+    statements: Vec<Vec<u8>>,
+    password: Option<String>,
+    scorecard: Option<Arc<Scorecard>>,
+    as_of: Option<String>,
+    terms: Option<LoanTerms>,
+) -> Result<String, AlamaError> {
+    let options = options_on(password, as_of)?;
+    let terms = match terms {
+        Some(t) => alama_core::Terms::from_options(
+            Some(t.principal),
+            Some(t.tenor_months),
+            t.monthly_rate,
+            t.total_cost,
+            t.fees,
+        )?,
+        None => None,
+    };
+    let parsed = statements
+        .iter()
+        .map(|bytes| alama_core::parse(bytes, &options))
+        .collect::<alama_core::Result<Vec<_>>>()?;
+    let card = scorecard.as_deref().map(scorecard::core_card);
+    Ok(alama_core::score_application(&parsed, card, terms.as_ref(), options.as_of)?.to_json())
+}
+
+/// [`score_application_json`] as a Kotlin `suspend` / Swift `async` function
+/// (`scoreApplication`): the work runs on a thread of its own.
+///
+/// # Errors
+/// Those of [`score_application_json`].
+#[uniffi::export(default(password = None, scorecard = None, as_of = None, terms = None))]
+pub async fn score_application(
+    statements: Vec<Vec<u8>>,
+    password: Option<String>,
+    scorecard: Option<Arc<Scorecard>>,
+    as_of: Option<String>,
+    terms: Option<LoanTerms>,
+) -> Result<String, AlamaError> {
+    worker::run(move || score_application_json(statements, password, scorecard, as_of, terms)).await
+}
+
 /// The stable `snake_case` code of an error (`"wrong_password"`, `"malformed_statement"`, …),
 /// the same code the CLI, Python, Node and the HTTP service use.
 #[uniffi::export]

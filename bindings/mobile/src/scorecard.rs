@@ -65,6 +65,11 @@ pub(crate) fn score_bytes_with(
     alama_core::score_bytes_with(bytes, options, scorecard.map(|card| &card.inner))
 }
 
+/// The engine's card inside a [`Scorecard`].
+pub(crate) fn core_card(card: &Scorecard) -> &alama_core::Scorecard {
+    &card.inner
+}
+
 /// Scores with the given scorecard, or the built-in one.
 pub(crate) fn score_with(
     statement: &alama_core::Statement,

@@ -13,6 +13,7 @@
 // `@throws {AlamaError}` are TypeScript syntax, not Markdown, so clippy's backtick rule is off.
 #![allow(clippy::doc_markdown)]
 
+mod application;
 mod error;
 mod input;
 mod scorecard;
@@ -121,6 +122,51 @@ pub fn score_async(
         options: ScoreOptions::from_js(options)?,
     };
     Ok(AsyncTask::new(task))
+}
+
+/// Scores several statements of one applicant as one application, on the libuv thread pool
+/// (docs/applications.md): two SIMs, consecutive or overlapping periods; rows two statements
+/// both list are read once and must agree (else a critical `statements_disagree`), money moved
+/// between the applicant's own lines is neither income nor spending. Resolves to the
+/// application report: the report's fields for the applicant as a whole, `statements` (each
+/// one read: `reportId`, `provider`, `statementPeriod`, `integrityStatus` …), `applicationId`
+/// and `affordability` (`null` without terms). `JSON.stringify` of it is byte for byte
+/// `alama apply … --format json`.
+///
+/// `inputs` are as {@link score} takes one (bytes, a path or a Statement object), in any
+/// order; `options` as {@link score}'s, plus `terms`: `{ principal, tenorMonths, monthlyRate |
+/// totalCost, fees }`, money and rates as decimal strings (docs/affordability.md).
+///
+/// @throws {AlamaError} (rejects) those of {@link score} for any statement, `currency_mismatch`
+/// for statements in two currencies, `empty_statement` for none, `malformed_statement` for bad
+/// terms; `InvalidArg` (throws at once) for arguments of the wrong JS type.
+///
+/// @example
+/// ```ts
+/// const app = await scoreApplication([readFileSync('line1.pdf'), readFileSync('line2.pdf')], {
+///   password: '123456',
+///   terms: { principal: '20000', tenorMonths: 6, monthlyRate: '0.035' },
+/// })
+/// console.log(app.score, app.affordability?.fits, app.statements.length)
+/// ```
+#[napi(
+    ts_args_type = "inputs: Array<Buffer | Uint8Array | string | StatementInput>, options?: ApplicationOptions",
+    ts_return_type = "Promise<ApplicationReport>"
+)]
+pub fn score_application(
+    inputs: Vec<Unknown<'_>>,
+    options: Option<Unknown<'_>>,
+) -> napi::Result<AsyncTask<application::ApplicationTask>> {
+    let inputs = inputs
+        .into_iter()
+        .map(|i| Input::from_js(i, true))
+        .collect::<napi::Result<Vec<_>>>()?;
+    let terms = application::JsTerms::from_options(options.as_ref())?;
+    Ok(AsyncTask::new(application::ApplicationTask {
+        inputs: Some(inputs),
+        options: ScoreOptions::from_js(options)?,
+        terms,
+    }))
 }
 
 /// Every error code the engine can give, in a fixed order (for tests and exhaustive `switch`es).

@@ -286,6 +286,60 @@ const BANDS: [(&str, u16, u16); 5] = {
     bands
 };
 
+/// The native half of `alama.score_application`: several statements of one applicant scored
+/// as one application (docs/applications.md), with the loan terms when `principal` and
+/// `tenor_months` are given (`decimal.Decimal` money and rate, docs/affordability.md). Each
+/// source is as for `score` (a `Statement`, bytes or a path; `password` and `format` apply to
+/// every one). Runs with the GIL released.
+///
+/// Returns the application report's canonical JSON (`str`). Raises the errors of `score` (the
+/// message names the statement by position), `CurrencyMismatchError` for statements in two
+/// currencies, `EmptyStatementError` for none, `MalformedStatementError` for bad terms.
+#[pyfunction]
+#[pyo3(signature = (
+    sources, *, password = None, format = None, scorecard = None, as_of = None,
+    principal = None, tenor_months = None, monthly_rate = None, total_cost = None, fees = None
+))]
+// Python keyword arguments, one per option; PyO3 extracts the list of sources as a `Vec`.
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
+fn score_application_json(
+    py: Python<'_>,
+    sources: Vec<Bound<'_, PyAny>>,
+    password: Option<String>,
+    format: Option<&str>,
+    scorecard: Option<&Bound<'_, PyScorecard>>,
+    as_of: Option<&Bound<'_, PyAny>>,
+    principal: Option<rust_decimal::Decimal>,
+    tenor_months: Option<u32>,
+    monthly_rate: Option<rust_decimal::Decimal>,
+    total_cost: Option<rust_decimal::Decimal>,
+    fees: Option<rust_decimal::Decimal>,
+) -> PyResult<String> {
+    let options = source::options(py, password, format)?;
+    let day = source::as_of(as_of)?;
+    let sources = sources
+        .iter()
+        .map(|s| Source::extract(s, true))
+        .collect::<PyResult<Vec<_>>>()?;
+    let own = own_card(scorecard);
+    let result = py.detach(|| {
+        let terms = alama_core::Terms::from_options(
+            principal,
+            tenor_months,
+            monthly_rate,
+            total_cost,
+            fees,
+        )?;
+        let statements = sources
+            .iter()
+            .map(|s| s.statement(&options))
+            .collect::<alama_core::Result<Vec<_>>>()?;
+        alama_core::score_application(&statements, own.as_deref(), terms.as_ref(), day)
+            .map(|a| a.to_json())
+    });
+    error::map(py, result)
+}
+
 /// The native module. Python code imports the package `alama`, which re-exports all of it.
 #[pymodule]
 mod _alama {
@@ -306,7 +360,9 @@ mod _alama {
     #[pymodule_export]
     use super::statement::{PyStatement, PySummary, PySummaryRow, PyTransaction};
     #[pymodule_export]
-    use super::{features, features_many, parse, population, score, score_many};
+    use super::{
+        features, features_many, parse, population, score, score_application_json, score_many,
+    };
     use pyo3::prelude::*;
 
     /// Version of the package and of the engine it embeds (`str`, semantic version).

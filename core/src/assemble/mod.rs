@@ -110,6 +110,66 @@ pub(crate) fn report(
     Ok(parts.report(card, sha, report_id))
 }
 
+/// What an application reads of one prepared statement besides its rows: its report id under
+/// `card`, its integrity judged on `as_of`, and the period it covers (the header's, else its
+/// rows' first and last dates).
+///
+/// # Errors
+/// Those of [`report`] (`UnsupportedWallet`, `EmptyStatement`, `TooLarge`).
+pub(crate) fn read(
+    statement: &Statement,
+    card: &scorecard::Scorecard,
+    as_of: Option<chrono::NaiveDate>,
+) -> Result<(String, Integrity, Period)> {
+    let wallet = crate::wallets::of(&statement.provider)?;
+    let survey = survey::survey(statement);
+    survey.refusal(statement)?;
+    let period = survey::covered_period(statement, survey.dates);
+    let reading = statement.reading();
+    let id = crate::report_id::report_id(&reading, &card.version, &card.sha256());
+    Ok((id, check::check(&reading, wallet, as_of), period))
+}
+
+/// The report of a prepared statement (an application's rows combined) without its report id
+/// and integrity check: `report_id` and `integrity` are given (the application's). The features,
+/// scorecard, overview and insights are those [`report`] makes of the same statement.
+///
+/// # Errors
+/// Those of [`report`].
+pub(crate) fn report_given(
+    statement: &Statement,
+    card: &scorecard::Scorecard,
+    report_id: String,
+    integrity: Integrity,
+) -> Result<Report> {
+    let wallet = crate::wallets::of(&statement.provider)?;
+    let survey = survey::survey(statement);
+    survey.refusal(statement)?;
+    let period = survey::covered_period(statement, survey.dates);
+    let features = features::compute(&statement.reading(), card.thresholds());
+    let assessment = scorecard::assess(card, &features);
+    let overview = overview::overview(statement, period, survey.completed_sums);
+    let parts = Parts {
+        features,
+        assessment,
+        integrity,
+        period,
+        overview,
+        wallet,
+    };
+    Ok(parts.report(card, card.sha256(), report_id))
+}
+
+/// `"May 2023 - May 2024"`, the seed's form of a period.
+pub(crate) fn format_period(period: Period) -> String {
+    overview::format_period(period)
+}
+
+/// A phone number masked as a report shows it (`07*****678`).
+pub(crate) fn mask_phone(number: &str) -> String {
+    overview::mask_phone(number)
+}
+
 /// What a report is made of, but its id.
 struct Parts {
     features: features::Features,

@@ -394,6 +394,72 @@ fun testVectors() {
     }
 }
 
+/**
+ * Application vectors (tests/vectors/applications/): the statements of one invented applicant and
+ * the loan terms; `scoreApplication` (suspend) and `scoreApplicationJson` give the committed
+ * application report byte for byte, in any order of the statements.
+ */
+fun testApplicationVectors() {
+    val dir = File(repo, "tests/vectors/applications")
+    val files = dir.listFiles { f -> f.name.endsWith(".json") }?.sortedBy { it.name }.orEmpty()
+    T.ok("application vectors are present", files.size >= 4)
+    for (f in files) T.guard("application vector ${f.name}") {
+        val text = f.readText()
+        val inputs = jsonElements(jsonMember(text, "inputs") ?: "[]").map { it.toByteArray() }
+        val expected = compactJson(jsonMember(text, "application") ?: "")
+        val termsText = jsonMember(text, "terms")
+        val terms = if (termsText == null || termsText == "null") null else {
+            val pricing = jsonMember(termsText, "pricing") ?: "{}"
+            LoanTerms(
+                principal = BigDecimal(jsonString(termsText, "principal") ?: "0"),
+                tenorMonths = (jsonMember(termsText, "tenorMonths") ?: "0").toUInt(),
+                monthlyRate = jsonString(pricing, "monthlyRate")?.let { BigDecimal(it) },
+                totalCost = jsonString(pricing, "totalCost")?.let { BigDecimal(it) },
+                fees = jsonString(termsText, "fees")?.let { BigDecimal(it) },
+            )
+        }
+        sameJson("application ${f.name}", runBlocking { scoreApplication(inputs, null, null, null, terms) }, expected)
+        sameJson("application ${f.name}, reversed", scoreApplicationJson(inputs.reversed(), null, null, null, terms), expected)
+    }
+}
+
+/** The elements of a JSON array's text, each as its raw text (test helper). */
+fun jsonElements(array: String): List<String> {
+    val out = mutableListOf<String>()
+    var depth = 0
+    var inString = false
+    var start = -1
+    var i = 0
+    while (i < array.length) {
+        val c = array[i]
+        if (inString) {
+            if (c == '\\') i++ else if (c == '"') inString = false
+        } else when (c) {
+            '"' -> inString = true
+            '{', '[' -> { depth++; if (depth == 2 && start < 0) start = i }
+            '}', ']' -> { depth--; if (depth == 1 && start >= 0) { out.add(array.substring(start, i + 1)); start = -1 } }
+        }
+        i++
+    }
+    return out
+}
+
+/** A JSON text without the whitespace outside its strings: the compact form (test helper). */
+fun compactJson(text: String): String {
+    val out = StringBuilder()
+    var inString = false
+    var i = 0
+    while (i < text.length) {
+        val c = text[i]
+        if (inString) {
+            out.append(c)
+            if (c == '\\') { out.append(text[i + 1]); i++ } else if (c == '"') inString = false
+        } else if (c == '"') { inString = true; out.append(c) } else if (!c.isWhitespace()) out.append(c)
+        i++
+    }
+    return out.toString()
+}
+
 /** A JSON string member's value without its quotes (test helper; no escapes expected). */
 fun jsonString(text: String, key: String): String? =
     jsonMember(text, key)?.takeIf { it.startsWith("\"") && it.endsWith("\"") }?.let { it.substring(1, it.length - 1) }
@@ -594,6 +660,7 @@ fun main(args: Array<String>) {
     testAsync()
     testExamples()
     testVectors()
+    testApplicationVectors()
     testScorecards()
     testRealSamples()
     println("${T.passed} passed, ${T.failed} failed, ${T.skipped} skipped")
