@@ -4,8 +4,10 @@
 //! over days without rows. Rows that share a completion time are not reliably printed in order,
 //! so a group's closing balance is the printed balance that equals some row's opening balance
 //! (its balance minus its own movement) plus the whole group's movement; if none does, the
-//! group's lowest printed balance (the cautious choice). Both rules read the group as a set, so
-//! the result does not depend on the order rows are listed in.
+//! group's lowest printed balance (the cautious choice). When more than one printed balance
+//! could close the group, the one the running balance reaches (the previous closing plus the
+//! movements since) is taken. These rules read the group as a set, so the result does not
+//! depend on the order rows are listed in.
 
 use std::collections::BTreeMap;
 
@@ -31,6 +33,24 @@ pub(crate) fn group_closing<A: Amount>(rows: &[(A, A)]) -> Option<A> {
         return Some(*b);
     }
     multiset_closing(rows)
+}
+
+/// [`group_closing`] of a group whose closing the running balance says should be `expected`
+/// (the previous closing plus every movement since): when the group's rows leave more than one
+/// closing possible (a credit and a debit of the same amount at one second: either printed
+/// balance can be the last), the one the running balance reaches. Without it the lowest was
+/// taken, and any later row of the day, a round trip included, settled it the other way.
+pub(crate) fn group_closing_from<A: Amount>(rows: &[(A, A)], expected: A) -> Option<A> {
+    if rows.len() > 1 && rows.iter().any(|(_, b)| *b == expected) {
+        let total = rows.iter().fold(A::ZERO, |a, (net, _)| a.plus(*net));
+        if rows
+            .iter()
+            .any(|(net, b)| b.minus(*net).plus(total) == expected)
+        {
+            return Some(expected);
+        }
+    }
+    group_closing(rows)
 }
 
 /// [`group_closing`] read from the group as a set (see the module).
@@ -115,7 +135,14 @@ pub(crate) fn daily_balances_in<A: Amount>(
             let last_row = printed[end - 1];
             let shared = same_time_before(&printed, end - 1);
             let closing = if shared > 0 {
-                group_closing(read_group(&printed[end - 1 - shared..end], &mut group))
+                // The running balance at the group's end: the previous closing and the day's
+                // movements (the rows that print a balance; a row that prints none moved money
+                // the chain does not show, and the expectation then matches no printed balance).
+                let moved = printed[at..end]
+                    .iter()
+                    .fold(A::ZERO, |a, t| a.plus(net_of::<A>(t)));
+                let rows = read_group(&printed[end - 1 - shared..end], &mut group);
+                group_closing_from(rows, current.plus(moved))
             } else {
                 alone_closing(last_row)
             };
@@ -268,7 +295,16 @@ mod tests {
             if opening.is_none() {
                 opening = group_opening(&group);
             }
-            if let Some(c) = group_closing(&group) {
+            let expected = closings
+                .last()
+                .map(|(_, c)| *c)
+                .or(opening)
+                .map(|c| c + group.iter().map(|(net, _)| *net).sum::<Decimal>());
+            let closing = match expected {
+                Some(e) => group_closing_from(&group, e),
+                None => group_closing(&group),
+            };
+            if let Some(c) = closing {
                 closings.push((same_time[0].completed_at.date(), c));
             }
         }
