@@ -265,7 +265,9 @@ try {
     wallet: "Airtel Money Uganda",
     currency: "UGX",
     zone: "EAT",
-    evidence: "Original PDF",
+    // The fixture is written by lopdf, not by Airtel's Qt writer it names: issue 50's writer
+    // check calls it re-saved (docs/integrity.md, "Each wallet's writer, measured").
+    evidence: "Re-saved PDF",
     period: "1 Mar 2026 – 31 Mar 2026",
   });
   assert.equal((await page.locator("#customer").innerText()).trim(), "APP-UG-1001");
