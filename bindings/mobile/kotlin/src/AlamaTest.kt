@@ -23,6 +23,7 @@ import ke.alama.ReportStatus
 import ke.alama.Scorecard
 import ke.alama.Statement
 import ke.alama.Transaction
+import ke.alama.LoanTerms
 import ke.alama.TransactionStatus
 import ke.alama.engineVersion
 import ke.alama.errorCode
@@ -31,6 +32,8 @@ import ke.alama.parseStatementAsync
 import ke.alama.reportFromJson
 import ke.alama.reportToJson
 import ke.alama.score
+import ke.alama.scoreApplication
+import ke.alama.scoreApplicationJson
 import ke.alama.scoreStatement
 import ke.alama.scoreStatementAsync
 import ke.alama.scoreStatementJson
@@ -522,9 +525,9 @@ fun testScorecards() {
     val cases = listOf(
         Triple("gap in bins", broken("gap", firstBins to firstBins.replace("\"minInclusive\":true", "\"minInclusive\":false")), Regex("gap")),
         Triple("overlapping bins", broken("overlap", firstBins to firstBins.replace("\"maxInclusive\":false", "\"maxInclusive\":true")), Regex("overlap")),
-        Triple("unknown feature", broken("feature", "\"feature\":\"income_month_share\"" to "\"feature\":\"no_such_feature\""), Regex("no_such_feature.*feature catalogue")),
+        Triple("unknown feature", broken("feature", "\"feature\":\"recent_income_month_share\"" to "\"feature\":\"no_such_feature\""), Regex("no_such_feature.*feature catalogue")),
         Triple("non-integer points", broken("points", "\"points\":7}" to "\"points\":7.5}"), Regex("7\\.5")),
-        Triple("maxima not 550", broken("maxima", "\"max\":80," to "\"max\":81,", "\"max\":null,\"maxInclusive\":false,\"points\":30}" to "\"max\":null,\"maxInclusive\":false,\"points\":31}"), Regex("add up to 551, not maxPoints 550")),
+        Triple("maxima not 550", broken("maxima", "\"max\":95," to "\"max\":96,", "\"max\":null,\"maxInclusive\":false,\"points\":30}" to "\"max\":null,\"maxInclusive\":false,\"points\":31}"), Regex("add up to 551, not maxPoints 550")),
         Triple("not a scorecard", "{\"version\": 1}", Regex("not a scorecard JSON")),
     )
     for ((name, json, message) in cases) {
