@@ -107,13 +107,11 @@ fn net_round_trips<A: Amount>(
         let Some(party) = t.counterparty.as_deref() else {
             continue;
         };
-        let book = if let Some(book) = by_party.get(party) {
-            *book
-        } else {
-            by_party.insert(party, books.len());
+        let next = books.len();
+        let book = *by_party.entry(party).or_insert(next);
+        if book == next {
             books.push(Default::default());
-            books.len() - 1
-        };
+        }
         let (ins, outs) = &mut books[book];
         let (paid_in, withdrawn) = (A::of(t.paid_in), A::of(t.withdrawn));
         let (amount, open, other) = if paid_in.is_positive() {

@@ -296,7 +296,10 @@ fn parts_in(rows: &[&Transaction], categories: &[Category], moved: &[bool]) -> V
         (Category, bool, &str),
         chrono::NaiveDateTime,
         foldhash::fast::RandomState,
-    > = std::collections::HashMap::default();
+    > = std::collections::HashMap::with_capacity_and_hasher(
+        rows.len(),
+        foldhash::fast::RandomState::default(),
+    );
     rows.iter()
         .zip(categories)
         .zip(moved)
@@ -305,12 +308,17 @@ fn parts_in(rows: &[&Transaction], categories: &[Category], moved: &[bool]) -> V
                 return false;
             }
             let party = t.counterparty.as_deref().unwrap_or(t.details.as_str());
-            let key = (*category, t.paid_in > Decimal::ZERO, party);
-            let part = last
-                .get(&key)
-                .is_some_and(|at| (t.completed_at - *at).num_minutes() <= PARTS_MINUTES);
-            last.insert(key, t.completed_at);
-            part
+            // One hash a row: the entry both reads the party's last part and records this one.
+            match last.entry((*category, t.paid_in > Decimal::ZERO, party)) {
+                std::collections::hash_map::Entry::Occupied(mut at) => {
+                    let previous = at.insert(t.completed_at);
+                    (t.completed_at - previous).num_minutes() <= PARTS_MINUTES
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(t.completed_at);
+                    false
+                }
+            }
         })
         .collect()
 }
