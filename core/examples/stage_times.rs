@@ -112,5 +112,28 @@ fn main() -> alama_core::Result<()> {
             )
         })
     });
+    // An application of three 5,000-row statements against their three single scorings (issue
+    // 53's budget: the application at most the singles + 10 %), and on one thread each (the
+    // work a busy service pays).
+    let three: Vec<_> = [5, 6, 7]
+        .into_iter()
+        .map(|seed| {
+            let csv = synthetic_statement_with_rows(seed, 5_000).to_csv();
+            alama_core::parse(csv.as_bytes(), &options)
+        })
+        .collect::<alama_core::Result<_>>()?;
+    let few = n / 20;
+    time("three scores", few, || {
+        three.iter().map(alama_core::score).collect::<Vec<_>>()
+    });
+    time("application of three", few, || {
+        alama_core::score_application(&three, None, None, None)
+    });
+    time("three scores, one thread", few, || {
+        alama_core::on_calling_thread(|| three.iter().map(alama_core::score).collect::<Vec<_>>())
+    });
+    time("application of three, one thread", few, || {
+        alama_core::on_calling_thread(|| alama_core::score_application(&three, None, None, None))
+    });
     Ok(())
 }

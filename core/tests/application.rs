@@ -46,6 +46,26 @@ fn an_application_of_one_statement_is_that_statement() {
     }
 }
 
+/// Rows a critical finding names are left out of an application's features as they are of its
+/// statement's (issue 51): an application of a statement with 40 rows in one second (M-Pesa
+/// prints at most 20 at once) scores as that statement does, and says which rows it left out.
+#[test]
+fn rows_a_critical_finding_names_are_left_out_of_an_application_too() {
+    for seed in 0..4 {
+        let mut crowded = synthetic_statement(seed, 6);
+        let at = crowded.transactions[0].completed_at;
+        for t in crowded.transactions.iter_mut().take(40) {
+            t.completed_at = at;
+        }
+        let r = score(&crowded).expect("scores");
+        assert_eq!(r.integrity.status, "failed");
+        let a = apply(std::slice::from_ref(&crowded));
+        assert_scored_as(&a, &r);
+        assert!(codes(&a).contains(&"rows_left_out"), "{:?}", codes(&a));
+        assert_eq!(a.integrity.status, "failed");
+    }
+}
+
 #[test]
 fn consecutive_and_overlapping_statements_of_one_line_are_the_whole_period() {
     for seed in 0..4 {

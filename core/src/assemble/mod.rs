@@ -51,39 +51,19 @@ pub(crate) fn report(
     given_id: Option<String>,
     as_of: Option<chrono::NaiveDate>,
 ) -> Result<Report> {
-    let wallet = crate::wallets::of(&statement.provider)?;
-    let survey = survey::survey(statement);
-    survey.refusal(statement)?;
-    let period = survey::covered_period(statement, survey.dates);
-    let sums = survey.completed_sums;
+    let (wallet, survey, period) = front(statement)?;
     let sha = card.sha256();
     let reading = &statement.reading();
-    let ((features, assessment, overview, left_out), (report_id, mut integrity)) =
-        crate::parallel::join_for_rows(
-            statement.transactions.len(),
-            || {
-                let left_out = left_out::left_out(reading, wallet);
-                let features = match &left_out {
-                    None => features::compute(reading, card.thresholds()),
-                    Some((kept, _)) => features::compute(
-                        &crate::statement::Reading {
-                            statement,
-                            rows: kept.iter().collect(),
-                        },
-                        card.thresholds(),
-                    ),
-                };
-                let assessment = scorecard::assess(card, &features);
-                let overview = overview::overview(statement, period, sums);
-                (features, assessment, overview, left_out.map(|(_, f)| f))
-            },
-            || {
-                let report_id = given_id
-                    .unwrap_or_else(|| crate::report_id::report_id(reading, &card.version, &sha));
-                (report_id, check::check(reading, wallet, as_of))
-            },
-        );
-    if let Some(finding) = left_out {
+    let (scored, (report_id, integrity)) = crate::parallel::join_for_rows(
+        statement.transactions.len(),
+        || Scored::of(reading, wallet, card, period, survey.completed_sums),
+        || {
+            let report_id = given_id
+                .unwrap_or_else(|| crate::report_id::report_id(reading, &card.version, &sha));
+            (report_id, check::check(reading, wallet, as_of))
+        },
+    );
+    if let Some(finding) = &scored.left_out {
         // The rows are named by the checks' own rules: each code is one of their critical
         // findings (a test-time guard for when the checks change).
         debug_assert!(
@@ -97,22 +77,13 @@ pub(crate) fn report(
             "{}",
             finding.message
         );
-        integrity.findings.push(finding);
     }
-    let parts = Parts {
-        features,
-        assessment,
-        integrity,
-        period,
-        overview,
-        wallet,
-    };
-    Ok(parts.report(card, sha, report_id))
+    Ok(scored.report(card, sha, report_id, integrity, period, wallet))
 }
 
 /// What an application reads of one prepared statement besides its rows: its report id under
 /// `card`, its integrity judged on `as_of`, and the period it covers (the header's, else its
-/// rows' first and last dates).
+/// rows' first and last dates): [`report`]'s other side.
 ///
 /// # Errors
 /// Those of [`report`] (`UnsupportedWallet`, `EmptyStatement`, `TooLarge`).
@@ -121,43 +92,144 @@ pub(crate) fn read(
     card: &scorecard::Scorecard,
     as_of: Option<chrono::NaiveDate>,
 ) -> Result<(String, Integrity, Period)> {
-    let wallet = crate::wallets::of(&statement.provider)?;
-    let survey = survey::survey(statement);
-    survey.refusal(statement)?;
-    let period = survey::covered_period(statement, survey.dates);
+    let (wallet, _, period) = front(statement)?;
     let reading = statement.reading();
     let id = crate::report_id::report_id(&reading, &card.version, &card.sha256());
     Ok((id, check::check(&reading, wallet, as_of), period))
 }
 
-/// The report of a prepared statement (an application's rows combined) without its report id
-/// and integrity check: `report_id` and `integrity` are given (the application's). The features,
-/// scorecard, overview and insights are those [`report`] makes of the same statement.
+/// [`report`]'s features side of a prepared statement (an application's rows combined), for a
+/// caller that makes the report id and the integrity itself (the application's): the same
+/// function, rows a critical finding names left out as there. [`Side::report`] joins it with
+/// them.
 ///
 /// # Errors
 /// Those of [`report`].
-pub(crate) fn report_given(
-    statement: &Statement,
-    card: &scorecard::Scorecard,
-    report_id: String,
-    integrity: Integrity,
-) -> Result<Report> {
+pub(crate) fn features_side(statement: &Statement, card: &scorecard::Scorecard) -> Result<Side> {
+    let (wallet, survey, period) = front(statement)?;
+    let scored = Scored::of(
+        &statement.reading(),
+        wallet,
+        card,
+        period,
+        survey.completed_sums,
+    );
+    Ok(Side {
+        scored,
+        period,
+        wallet,
+    })
+}
+
+/// A statement's features side ([`features_side`]) waiting for its report id and integrity.
+pub(crate) struct Side {
+    scored: Scored,
+    period: Period,
+    wallet: &'static Wallet,
+}
+
+impl Side {
+    /// The report of this side under `report_id` with `integrity` (the `rows_left_out` finding,
+    /// when rows were left out, added last), scored with `card`.
+    pub(crate) fn report(
+        self,
+        card: &scorecard::Scorecard,
+        report_id: String,
+        integrity: Integrity,
+    ) -> Report {
+        self.scored.report(
+            card,
+            card.sha256(),
+            report_id,
+            integrity,
+            self.period,
+            self.wallet,
+        )
+    }
+}
+
+/// The front every report shares: the statement's wallet, its survey (which refuses it, or adds
+/// up the overview's sums), and the period it covers.
+///
+/// # Errors
+/// `UnsupportedWallet` for a provider no wallet has; those of the survey (`EmptyStatement`,
+/// `TooLarge`).
+fn front(statement: &Statement) -> Result<(&'static Wallet, survey::Survey, Period)> {
     let wallet = crate::wallets::of(&statement.provider)?;
     let survey = survey::survey(statement);
     survey.refusal(statement)?;
     let period = survey::covered_period(statement, survey.dates);
-    let features = features::compute(&statement.reading(), card.thresholds());
-    let assessment = scorecard::assess(card, &features);
-    let overview = overview::overview(statement, period, survey.completed_sums);
-    let parts = Parts {
-        features,
-        assessment,
-        integrity,
-        period,
-        overview,
-        wallet,
-    };
-    Ok(parts.report(card, card.sha256(), report_id))
+    Ok((wallet, survey, period))
+}
+
+/// A report's features side: the features of the rows no critical finding names, their
+/// assessment by the card, the overview, and the `rows_left_out` finding when rows were left
+/// out.
+struct Scored {
+    features: features::Features,
+    assessment: scorecard::Assessment,
+    overview: StatementOverview,
+    left_out: Option<crate::report::Finding>,
+}
+
+impl Scored {
+    /// The features side of `reading` (of `wallet`, covering `period`, with the survey's
+    /// `sums`), scored with `card`.
+    fn of(
+        reading: &crate::statement::Reading<'_>,
+        wallet: &Wallet,
+        card: &scorecard::Scorecard,
+        period: Period,
+        sums: Option<overview::CompletedSums>,
+    ) -> Self {
+        let left_out = left_out::left_out(reading, wallet);
+        let features = match &left_out {
+            None => features::compute(reading, card.thresholds()),
+            Some((kept, _)) => features::compute(
+                &crate::statement::Reading {
+                    statement: reading.statement,
+                    rows: kept.iter().collect(),
+                },
+                card.thresholds(),
+            ),
+        };
+        Self {
+            assessment: scorecard::assess(card, &features),
+            features,
+            overview: overview::overview(reading.statement, period, sums),
+            left_out: left_out.map(|(_, finding)| finding),
+        }
+    }
+
+    /// The report of this side with the other's `integrity` (the `rows_left_out` finding
+    /// added last), under `report_id`, with `card` (whose SHA-256 is `sha`); the insights in
+    /// `wallet`'s words.
+    fn report(
+        self,
+        card: &scorecard::Scorecard,
+        sha: String,
+        report_id: String,
+        mut integrity: Integrity,
+        period: Period,
+        wallet: &Wallet,
+    ) -> Report {
+        integrity.findings.extend(self.left_out);
+        let score = self.assessment.score;
+        Report {
+            report_id,
+            status: ReportStatus::Completed,
+            score,
+            band: Band::of(score),
+            statement_period: overview::format_period(period),
+            reason_codes: self.assessment.reason_codes,
+            insights: insights::insights(&self.features, &card.currency, card.thresholds(), wallet),
+            factors: self.assessment.factors,
+            scorecard_version: card.version.clone(),
+            scorecard_sha256: sha,
+            integrity,
+            statement: self.overview,
+        }
+    }
 }
 
 /// `"May 2023 - May 2024"`, the seed's form of a period.
@@ -168,43 +240,6 @@ pub(crate) fn format_period(period: Period) -> String {
 /// A phone number masked as a report shows it (`07*****678`).
 pub(crate) fn mask_phone(number: &str) -> String {
     overview::mask_phone(number)
-}
-
-/// What a report is made of, but its id.
-struct Parts {
-    features: features::Features,
-    assessment: scorecard::Assessment,
-    integrity: Integrity,
-    period: Period,
-    overview: StatementOverview,
-    /// The statement's wallet, whose words the insights use.
-    wallet: &'static Wallet,
-}
-
-impl Parts {
-    /// The report of these parts, scored with `card` (whose SHA-256 is `sha`), under `report_id`.
-    fn report(self, card: &scorecard::Scorecard, sha: String, report_id: String) -> Report {
-        let score = self.assessment.score;
-        Report {
-            report_id,
-            status: ReportStatus::Completed,
-            score,
-            band: Band::of(score),
-            statement_period: overview::format_period(self.period),
-            reason_codes: self.assessment.reason_codes,
-            insights: insights::insights(
-                &self.features,
-                &card.currency,
-                card.thresholds(),
-                self.wallet,
-            ),
-            factors: self.assessment.factors,
-            scorecard_version: card.version.clone(),
-            scorecard_sha256: sha,
-            integrity: self.integrity,
-            statement: self.overview,
-        }
-    }
 }
 
 #[cfg(test)]
