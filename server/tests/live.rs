@@ -126,6 +126,52 @@ async fn pdf_report_of_a_live_analysis(db: Db) {
     server.stop().await;
 }
 
+/// `POST /v1/applications` of two CSV statements under `consent`: the status.
+async fn application(server: &Server, key: &str, consent: &str) -> u16 {
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement_csv(120)).file_name("a.csv"),
+        )
+        .part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement_csv(90)).file_name("b.csv"),
+        )
+        .text("consentId", consent.to_owned());
+    server
+        .client
+        .post(server.url("/v1/applications"))
+        .bearer_auth(key)
+        .multipart(form)
+        .send()
+        .await
+        .expect("POST applications")
+        .status()
+        .as_u16()
+}
+
+/// The Live totals of `usage_counts_a_known_sequence_exactly`.
+fn expected_usage() -> serde_json::Value {
+    json!({
+        "requests": {
+            "total": 9,
+            "byEndpoint": {
+                "GET /v1/scores/{reportId}": 2,
+                "GET /v1/scores/{reportId}/pdf": 1,
+                "POST /v1/applications": 1,
+                "POST /v1/consents": 1,
+                "POST /v1/consents/{consentId}/grant": 1,
+                "POST /v1/scores/analyse": 3,
+            },
+            "byStatusClass": {"2xx": 7, "4xx": 2, "5xx": 0},
+        },
+        "analyses": {"submitted": 2, "completed": 1, "failed": 1, "processing": 0, "successRate": 0.5},
+        "applications": {"submitted": 1, "completed": 1, "failed": 0, "processing": 0, "successRate": 1.0},
+        "billableUnits": 2,
+        "webhooks": {"events": 0, "delivered": 0, "failed": 0, "pending": 0, "deliveryRate": null},
+    })
+}
+
 async fn usage_counts_a_known_sequence_exactly(db: Db) {
     let server = Server::start(&db).await;
     let name = partner("usage");
@@ -166,6 +212,8 @@ async fn usage_counts_a_known_sequence_exactly(db: Db) {
         .await
         .expect("pdf");
     assert_eq!(pdf.status(), 200);
+    // An application of two statements (201): counted apart from analyses, one billable unit.
+    assert_eq!(application(&server, &live, &consent).await, 201);
     // Sandbox traffic is not Live usage.
     assert_eq!(
         server
@@ -180,22 +228,7 @@ async fn usage_counts_a_known_sequence_exactly(db: Db) {
         "live_mode_required",
     );
 
-    let expected = json!({
-        "requests": {
-            "total": 8,
-            "byEndpoint": {
-                "GET /v1/scores/{reportId}": 2,
-                "GET /v1/scores/{reportId}/pdf": 1,
-                "POST /v1/consents": 1,
-                "POST /v1/consents/{consentId}/grant": 1,
-                "POST /v1/scores/analyse": 3,
-            },
-            "byStatusClass": {"2xx": 6, "4xx": 2, "5xx": 0},
-        },
-        "analyses": {"submitted": 2, "completed": 1, "failed": 1, "processing": 0, "successRate": 0.5},
-        "billableUnits": 1,
-        "webhooks": {"events": 0, "delivered": 0, "failed": 0, "pending": 0, "deliveryRate": null},
-    });
+    let expected = expected_usage();
     let (status, _, usage) = server.get("/v1/usage", &live).await;
     assert_eq!(status, 200, "{usage}");
     assert_eq!(usage["granularity"], "day");
@@ -216,9 +249,9 @@ async fn usage_counts_a_known_sequence_exactly(db: Db) {
     assert_eq!(status, 200, "{usage}");
     assert_eq!(usage["granularity"], "month");
     let mut expected = expected;
-    expected["requests"]["total"] = json!(9);
+    expected["requests"]["total"] = json!(10);
     expected["requests"]["byEndpoint"]["GET /v1/usage"] = json!(1);
-    expected["requests"]["byStatusClass"]["2xx"] = json!(7);
+    expected["requests"]["byStatusClass"]["2xx"] = json!(8);
     assert_eq!(usage["totals"], expected);
 
     // Bad queries are problems.

@@ -75,7 +75,9 @@ pub async fn get(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     caller.require_live("GET /v1/scores/{reportId}/pdf")?;
-    let record = crate::api::scores::load(&state, &caller, &id).await?;
+    let record =
+        crate::api::outcome::load(&state, &caller, crate::api::outcome::Kind::Analysis, &id)
+            .await?;
     let span = tracing::Span::current();
     let bytes = tokio::task::spawn_blocking(move || span.in_scope(|| render(&record)))
         .await

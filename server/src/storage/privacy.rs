@@ -1,7 +1,8 @@
 //! Erasure and retention (Kenya Data Protection Act 2019: storage limitation, right to
 //! erasure). A report is erased by deleting its content (the engine's report, score, band,
 //! error detail, consent link, fingerprint, idempotency key) and keeping a stub without
-//! personal data, so usage and billing counts survive. A revoked consent is erased by deleting
+//! personal data, so usage and billing counts survive; the keyed fingerprints of its statements'
+//! rows (statements seen before) are deleted with it. A revoked consent is erased by deleting
 //! the customer's name and phone number and keeping its evidence with a keyed fingerprint of
 //! them (s. 32(1): proof of consent). Request logs past retention are counted
 //! into `api_request_rollup` and deleted in the same transaction; consents ended before the
@@ -66,7 +67,9 @@ impl Storage {
             .execute(self.pool())
             .await?;
         if done.rows_affected() == 1 {
-            self.scrub_erased(&["reports"]).await;
+            super::fingerprints::forget_erased(self.pool()).await?;
+            self.scrub_erased(&["reports", "statement_fingerprints"])
+                .await;
             return Ok(Some(true));
         }
         let exists: Option<i64> = sqlx::query_scalar(
@@ -111,6 +114,7 @@ impl Storage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        super::fingerprints::forget_erased(&mut *tx).await?;
         sqlx::query(
             "UPDATE consents SET customer_name = NULL, customer_phone = NULL, \
              customer_fingerprint = COALESCE(customer_fingerprint, $4), \
@@ -125,7 +129,8 @@ impl Storage {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        self.scrub_erased(&["reports", "consents"]).await;
+        self.scrub_erased(&["reports", "consents", "statement_fingerprints"])
+            .await;
         Ok(reports)
     }
 
@@ -191,6 +196,9 @@ impl Storage {
             .execute(self.pool())
             .await?
             .rows_affected();
+        if reports > 0 {
+            super::fingerprints::forget_erased(self.pool()).await?;
+        }
 
         // Consents that ended before the cut-off: their remaining report stubs lose the link.
         let ended = "SELECT id FROM consents WHERE (status = 'revoked' AND revoked_at < $1) \
@@ -213,7 +221,8 @@ impl Storage {
 
         let requests = self.roll_up_requests(cutoff).await?;
         if reports > 0 || consents > 0 {
-            self.scrub_erased(&["reports", "consents"]).await;
+            self.scrub_erased(&["reports", "consents", "statement_fingerprints"])
+                .await;
         }
         Ok(RetentionOutcome {
             reports,
