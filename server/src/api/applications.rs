@@ -12,7 +12,7 @@
 //! "Applications"):
 //!
 //! - **Form.** One `statement` file part per statement, in order, at most
-//!   [`MAX_STATEMENTS`] (`422 too_many_statements`); the i-th `password` part opens the i-th
+//!   [`super::application_form::MAX_STATEMENTS`] (`422 too_many_statements`); the i-th `password` part opens the i-th
 //!   statement (an empty part: none), so that interleaved parts and generated clients that send
 //!   arrays field by field both work. The statements together are at most the single-upload
 //!   limit (`max_statement_bytes`, 10 MiB: `413 too_large`), so that an application holds no
@@ -25,33 +25,24 @@
 //! - **Idempotency.** The request fingerprint covers every statement's SHA-256 (as a set), the
 //!   consent, the scorecard and the terms, never a password.
 
-use std::str::FromStr;
-
-use axum::extract::{Multipart, Path, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use hmac::{Hmac, KeyInit, Mac};
-use rust_decimal::Decimal;
-use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use super::analysis::{self, Upload};
+use super::application_form::{fingerprint, read_form};
 use super::outcome::{Kind, json_response, load, render};
 use super::report_doc::ApplicationDoc;
 use super::submission;
-use super::upload::{multipart_error, read_capped, read_text};
 use crate::admission::sniff;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
-use crate::limits::{MAX_ID_BYTES, MAX_PASSWORD_BYTES, format_name};
+use crate::limits::format_name;
 use crate::problem::Problem;
 use crate::state::AppState;
 use crate::storage::{Completed, EventOrigin, NewReport};
-
-/// Most statements in one application (two SIMs, or a year of one line in consecutive
-/// exports, fit).
-pub const MAX_STATEMENTS: usize = 5;
 
 /// The `multipart/form-data` body of `POST /v1/applications` (for the OpenAPI document).
 #[derive(Debug, ToSchema)]
@@ -84,195 +75,6 @@ pub struct ApplicationForm {
     total_cost: Option<String>,
     /// Loan terms: one-off fees added to what is repaid, major units (default `"0"`).
     fees: Option<String>,
-}
-
-/// The form's loan-term fields as sent.
-#[derive(Debug, Default)]
-struct TermFields {
-    principal: Option<String>,
-    tenor_months: Option<String>,
-    monthly_rate: Option<String>,
-    total_cost: Option<String>,
-    fees: Option<String>,
-}
-
-impl TermFields {
-    fn slot(&mut self, name: &str) -> Option<&mut Option<String>> {
-        match name {
-            "principal" => Some(&mut self.principal),
-            "tenorMonths" => Some(&mut self.tenor_months),
-            "monthlyRate" => Some(&mut self.monthly_rate),
-            "totalCost" => Some(&mut self.total_cost),
-            "fees" => Some(&mut self.fees),
-            _ => None,
-        }
-    }
-
-    /// The terms (`None` without principal and tenor), checked by the engine.
-    fn terms(&self) -> Result<Option<alama_core::Terms>, ApiError> {
-        let decimal = |name: &str, v: &Option<String>| {
-            v.as_deref()
-                .map(|t| {
-                    Decimal::from_str(t).map_err(|_| {
-                        ApiError::invalid(format!("`{name}` must be a decimal number, got {t:?}"))
-                    })
-                })
-                .transpose()
-        };
-        let tenor = self
-            .tenor_months
-            .as_deref()
-            .map(|t| {
-                t.parse::<u32>().map_err(|_| {
-                    ApiError::invalid(format!("`tenorMonths` must be a whole number, got {t:?}"))
-                })
-            })
-            .transpose()?;
-        alama_core::Terms::from_options(
-            decimal("principal", &self.principal)?,
-            tenor,
-            decimal("monthlyRate", &self.monthly_rate)?,
-            decimal("totalCost", &self.total_cost)?,
-            decimal("fees", &self.fees)?,
-        )
-        .map_err(|e| ApiError::invalid(e.message().to_owned()))
-    }
-}
-
-struct Form {
-    statements: Vec<Vec<u8>>,
-    passwords: Vec<Option<String>>,
-    consent_id: Option<String>,
-    scorecard: Option<String>,
-    terms: TermFields,
-}
-
-async fn read_form(mut multipart: Multipart, max_total: usize) -> Result<Form, ApiError> {
-    let mut form = Form {
-        statements: Vec::new(),
-        passwords: Vec::new(),
-        consent_id: None,
-        scorecard: None,
-        terms: TermFields::default(),
-    };
-    let mut total = 0usize;
-    while let Some(mut field) = multipart
-        .next_field()
-        .await
-        .map_err(|e| multipart_error(&e))?
-    {
-        let name = field.name().unwrap_or_default().to_owned();
-        match name.as_str() {
-            "statement" => {
-                if form.statements.len() == MAX_STATEMENTS {
-                    return Err(ApiError::new(
-                        "too_many_statements",
-                        format!("an application takes at most {MAX_STATEMENTS} statements"),
-                    )
-                    .with("limit", MAX_STATEMENTS));
-                }
-                let left = max_total - total;
-                let bytes = read_capped(&mut field, left, "too_large", 0)
-                    .await
-                    .map_err(|e| {
-                        if e.code() == "too_large" {
-                            ApiError::new(
-                                "too_large",
-                                format!(
-                                    "the application's statements together are larger than \
-                                     {max_total} bytes"
-                                ),
-                            )
-                            .with("limit", max_total)
-                        } else {
-                            e
-                        }
-                    })?;
-                total += bytes.len();
-                form.statements.push(bytes);
-            }
-            "password" => {
-                if form.passwords.len() == MAX_STATEMENTS {
-                    return Err(ApiError::invalid("more `password` parts than statements"));
-                }
-                form.passwords
-                    .push(read_text(&mut field, MAX_PASSWORD_BYTES).await?);
-            }
-            "consentId" | "scorecard" => {
-                let slot = if name == "consentId" {
-                    &mut form.consent_id
-                } else {
-                    &mut form.scorecard
-                };
-                if slot.is_some() {
-                    return Err(ApiError::invalid(format!(
-                        "the form field `{name}` is repeated"
-                    )));
-                }
-                *slot = read_text(&mut field, MAX_ID_BYTES).await?;
-            }
-            other => {
-                let value = read_text(&mut field, MAX_ID_BYTES).await?;
-                let Some(slot) = form.terms.slot(other) else {
-                    return Err(ApiError::invalid(format!(
-                        "unknown form field `{name}`: expected `statement` (files), `password`, \
-                         `consentId`, `scorecard`, `principal`, `tenorMonths`, `monthlyRate`, \
-                         `totalCost`, `fees`"
-                    )));
-                };
-                if slot.is_some() {
-                    return Err(ApiError::invalid(format!(
-                        "the form field `{name}` is repeated"
-                    )));
-                }
-                *slot = value;
-            }
-        }
-    }
-    if form.statements.is_empty() {
-        return Err(ApiError::invalid(
-            "the form has no `statement` file part: an application needs 1 to 5 statements",
-        ));
-    }
-    if form.passwords.len() > form.statements.len() {
-        return Err(ApiError::invalid(format!(
-            "{} `password` parts for {} statements: the i-th password opens the i-th statement",
-            form.passwords.len(),
-            form.statements.len()
-        )));
-    }
-    Ok(form)
-}
-
-/// `app1:` + hex HMAC-SHA256, under the server's fingerprint key, of every statement's SHA-256
-/// (sorted: the same statements in another order are the same request), the consent id, the
-/// scorecard field and the terms as given. Never a password (see
-/// `crate::api::scores::request_fingerprint`).
-fn fingerprint(key: &[u8], form: &Form) -> Result<String, ApiError> {
-    let mut digests: Vec<_> = form.statements.iter().map(Sha256::digest).collect();
-    digests.sort_unstable();
-    let mut mac = Hmac::<Sha256>::new_from_slice(key).map_err(|e| ApiError::internal(&e))?;
-    mac.update(b"alama application fingerprint v1\0");
-    for d in &digests {
-        mac.update(d);
-    }
-    let t = &form.terms;
-    for part in [
-        &form.consent_id,
-        &form.scorecard,
-        &t.principal,
-        &t.tenor_months,
-        &t.monthly_rate,
-        &t.total_cost,
-        &t.fees,
-    ] {
-        mac.update(b"\0");
-        mac.update(part.as_deref().map_or(b"-".as_slice(), str::as_bytes));
-    }
-    Ok(format!(
-        "app1:{}",
-        crate::ids::hex(&mac.finalize().into_bytes())
-    ))
 }
 
 /// Uploads several statements of one applicant and scores them as one application.
@@ -451,4 +253,25 @@ pub async fn erase(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     super::outcome::erase(&state, &caller, Kind::Application, &id).await
+}
+
+/// The application's report read as a statement's report (`reportId` its `applicationId`):
+/// the same score, factors, reason codes, insights, integrity and combined overview, for what
+/// shows a report (the portal's report page). The statements read and the affordability are
+/// the application's alone.
+pub fn combined_report(a: alama_core::ApplicationReport) -> alama_core::Report {
+    alama_core::Report {
+        report_id: a.application_id,
+        status: a.status,
+        score: a.score,
+        band: a.band,
+        statement_period: a.statement_period,
+        factors: a.factors,
+        insights: a.insights,
+        reason_codes: a.reason_codes,
+        scorecard_version: a.scorecard_version,
+        scorecard_sha256: a.scorecard_sha256,
+        integrity: a.integrity,
+        statement: a.statement,
+    }
 }

@@ -7,6 +7,7 @@
 //! here names the router, the portal or the CLI.
 
 pub mod analysis;
+pub mod application_form;
 pub mod applications;
 pub mod consent_claims;
 pub mod consents;

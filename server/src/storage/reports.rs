@@ -121,6 +121,11 @@ pub struct ReportRow {
     pub customer_reference: Option<String>,
     /// Milliseconds since the epoch.
     pub created_at: i64,
+    /// `analysis` or `application`.
+    pub kind: String,
+    /// Whether a statement of it was seen before (its report carries a
+    /// `statement_seen_before` finding, `crate::seen_before`).
+    pub seen_before: bool,
 }
 
 /// The outcome of [`Storage::claim_report`].
@@ -354,14 +359,16 @@ impl Storage {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The latest 100 reports of `owner`, newest first; with `search`, only the report with
-    /// that id or those analysed under a consent with that customer reference.
+    /// The latest 100 reports and applications of `owner`, newest first; with `search`, only
+    /// the one with that id or those analysed under a consent with that customer reference.
     ///
     /// # Errors
     /// Database errors.
     pub async fn recent_reports(&self, owner: &Owner, search: &str) -> Result<Vec<ReportRow>> {
         let rows = sqlx::query(
-            "SELECT r.id, r.status, r.score, r.band, c.customer_reference, r.created_at \
+            "SELECT r.id, r.status, r.score, r.band, c.customer_reference, r.created_at, \
+             r.kind, CASE WHEN r.report_json LIKE '%\"statement_seen_before\"%' \
+             THEN 'yes' ELSE 'no' END \
              FROM reports r LEFT JOIN consents c ON c.id = r.consent_id \
              WHERE r.partner_id = $1 AND r.environment = $2 \
              AND ($3 = '' OR r.id = $3 OR c.customer_reference = $3) \
@@ -381,6 +388,8 @@ impl Storage {
                     band: r.try_get(3)?,
                     customer_reference: r.try_get(4)?,
                     created_at: r.try_get(5)?,
+                    kind: r.try_get(6)?,
+                    seen_before: r.try_get::<String, _>(7)? == "yes",
                 })
             })
             .collect()
