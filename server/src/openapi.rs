@@ -127,6 +127,7 @@ impl Modify for CommonResponses {
         crate::api::applications::create,
         crate::api::applications::get,
         crate::api::applications::erase,
+        crate::api::pdf::get_application,
         crate::api::usage::get,
     ),
     components(schemas(

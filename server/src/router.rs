@@ -60,6 +60,10 @@ pub fn router(state: AppState) -> Router {
             "/v1/applications/{applicationId}",
             get(applications::get).delete(applications::erase),
         )
+        .route(
+            "/v1/applications/{applicationId}/pdf",
+            get(pdf::get_application),
+        )
         .route("/v1/usage", get(usage::get))
         .merge(crate::portal::router(router))
         .fallback(not_found)

@@ -147,7 +147,7 @@ pub async fn detail(
                 record.error_detail.clone().unwrap_or_default()
             )
         }),
-        pdf: completed && owner.environment == Environment::Live && Kind::of(&id) == Kind::Analysis,
+        pdf: completed && owner.environment == Environment::Live,
     };
     Ok(render(&page))
 }
