@@ -491,6 +491,19 @@ async fn seen_before_forgets_erased_reports(db: Db) {
         assert_eq!(status, 201, "{r}");
         ids.push(r["reportId"].as_str().expect("id").to_owned());
     }
+    // An application of the statement under a third customer: seen before, then kept too.
+    let third = consent(&server, &key, "CUST-4").await;
+    let (status, _, app) = apply(
+        &server,
+        &key,
+        std::slice::from_ref(&statement),
+        &[("consentId", &third)],
+        None,
+    )
+    .await;
+    assert_eq!(status, 201, "{app}");
+    assert_eq!(seen_before(&app).len(), 1, "{app}");
+    let app_id = app["applicationId"].as_str().expect("id").to_owned();
     let kept = |id: String| {
         let storage = server.storage.clone();
         async move {
@@ -507,6 +520,28 @@ async fn seen_before_forgets_erased_reports(db: Db) {
         kept(ids[0].clone()).await,
         64,
         "a sketch of 64 rows is kept"
+    );
+    assert_eq!(kept(app_id.clone()).await, 64);
+    // The application goes with its consent, revoked with `eraseReports`.
+    let (status, _, revoked) = server
+        .post_json(
+            &format!("/v1/consents/{third}/revoke"),
+            &key,
+            &json!({"reason": "customer asked", "eraseReports": true}),
+        )
+        .await;
+    assert_eq!(status, 200, "{revoked}");
+    assert_eq!(
+        kept(app_id.clone()).await,
+        0,
+        "erasing the consent deletes them"
+    );
+    assert_problem(
+        &server
+            .get(&format!("/v1/applications/{app_id}"), &key)
+            .await,
+        404,
+        "application_not_found",
     );
     for id in &ids {
         let r = server

@@ -50,7 +50,7 @@ use crate::storage::{Completed, EventOrigin, NewReport};
 pub struct ApplicationForm {
     /// The statements, one `statement` part each (1–5), in any order: M-Pesa PDFs (encrypted
     /// or not), CSV exports or canonical JSON, in one currency; together at most 10 MiB.
-    #[schema(value_type = Vec<String>, format = Binary)]
+    #[schema(value_type = Vec<String>, format = Binary, min_items = 1, max_items = 5)]
     statement: Vec<Vec<u8>>,
     /// The passwords: the i-th `password` part opens the i-th statement; an empty part (or
     /// none) for a statement that needs none.
