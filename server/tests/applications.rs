@@ -562,5 +562,21 @@ async fn seen_before_forgets_erased_reports(db: Db) {
     let (status, _, after) = server.analyse(&key, statement, None, Some(&c), None).await;
     assert_eq!(status, 201);
     assert!(seen_before(&after).is_empty(), "{after}");
+    // The end of the retention period erases the report, and its fingerprints with it (the
+    // report aged to 1970, the cut-off just after: other tests' rows on a shared database stay).
+    let last = after["reportId"].as_str().expect("id").to_owned();
+    assert_eq!(kept(last.clone()).await, 64);
+    sqlx::query("UPDATE reports SET created_at = 1 WHERE id = $1")
+        .bind(&last)
+        .execute(server.storage.pool())
+        .await
+        .expect("age the report");
+    let outcome = server
+        .storage
+        .apply_retention(2, alama_server::ids::now_ms())
+        .await
+        .expect("retention");
+    assert!(outcome.reports >= 1, "{outcome:?}");
+    assert_eq!(kept(last).await, 0, "retention deletes the fingerprints");
     server.stop().await;
 }
