@@ -18,3 +18,5 @@ CREATE TABLE statement_fingerprints (
 );
 CREATE INDEX statement_fingerprints_lookup ON statement_fingerprints (partner_id, environment, fingerprint);
 CREATE INDEX statement_fingerprints_report ON statement_fingerprints (report_id);
+CREATE INDEX statement_fingerprints_consent ON statement_fingerprints (consent_id);
+CREATE INDEX statement_fingerprints_created ON statement_fingerprints (created_at);

@@ -25,6 +25,7 @@ on_both_backends!(
     idempotent_retries_replay_the_application,
     seen_before_is_flagged_within_one_partner_only,
     seen_before_forgets_erased_reports,
+    retention_forgets_the_fingerprints,
 );
 
 type Answer = (u16, reqwest::header::HeaderMap, Value);
@@ -82,6 +83,15 @@ async fn consent(server: &Server, key: &str, reference: &str) -> String {
         .await;
     assert_eq!(status, 200, "{g}");
     id
+}
+
+/// How many fingerprints of report `id` are kept.
+async fn kept(server: &Server, id: impl AsRef<str>) -> i64 {
+    sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM statement_fingerprints WHERE report_id = $1")
+        .bind(id.as_ref().to_owned())
+        .fetch_one(server.storage.pool())
+        .await
+        .expect("count")
 }
 
 fn codes(report: &Value) -> Vec<String> {
@@ -504,24 +514,12 @@ async fn seen_before_forgets_erased_reports(db: Db) {
     assert_eq!(status, 201, "{app}");
     assert_eq!(seen_before(&app).len(), 1, "{app}");
     let app_id = app["applicationId"].as_str().expect("id").to_owned();
-    let kept = |id: String| {
-        let storage = server.storage.clone();
-        async move {
-            sqlx::query_scalar::<_, i64>(
-                "SELECT COUNT(*) FROM statement_fingerprints WHERE report_id = $1",
-            )
-            .bind(id)
-            .fetch_one(storage.pool())
-            .await
-            .expect("count")
-        }
-    };
     assert_eq!(
-        kept(ids[0].clone()).await,
+        kept(&server, ids[0].clone()).await,
         64,
         "a sketch of 64 rows is kept"
     );
-    assert_eq!(kept(app_id.clone()).await, 64);
+    assert_eq!(kept(&server, app_id.clone()).await, 64);
     // The application goes with its consent, revoked with `eraseReports`.
     let (status, _, revoked) = server
         .post_json(
@@ -532,7 +530,7 @@ async fn seen_before_forgets_erased_reports(db: Db) {
         .await;
     assert_eq!(status, 200, "{revoked}");
     assert_eq!(
-        kept(app_id.clone()).await,
+        kept(&server, app_id.clone()).await,
         0,
         "erasing the consent deletes them"
     );
@@ -553,7 +551,7 @@ async fn seen_before_forgets_erased_reports(db: Db) {
             .expect("DELETE");
         assert_eq!(r.status().as_u16(), 204);
         assert_eq!(
-            kept(id.clone()).await,
+            kept(&server, id.clone()).await,
             0,
             "erasure deletes the fingerprints"
         );
@@ -562,21 +560,40 @@ async fn seen_before_forgets_erased_reports(db: Db) {
     let (status, _, after) = server.analyse(&key, statement, None, Some(&c), None).await;
     assert_eq!(status, 201);
     assert!(seen_before(&after).is_empty(), "{after}");
+    server.stop().await;
+}
+
+async fn retention_forgets_the_fingerprints(db: Db) {
+    let server = Server::start(&db).await;
+    let key = server.key(&partner("seen-retention"), Sandbox).await;
+    let c = consent(&server, &key, "CUST-R").await;
+    let statement = json_of(&synthetic_statement(43, 3));
+    let (status, _, first) = server.analyse(&key, statement, None, Some(&c), None).await;
+    assert_eq!(status, 201, "{first}");
     // The end of the retention period erases the report, and its fingerprints with it (the
     // report aged to 1970, the cut-off just after: other tests' rows on a shared database stay).
-    let last = after["reportId"].as_str().expect("id").to_owned();
-    assert_eq!(kept(last.clone()).await, 64);
-    sqlx::query("UPDATE reports SET created_at = 1 WHERE id = $1")
-        .bind(&last)
-        .execute(server.storage.pool())
-        .await
-        .expect("age the report");
+    let last = first["reportId"].as_str().expect("id").to_owned();
+    assert_eq!(kept(&server, last.clone()).await, 64);
+    for sql in [
+        "UPDATE reports SET created_at = 1 WHERE id = $1",
+        "UPDATE statement_fingerprints SET created_at = 1 WHERE report_id = $1",
+    ] {
+        sqlx::query(sql)
+            .bind(&last)
+            .execute(server.storage.pool())
+            .await
+            .expect("age the report");
+    }
     let outcome = server
         .storage
         .apply_retention(2, alama_server::ids::now_ms())
         .await
         .expect("retention");
     assert!(outcome.reports >= 1, "{outcome:?}");
-    assert_eq!(kept(last).await, 0, "retention deletes the fingerprints");
+    assert_eq!(
+        kept(&server, last).await,
+        0,
+        "retention deletes the fingerprints"
+    );
     server.stop().await;
 }

@@ -95,20 +95,44 @@ impl Storage {
     }
 }
 
-/// Deletes the fingerprints of every erased report (run with each erasure, in its transaction
-/// where it has one).
+/// Which erased reports' fingerprints [`forget_erased`] deletes.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Erased<'a> {
+    /// Report `id` (`DELETE /v1/scores/{id}`, `DELETE /v1/applications/{id}`).
+    Report(&'a str),
+    /// The reports of consent `id` (revoked with `eraseReports`).
+    Consent(&'a str),
+    /// Reports erased by the retention pass, kept since before this cut-off (ms).
+    Before(i64),
+}
+
+/// Deletes the fingerprints of the erased reports `which` names (run with each erasure, in its
+/// transaction where it has one); the fingerprints of a report still kept stay.
 ///
 /// # Errors
 /// Database errors.
-pub(super) async fn forget_erased<'e, E>(executor: E) -> Result<u64>
+pub(super) async fn forget_erased<'e, E>(executor: E, which: Erased<'_>) -> Result<u64>
 where
     E: Executor<'e, Database = Any>,
 {
-    Ok(sqlx::query(
-        "DELETE FROM statement_fingerprints WHERE report_id IN \
-         (SELECT id FROM reports WHERE erased_at IS NOT NULL)",
-    )
-    .execute(executor)
-    .await?
-    .rows_affected())
+    const ERASED: &str = "EXISTS (SELECT 1 FROM reports r WHERE r.id = \
+         statement_fingerprints.report_id AND r.erased_at IS NOT NULL)";
+    let (column, value) = match which {
+        Erased::Report(id) => ("report_id = $1", Value::Text(id)),
+        Erased::Consent(id) => ("consent_id = $1", Value::Text(id)),
+        Erased::Before(cutoff) => ("created_at < $1", Value::Ms(cutoff)),
+    };
+    let sql = format!("DELETE FROM statement_fingerprints WHERE {column} AND {ERASED}");
+    // Only the fixed conditions above are formatted in; the value is bound.
+    let query = sqlx::query(sqlx::AssertSqlSafe(sql));
+    let query = match value {
+        Value::Text(t) => query.bind(t),
+        Value::Ms(ms) => query.bind(ms),
+    };
+    Ok(query.execute(executor).await?.rows_affected())
+}
+
+enum Value<'a> {
+    Text(&'a str),
+    Ms(i64),
 }

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use sqlx::{Executor, Row};
 
+use super::fingerprints::Erased;
 use super::{Backend, Owner, Result, Storage};
 
 /// PostgreSQL's vacuums after erasures: one runs at a time, and erasures while one waits add no
@@ -67,7 +68,7 @@ impl Storage {
             .execute(self.pool())
             .await?;
         if done.rows_affected() == 1 {
-            super::fingerprints::forget_erased(self.pool()).await?;
+            super::fingerprints::forget_erased(self.pool(), Erased::Report(id)).await?;
             self.scrub_erased(&["reports", "statement_fingerprints"])
                 .await;
             return Ok(Some(true));
@@ -114,7 +115,7 @@ impl Storage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
-        super::fingerprints::forget_erased(&mut *tx).await?;
+        super::fingerprints::forget_erased(&mut *tx, Erased::Consent(consent_id)).await?;
         sqlx::query(
             "UPDATE consents SET customer_name = NULL, customer_phone = NULL, \
              customer_fingerprint = COALESCE(customer_fingerprint, $4), \
@@ -197,7 +198,10 @@ impl Storage {
             .await?
             .rows_affected();
         if reports > 0 {
-            super::fingerprints::forget_erased(self.pool()).await?;
+            // A report's fingerprints are written during its analysis, within the time-out of
+            // its claim: an hour past the cut-off covers every report erased here.
+            let written_by = cutoff.saturating_add(3_600_000);
+            super::fingerprints::forget_erased(self.pool(), Erased::Before(written_by)).await?;
         }
 
         // Consents that ended before the cut-off: their remaining report stubs lose the link.
