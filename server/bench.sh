@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Measures `POST /v1/scores/analyse` on loopback: throughput and p50/p90/p99 latency for a
-# 5,000-row CSV and for the 117-page real PDF (when ../shared/samples/real/ is there), and the
+# 5,000-row CSV, an application of three 5,000-row CSVs against the three analysed one by one
+# (`POST /v1/applications`), and the 117-page real PDF (when ../shared/samples/real/ is there), and the
 # server's peak memory (GNU time's maximum resident set size).
 #   bash server/bench.sh                       # SQLite in a temp folder
 #   BENCH_DATABASE=postgres://… bash server/bench.sh
-# Knobs: CSV_REQUESTS (300), CSV_CONCURRENCY (4), PDF_REQUESTS (40), PDF_CONCURRENCY (2), PORT,
+# Knobs: CSV_REQUESTS (300), CSV_CONCURRENCY (4), APP_REQUESTS (100), APP_CONCURRENCY (2),
+# PDF_REQUESTS (40), PDF_CONCURRENCY (2), PORT,
 # ALAMA_BIN (the server binary; default this checkout's release build: set it to a previous
 # build to compare two in the same run), SERVE_ARGS (extra `alama serve` flags, e.g.
 # "--metrics-bind 127.0.0.1:19191" to measure the service with its metrics listener on).
@@ -33,6 +35,17 @@ done
 echo "== 5,000-row CSV"
 target/release/examples/load --url "$URL" --key "$KEY" --csv-rows 5000 \
     --requests "${CSV_REQUESTS:-300}" --concurrency "${CSV_CONCURRENCY:-4}"
+
+# Issue 54: an application of three 5,000-row statements against the same three analysed one
+# after the other (the target: at most the three analyses + 15 %), interleaved twice.
+for round in 1 2; do
+    echo "== three 5,000-row CSVs analysed one by one (round $round)"
+    target/release/examples/load --url "$URL" --key "$KEY" --csv-rows 5000 --statements 3 \
+        --requests "${APP_REQUESTS:-100}" --concurrency "${APP_CONCURRENCY:-2}"
+    echo "== the same three as one application (round $round)"
+    target/release/examples/load --url "$URL" --key "$KEY" --csv-rows 5000 --statements 3 \
+        --application --requests "${APP_REQUESTS:-100}" --concurrency "${APP_CONCURRENCY:-2}"
+done
 
 PDF=../shared/samples/real/mpesa_2023-05_to_2024-05_encrypted_pw183177.pdf
 if [ -f "$PDF" ]; then

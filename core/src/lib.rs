@@ -189,6 +189,24 @@ pub fn score_bytes_with_id(
     score_parsed(&parse::parse(bytes, options)?, scorecard, Some(report_id))
 }
 
+/// Scores a statement [`parse()`] returned, with `scorecard` or, when `None`, the built-in card
+/// of its currency, under `report_id` (a caller's own id: the content address is not computed,
+/// as in [`score_bytes_with_id`]). The path of a caller that reads the parsed rows itself before
+/// scoring them (the service keys fingerprints of each row's receipt and amount to recognise a
+/// statement submitted again); the report is the one [`score_bytes_with_id`] gives for the same
+/// bytes, options and card.
+///
+/// # Errors
+/// Those of [`score_with`] (`ErrorKind::CurrencyMismatch` for a card of another currency) and,
+/// without a card, `ErrorKind::UnsupportedCurrency` for a currency without a built-in one.
+pub fn score_parsed_with_id(
+    statement: &ParsedStatement,
+    scorecard: Option<&Scorecard>,
+    report_id: String,
+) -> Result<Report> {
+    score_parsed(statement, scorecard, Some(report_id))
+}
+
 /// Parses `bytes`, asks `choose` for the card of the statement's currency (ISO 4217, as
 /// printed or handed in; `Ok(None)`: the built-in card of that currency), then scores the
 /// parsed statement: the path of a caller whose card depends on the currency, such as a

@@ -1,11 +1,17 @@
-//! Load generator for `POST /v1/scores/analyse`: sends `--requests` uploads of one statement
-//! with `--concurrency` requests in flight and prints throughput and latency percentiles.
+//! Load generator for `POST /v1/scores/analyse` and `POST /v1/applications`: sends `--requests`
+//! units with `--concurrency` in flight and prints throughput and latency percentiles. A unit is
+//! one upload of the statement; with `--statements N`, N statements (the CSV's receipts made
+//! distinct per statement: N lines of one applicant) analysed one after the other, or, with
+//! `--application`, sent together as one application (what an application costs against its
+//! statements analysed one by one).
 //!
 //! ```text
 //! cargo run --release -p alama-server --example load -- \
 //!     --url http://127.0.0.1:8080 --key "$KEY" --csv-rows 5000 --requests 400 --concurrency 4
 //! cargo run --release -p alama-server --example load -- \
 //!     --url http://127.0.0.1:8080 --key "$KEY" --file statement.pdf --password 123456
+//! cargo run --release -p alama-server --example load -- \
+//!     --url http://127.0.0.1:8080 --key "$KEY" --csv-rows 5000 --statements 3 --application
 //! ```
 //!
 //! Every request is a new analysis (no `Idempotency-Key`). Run the server with a rate limit
@@ -52,6 +58,69 @@ struct Args {
     /// Unmeasured requests first.
     #[arg(long, default_value_t = 4)]
     warmup: usize,
+    /// Statements a unit uploads (their receipts made distinct per statement).
+    #[arg(long, default_value_t = 1)]
+    statements: usize,
+    /// Send a unit's statements as one application (`POST /v1/applications`) instead of
+    /// analysing each (`POST /v1/scores/analyse`, one after the other).
+    #[arg(long)]
+    application: bool,
+}
+
+/// The `i`-th statement of a unit: `body` with its receipts' leading `T` replaced by another
+/// letter (the synthetic CSV's receipts are `T` + 9 digits), so that the statements of a unit
+/// are distinct lines.
+fn nth_statement(body: &[u8], i: usize) -> Vec<u8> {
+    if i == 0 {
+        return body.to_vec();
+    }
+    let letter = b"ABCDEFGHJK"[i % 10];
+    let mut out = body.to_vec();
+    let mut at_line_start = true;
+    for b in &mut out {
+        if at_line_start && *b == b'T' {
+            *b = letter;
+        }
+        at_line_start = *b == b'\n';
+    }
+    out
+}
+
+/// One unit: one upload, N analyses in a row, or one application of N statements; the status
+/// (the first that is not `201`, else `201`) and the time taken.
+async fn unit(
+    client: &reqwest::Client,
+    args: &Args,
+    bodies: &[Vec<u8>],
+) -> Result<(u16, Duration), String> {
+    if !args.application {
+        let started = Instant::now();
+        for body in bodies {
+            let (status, _) = one(client, args, body).await?;
+            if status != 201 {
+                return Ok((status, started.elapsed()));
+            }
+        }
+        return Ok((201, started.elapsed()));
+    }
+    let mut form = Form::new();
+    for (i, body) in bodies.iter().enumerate() {
+        form = form.part(
+            "statement",
+            Part::bytes(body.clone()).file_name(format!("s{i}")),
+        );
+    }
+    let started = Instant::now();
+    let response = client
+        .post(format!("{}/v1/applications", args.url))
+        .bearer_auth(&args.key)
+        .multipart(form)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    let status = response.status().as_u16();
+    response.bytes().await.map_err(|e| e.to_string())?;
+    Ok((status, started.elapsed()))
 }
 
 async fn one(
@@ -87,14 +156,19 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 #[tokio::main]
 async fn main() -> Result<(), String> {
     let args = Arc::new(Args::parse());
-    let body: Arc<Vec<u8>> = Arc::new(match (&args.file, args.csv_rows) {
+    let body = match (&args.file, args.csv_rows) {
         (Some(path), _) => std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?,
         (None, Some(rows)) => statement::statement_csv(rows),
         (None, None) => return Err("give --file PATH or --csv-rows N".into()),
-    });
+    };
+    let body: Arc<Vec<Vec<u8>>> = Arc::new(
+        (0..args.statements.max(1))
+            .map(|i| nth_statement(&body, i))
+            .collect(),
+    );
     let client = reqwest::Client::new();
     for _ in 0..args.warmup {
-        let (status, _) = one(&client, &args, &body).await?;
+        let (status, _) = unit(&client, &args, &body).await?;
         if status != 201 {
             return Err(format!("warm-up request answered {status}"));
         }
@@ -107,7 +181,7 @@ async fn main() -> Result<(), String> {
         workers.push(tokio::spawn(async move {
             let mut results = Vec::new();
             while next.fetch_add(1, Ordering::Relaxed) < args.requests {
-                results.push(one(&client, &args, &body).await);
+                results.push(unit(&client, &args, &body).await);
             }
             results
         }));
@@ -129,14 +203,19 @@ async fn main() -> Result<(), String> {
     }
     let wall = started.elapsed().as_secs_f64();
     latencies.sort();
+    let what = match (body.len(), args.application) {
+        (1, _) => "analyses".to_owned(),
+        (n, false) => format!("units of {n} analyses"),
+        (n, true) => format!("applications of {n} statements"),
+    };
     println!(
         "statement {} bytes, {} requests, concurrency {}, statuses {statuses:?}",
-        body.len(),
+        body[0].len(),
         args.requests,
         args.concurrency
     );
     println!(
-        "wall {wall:.2} s, throughput {:.1} analyses/s",
+        "wall {wall:.2} s, throughput {:.1} {what}/s",
         latencies.len() as f64 / wall
     );
     println!(

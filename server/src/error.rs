@@ -96,6 +96,12 @@ pub const CODES: &[CodeInfo] = &[
         "Method not allowed on this endpoint",
     ),
     row("report_not_found", 404, "No such report"),
+    row("application_not_found", 404, "No such application"),
+    row(
+        "too_many_statements",
+        422,
+        "An application has more statements than allowed",
+    ),
     row("consent_not_found", 404, "No such consent"),
     row(
         "consent_required",

@@ -51,6 +51,7 @@ pub mod portal;
 pub mod privacy;
 pub mod problem;
 pub mod router;
+pub mod seen_before;
 pub mod state;
 pub mod storage;
 pub mod trace_context;

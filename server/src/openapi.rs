@@ -13,13 +13,15 @@ use axum::response::IntoResponse;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
+use crate::api::applications::ApplicationForm;
 use crate::api::consent_claims::{CustomerVerification, VerifyCustomer};
 use crate::api::consents::{
     Consent, ConsentStatus, CreateConsent, GrantConsent, Notice, RevokeConsent,
 };
 use crate::api::report_doc::{
-    FactorDoc, FindingDoc, InsightDoc, IntegrityDoc, MonthlyCashflowDoc, ReasonCodeDoc,
-    ReportErrorDoc, ScoreReport, StatementOverviewDoc,
+    AffordabilityDoc, ApplicationDoc, FactorDoc, FindingDoc, InsightDoc, IntegrityDoc,
+    MonthlyCashflowDoc, PricingDoc, ReasonCodeDoc, ReportErrorDoc, ScoreReport,
+    StatementOverviewDoc, StatementReadDoc, TermsDoc,
 };
 use crate::api::scores::AnalyseForm;
 use crate::keys::Environment;
@@ -110,7 +112,7 @@ impl Modify for CommonResponses {
     info(
         title = "Alama credit scoring API",
         version = "1",
-        description = "Partner-facing API: consents, statement analysis, score reports. Every error is `application/problem+json` (RFC 9457) with `code` and `requestId`; every response carries `X-Request-Id`."
+        description = "Partner-facing API: consents, statement analysis, score reports, applications (several statements of one applicant scored as one). A statement whose rows this partner already had analysed for another customer reference gets the warning finding `statement_seen_before` naming the earlier report. Every error is `application/problem+json` (RFC 9457) with `code` and `requestId`; every response carries `X-Request-Id`."
     ),
     paths(
         crate::api::consents::create,
@@ -122,18 +124,24 @@ impl Modify for CommonResponses {
         crate::api::scores::get,
         crate::api::scores::erase,
         crate::api::pdf::get,
+        crate::api::applications::create,
+        crate::api::applications::get,
+        crate::api::applications::erase,
+        crate::api::pdf::get_application,
         crate::api::usage::get,
     ),
     components(schemas(
         AnalyseForm, ScoreReport, FactorDoc, InsightDoc, ReasonCodeDoc, IntegrityDoc, FindingDoc,
         StatementOverviewDoc, MonthlyCashflowDoc, ReportErrorDoc, CreateConsent, GrantConsent,
         RevokeConsent, Consent, ConsentStatus, Notice, VerifyCustomer, CustomerVerification,
-        Environment, Problem,
+        Environment, Problem, ApplicationForm, ApplicationDoc, StatementReadDoc, AffordabilityDoc,
+        TermsDoc, PricingDoc,
     )),
     modifiers(&BearerKeys, &CommonResponses),
     tags(
         (name = "consents", description = "Customer consent sessions"),
         (name = "scores", description = "Statement analysis and score reports"),
+        (name = "applications", description = "Several statements of one applicant scored as one, with the affordability of the loan terms"),
         (name = "usage", description = "Usage figures (Live only)"),
     )
 )]

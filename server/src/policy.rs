@@ -36,15 +36,23 @@ impl IntegrityPolicy {
 
     /// Whether `report` must be rejected under this policy.
     pub fn rejects(self, report: &alama_core::Report) -> bool {
-        self == Self::RejectFailed && integrity_failed(report)
+        self.rejects_integrity(&report.integrity)
+    }
+
+    /// Whether a report (or an application's report) of `integrity` must be rejected.
+    pub fn rejects_integrity(self, integrity: &alama_core::report::Integrity) -> bool {
+        self == Self::RejectFailed && failed(integrity)
     }
 }
 
 /// Whether the engine's verdict is `failed` (or any finding is critical).
 pub fn integrity_failed(report: &alama_core::Report) -> bool {
-    report.integrity.status == "failed"
-        || report
-            .integrity
+    failed(&report.integrity)
+}
+
+fn failed(integrity: &alama_core::report::Integrity) -> bool {
+    integrity.status == "failed"
+        || integrity
             .findings
             .iter()
             .any(|f| f.severity == alama_core::Severity::Critical)
@@ -52,8 +60,12 @@ pub fn integrity_failed(report: &alama_core::Report) -> bool {
 
 /// `{"status": …, "findings": [{code, severity, …}]}` of `report`, for problems and webhooks.
 pub fn verdict(report: &alama_core::Report) -> Value {
-    serde_json::to_value(&report.integrity)
-        .unwrap_or_else(|_| json!({"status": report.integrity.status}))
+    verdict_of(&report.integrity)
+}
+
+/// `{"status": …, "findings": […]}` of a report's or an application's `integrity`.
+pub fn verdict_of(integrity: &alama_core::report::Integrity) -> Value {
+    serde_json::to_value(integrity).unwrap_or_else(|_| json!({"status": integrity.status}))
 }
 
 #[cfg(test)]

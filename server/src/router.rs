@@ -15,7 +15,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use tokio::net::TcpListener;
 
-use crate::api::{consent_claims, consents, health, pdf, scores, usage};
+use crate::api::{applications, consent_claims, consents, health, pdf, scores, usage};
 use crate::auth::CallerSlot;
 use crate::error::ApiError;
 use crate::ids::{new_id, now_ms};
@@ -52,6 +52,18 @@ pub fn router(state: AppState) -> Router {
             get(scores::get).delete(scores::erase),
         )
         .route("/v1/scores/{reportId}/pdf", get(pdf::get))
+        .route(
+            "/v1/applications",
+            post(applications::create).layer(upload_limit),
+        )
+        .route(
+            "/v1/applications/{applicationId}",
+            get(applications::get).delete(applications::erase),
+        )
+        .route(
+            "/v1/applications/{applicationId}/pdf",
+            get(pdf::get_application),
+        )
         .route("/v1/usage", get(usage::get))
         .merge(crate::portal::router(router))
         .fallback(not_found)
@@ -132,7 +144,7 @@ async fn request_context(
         None => tracing::Instrument::instrument(next.run(request), span.clone()).await,
     };
     // (Before the problem is completed, which takes the error out of the extensions.)
-    if route == "/v1/scores/analyse"
+    if (route == "/v1/scores/analyse" || route == "/v1/applications")
         && response
             .extensions()
             .get::<ApiError>()

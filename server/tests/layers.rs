@@ -23,9 +23,10 @@ const LAYERS: &[&[&str]] = &[
     &["logging"],
     // The repository: SQLite and PostgreSQL, its own error type, nothing of HTTP.
     &["storage"],
-    // What runs over the repository without a request: metrics, webhook delivery, retention.
+    // What runs over the repository without a request: metrics, webhook delivery, retention,
+    // statements seen before.
     &["metrics"],
-    &["webhooks", "privacy"],
+    &["webhooks", "privacy", "seen_before"],
     // The HTTP error, its problem+json rendering and header constants, the refusals.
     &["error"],
     &["problem", "admission", "auth_throttle"],

@@ -10,7 +10,8 @@ use support::{Db, Server, assert_problem, partner, statement_csv};
 
 on_both_backends!(
     pdf_report_of_a_live_analysis,
-    usage_counts_a_known_sequence_exactly
+    usage_counts_a_known_sequence_exactly,
+    pdf_report_of_a_live_application,
 );
 
 /// Drops all whitespace, so that text split over lines or runs by the extractor compares.
@@ -126,6 +127,119 @@ async fn pdf_report_of_a_live_analysis(db: Db) {
     server.stop().await;
 }
 
+/// `POST /v1/applications` of two CSV statements under `consent`: the status.
+async fn application(server: &Server, key: &str, consent: &str) -> u16 {
+    application_with(server, key, consent, &[]).await.0
+}
+
+/// [`application`] with the text `fields`: the status and body.
+async fn application_with(
+    server: &Server,
+    key: &str,
+    consent: &str,
+    fields: &[(&str, &str)],
+) -> (u16, serde_json::Value) {
+    let mut form = reqwest::multipart::Form::new()
+        .part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement_csv(120)).file_name("a.csv"),
+        )
+        .part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement_csv(90)).file_name("b.csv"),
+        )
+        .text("consentId", consent.to_owned());
+    for (name, value) in fields {
+        form = form.text((*name).to_owned(), (*value).to_owned());
+    }
+    let r = server
+        .client
+        .post(server.url("/v1/applications"))
+        .bearer_auth(key)
+        .multipart(form)
+        .send()
+        .await
+        .expect("POST applications");
+    let (status, _, body) = support::split(r).await;
+    (status, body)
+}
+
+/// An application's PDF: the combined report with every statement read and the terms asked.
+async fn pdf_report_of_a_live_application(db: Db) {
+    let server = Server::start(&db).await;
+    let name = partner("app-pdf");
+    let live = server.key(&name, Live).await;
+    let consent = server.granted_consent(&live).await;
+    let (status, app) = application_with(
+        &server,
+        &live,
+        &consent,
+        &[("principal", "20000"), ("tenorMonths", "6")],
+    )
+    .await;
+    assert_eq!(status, 201, "{app}");
+    let id = app["applicationId"].as_str().expect("id");
+    let response = server
+        .client
+        .get(server.url(&format!("/v1/applications/{id}/pdf")))
+        .bearer_auth(&live)
+        .send()
+        .await
+        .expect("GET pdf");
+    assert_eq!(response.status(), 200);
+    let bytes = response.bytes().await.expect("body").to_vec();
+    assert!(bytes.starts_with(b"%PDF-"), "not a PDF");
+    let text = squash(&pdf_text(&bytes));
+    assert!(text.contains(id), "application id missing");
+    assert!(text.contains(&app["score"].to_string()), "score missing");
+    for statement in app["statements"].as_array().expect("statements") {
+        let rid = statement["reportId"].as_str().expect("report id");
+        assert!(text.contains(rid), "statement {rid} missing");
+    }
+    assert!(text.contains("LOAN_TERMS"), "the terms' card missing");
+    assert!(
+        text.contains("KES20,000.00over6months"),
+        "the terms missing"
+    );
+    // Sandbox keys: 403; an analysis' id on this path: 404.
+    let sandbox = server.key(&name, Sandbox).await;
+    assert_problem(
+        &server
+            .get(&format!("/v1/applications/{id}/pdf"), &sandbox)
+            .await,
+        403,
+        "live_mode_required",
+    );
+    assert_problem(
+        &server.get("/v1/applications/rpt_nope/pdf", &live).await,
+        404,
+        "application_not_found",
+    );
+    server.stop().await;
+}
+
+/// The Live totals of `usage_counts_a_known_sequence_exactly`.
+fn expected_usage() -> serde_json::Value {
+    json!({
+        "requests": {
+            "total": 9,
+            "byEndpoint": {
+                "GET /v1/scores/{reportId}": 2,
+                "GET /v1/scores/{reportId}/pdf": 1,
+                "POST /v1/applications": 1,
+                "POST /v1/consents": 1,
+                "POST /v1/consents/{consentId}/grant": 1,
+                "POST /v1/scores/analyse": 3,
+            },
+            "byStatusClass": {"2xx": 7, "4xx": 2, "5xx": 0},
+        },
+        "analyses": {"submitted": 2, "completed": 1, "failed": 1, "processing": 0, "successRate": 0.5},
+        "applications": {"submitted": 1, "completed": 1, "failed": 0, "processing": 0, "successRate": 1.0},
+        "billableUnits": 2,
+        "webhooks": {"events": 0, "delivered": 0, "failed": 0, "pending": 0, "deliveryRate": null},
+    })
+}
+
 async fn usage_counts_a_known_sequence_exactly(db: Db) {
     let server = Server::start(&db).await;
     let name = partner("usage");
@@ -166,6 +280,8 @@ async fn usage_counts_a_known_sequence_exactly(db: Db) {
         .await
         .expect("pdf");
     assert_eq!(pdf.status(), 200);
+    // An application of two statements (201): counted apart from analyses, one billable unit.
+    assert_eq!(application(&server, &live, &consent).await, 201);
     // Sandbox traffic is not Live usage.
     assert_eq!(
         server
@@ -180,22 +296,7 @@ async fn usage_counts_a_known_sequence_exactly(db: Db) {
         "live_mode_required",
     );
 
-    let expected = json!({
-        "requests": {
-            "total": 8,
-            "byEndpoint": {
-                "GET /v1/scores/{reportId}": 2,
-                "GET /v1/scores/{reportId}/pdf": 1,
-                "POST /v1/consents": 1,
-                "POST /v1/consents/{consentId}/grant": 1,
-                "POST /v1/scores/analyse": 3,
-            },
-            "byStatusClass": {"2xx": 6, "4xx": 2, "5xx": 0},
-        },
-        "analyses": {"submitted": 2, "completed": 1, "failed": 1, "processing": 0, "successRate": 0.5},
-        "billableUnits": 1,
-        "webhooks": {"events": 0, "delivered": 0, "failed": 0, "pending": 0, "deliveryRate": null},
-    });
+    let expected = expected_usage();
     let (status, _, usage) = server.get("/v1/usage", &live).await;
     assert_eq!(status, 200, "{usage}");
     assert_eq!(usage["granularity"], "day");
@@ -216,9 +317,9 @@ async fn usage_counts_a_known_sequence_exactly(db: Db) {
     assert_eq!(status, 200, "{usage}");
     assert_eq!(usage["granularity"], "month");
     let mut expected = expected;
-    expected["requests"]["total"] = json!(9);
+    expected["requests"]["total"] = json!(10);
     expected["requests"]["byEndpoint"]["GET /v1/usage"] = json!(1);
-    expected["requests"]["byStatusClass"]["2xx"] = json!(7);
+    expected["requests"]["byStatusClass"]["2xx"] = json!(8);
     assert_eq!(usage["totals"], expected);
 
     // Bad queries are problems.

@@ -1,4 +1,4 @@
-//! `score.completed` webhooks over real HTTP: a loopback receiver (allowed by the test's
+//! `score.completed` and `application.completed` webhooks over real HTTP: a loopback receiver (allowed by the test's
 //! `allow_private` setting, as `--allow-private-webhook-urls` does) checks signature, headers and
 //! payload; retries, failures, restarts, usage counts and the `alama webhooks` commands.
 
@@ -24,6 +24,7 @@ on_both_backends!(
     cli_webhooks_add_list_remove,
     stopping_finishes_the_deliveries_in_flight,
     deliveries_continue_the_callers_trace,
+    applications_send_application_completed,
 );
 
 /// What the receiver saw: headers and body of every request.
@@ -425,4 +426,52 @@ async fn deliveries_continue_the_callers_trace(db: Db) {
     }
     assert!(seen[2].1.contains(&untraced));
     assert!(seen[2].0.get("traceparent").is_none());
+}
+
+/// An application's event: `application.completed`, signed like the others, its data naming
+/// the application.
+async fn applications_send_application_completed(db: Db) {
+    let server = Server::start_webhooks(&db, config()).await;
+    let name = partner("hooks-app");
+    let key = server.key(&name, Sandbox).await;
+    let (url, seen) = receiver(vec![200]).await;
+    let (_, secret) = register(&server, &name, Sandbox, &url).await;
+    let form = reqwest::multipart::Form::new()
+        .part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement_csv(80)).file_name("a.csv"),
+        )
+        .part(
+            "statement",
+            reqwest::multipart::Part::bytes(statement_csv(60)).file_name("b.csv"),
+        );
+    let r = server
+        .client
+        .post(server.url("/v1/applications"))
+        .bearer_auth(&key)
+        .multipart(form)
+        .send()
+        .await
+        .expect("POST applications");
+    let (status, _, application) = support::split(r).await;
+    assert_eq!(status, 201, "{application}");
+    let id = application["applicationId"].as_str().expect("id");
+    wait_for(&server, id, &["delivered"]).await;
+    let seen = seen.lock().expect("lock").clone();
+    let (headers, body) = seen.first().expect("delivered");
+    let h = |n: &str| headers.get(n).and_then(|v| v.to_str().ok()).expect(n);
+    let ts: i64 = h("webhook-timestamp").parse().expect("timestamp");
+    assert_eq!(
+        Some(h("webhook-signature").to_owned()),
+        signing::sign(&secret, h("webhook-id"), ts, body.as_bytes())
+    );
+    let payload: Value = serde_json::from_str(body).expect("json");
+    assert_eq!(payload["type"], "application.completed");
+    assert_eq!(payload["data"]["applicationId"], id);
+    assert!(payload["data"].get("reportId").is_none(), "{payload}");
+    assert_eq!(
+        payload["data"]["integrity"]["status"],
+        application["integrity"]["status"]
+    );
+    server.stop().await;
 }

@@ -7,11 +7,16 @@
 //! here names the router, the portal or the CLI.
 
 pub mod analysis;
+pub mod application_form;
+pub mod applications;
 pub mod consent_claims;
 pub mod consents;
 pub mod health;
+pub mod outcome;
 pub mod pdf;
 pub mod report_doc;
 pub mod scorecards;
 pub mod scores;
+pub mod submission;
+pub mod upload;
 pub mod usage;

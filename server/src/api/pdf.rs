@@ -1,5 +1,6 @@
-//! `GET /v1/scores/{reportId}/pdf` (Live only): the shareable PDF credit report, rendered by the
-//! engine (`alama_core::pdf_report`, feature `pdf-report`) from the stored report.
+//! `GET /v1/scores/{reportId}/pdf` and `GET /v1/applications/{applicationId}/pdf` (Live only):
+//! the shareable PDF credit report, rendered by the engine (`alama_core::pdf_report`, feature
+//! `pdf-report`) from the stored report or application.
 //!
 //! The document's date is the report's completion time, printed in the time zone of the
 //! statement's wallet and labelled (`EAT`, `GMT`, `SAST`; `UTC` without one), so the same report
@@ -13,6 +14,7 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, NaiveDateTime};
 
+use crate::api::outcome::Kind;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::problem::Problem;
@@ -36,21 +38,84 @@ pub fn render(record: &ReportRecord) -> Result<Vec<u8>, ApiError> {
     let json = match (record.status.as_str(), record.report_json.as_deref()) {
         ("completed", Some(json)) => json,
         (status, _) => {
+            let kind = Kind::of(&record.id);
             return Err(ApiError::new(
                 "report_not_completed",
                 format!(
-                    "report {} is {status}: only a completed report has a PDF",
+                    "{} {} is {status}: only a completed one has a PDF",
+                    kind.noun(),
                     record.id
                 ),
             )
-            .with("reportId", record.id.clone())
+            .with(kind.id_field(), record.id.clone())
             .with("reportStatus", status.to_owned()));
         }
     };
-    let report = alama_core::Report::from_json(json).map_err(|e| ApiError::internal(&e))?;
+    let report = match Kind::of(&record.id) {
+        Kind::Analysis => alama_core::Report::from_json(json),
+        Kind::Application => serde_json::from_str::<alama_core::ApplicationReport>(json)
+            .map(application_document)
+            .map_err(|e| alama_core::Error::new(alama_core::ErrorKind::Io, e.to_string())),
+    }
+    .map_err(|e| ApiError::internal(&e))?;
     let options =
         alama_core::pdf_report::RenderOptions::new(generated_at(record.completed_at.unwrap_or(0)));
     alama_core::pdf_report::render(&report, &options).map_err(|e| ApiError::internal(&e))
+}
+
+/// What the PDF of an application shows: its combined report (score, factors, reason codes,
+/// every statement's integrity findings, cash flow, insights) as the engine's report PDF draws
+/// one, with the statements read listed first among the integrity findings (`info`
+/// `statement_read`: the engine's report id, wallet, masked number, period, verdict, evidence)
+/// and the terms asked as the first insight (`loan_terms`: the instalment, against the
+/// affordable one). The engine's PDF has no sections of its own for these yet (server/README.md,
+/// "Applications").
+fn application_document(mut application: alama_core::ApplicationReport) -> alama_core::Report {
+    let read: Vec<alama_core::Finding> = application
+        .statements
+        .iter()
+        .map(|s| alama_core::Finding {
+            code: "statement_read".to_owned(),
+            severity: alama_core::Severity::Info,
+            message: format!(
+                "{} statement {} ({}), {}, integrity {} ({})",
+                alama_core::wallets::find(&s.provider).map_or(s.provider.as_str(), |w| w.name),
+                s.report_id,
+                s.mobile_number_masked.as_deref().unwrap_or("no number"),
+                s.statement_period,
+                s.integrity_status,
+                serde_json::to_value(s.evidence_level)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_default(),
+            ),
+        })
+        .collect();
+    let terms = application.affordability.take().map(|a| {
+        let money = |v| alama_core::money::display(&a.currency, v);
+        alama_core::Insight {
+            code: "loan_terms".to_owned(),
+            message: format!(
+                "The terms asked ({} over {} months, fees {}) need {} a month against an \
+                 affordable {}: they {}. The largest principal that fits at these terms: {}.",
+                money(a.terms.principal),
+                a.terms.tenor_months,
+                money(a.terms.fees),
+                money(a.instalment),
+                money(a.affordable_instalment),
+                if a.fits { "fit" } else { "do not fit" },
+                money(a.largest_principal),
+            ),
+            value: a.instalment,
+            unit: format!("{}/month", a.currency),
+        }
+    });
+    let mut report = crate::api::applications::combined_report(application);
+    report.integrity.findings.splice(0..0, read);
+    if let Some(terms) = terms {
+        report.insights.insert(0, terms);
+    }
+    report
 }
 
 /// The shareable PDF of a completed report (Live only).
@@ -75,7 +140,42 @@ pub async fn get(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     caller.require_live("GET /v1/scores/{reportId}/pdf")?;
-    let record = crate::api::scores::load(&state, &caller, &id).await?;
+    pdf_of(&state, &caller, Kind::Analysis, id).await
+}
+
+/// The shareable PDF of a completed application (Live only): its combined report, the
+/// statements read and the affordability of the terms (see `application_document`).
+#[utoipa::path(
+    get, path = "/v1/applications/{applicationId}/pdf", tag = "applications",
+    params(("applicationId" = String, Path, description = "`app_…`")),
+    responses(
+        (status = 200, description = "The PDF credit report of the application, as an attachment `alama-report-<applicationId>.pdf`; `Cache-Control: private, no-store`",
+            body = Vec<u8>, content_type = "application/pdf", headers(
+            ("Content-Disposition" = String, description = "`attachment; filename=\"alama-report-<applicationId>.pdf\"`"),
+            ("Cache-Control" = String, description = "`private, no-store`"),
+        )),
+        (status = 403, description = "Sandbox key (`live_mode_required`)", body = Problem, content_type = "application/problem+json"),
+        (status = 404, description = "No such application (`application_not_found`)", body = Problem, content_type = "application/problem+json"),
+        (status = 409, description = "The application is `processing` or `failed` (`report_not_completed`, with `applicationId` and `reportStatus`)", body = Problem, content_type = "application/problem+json"),
+    ),
+    security(("apiKey" = []))
+)]
+pub async fn get_application(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    caller.require_live("GET /v1/applications/{applicationId}/pdf")?;
+    pdf_of(&state, &caller, Kind::Application, id).await
+}
+
+async fn pdf_of(
+    state: &AppState,
+    caller: &Caller,
+    kind: Kind,
+    id: String,
+) -> Result<Response, ApiError> {
+    let record = crate::api::outcome::load(state, caller, kind, &id).await?;
     let span = tracing::Span::current();
     let bytes = tokio::task::spawn_blocking(move || span.in_scope(|| render(&record)))
         .await

@@ -181,3 +181,124 @@ pub struct ScoreReport {
     /// RFC 3339 UTC, when completed or failed.
     completed_at: Option<String>,
 }
+
+/// One statement an application read.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = StatementRead)]
+#[serde(rename_all = "camelCase")]
+pub struct StatementReadDoc {
+    /// The report id the engine gives this statement alone under the same card (`rpt_` + 24
+    /// hex digits, its content address; not a report of this service).
+    report_id: String,
+    /// Its wallet (`mpesa`, `airtel_ug`, …).
+    provider: String,
+    /// Its holder's number, masked, when it prints one.
+    mobile_number_masked: Option<String>,
+    /// `"<Mon YYYY> - <Mon YYYY>"`.
+    statement_period: String,
+    /// First day covered, ISO 8601 date.
+    period_start: String,
+    /// Last day covered, ISO 8601 date.
+    period_end: String,
+    /// Its own integrity verdict (`verified`, `consistent`, `warnings`, `failed`).
+    integrity_status: String,
+    /// `pdf_original`, `pdf_resaved`, `csv` or `json`.
+    evidence_level: String,
+}
+
+/// How a loan is priced: exactly one of the two.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Pricing)]
+#[serde(rename_all = "camelCase")]
+pub struct PricingDoc {
+    /// Interest a month on the balance owed, a fraction as a decimal string (`"0.035"`).
+    monthly_rate: Option<String>,
+    /// A flat charge over the whole loan, major units, decimal string.
+    total_cost: Option<String>,
+}
+
+/// The loan terms asked for; money in the statements' currency, major units.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = LoanTerms)]
+#[serde(rename_all = "camelCase")]
+pub struct TermsDoc {
+    /// The principal, decimal string.
+    principal: String,
+    /// Monthly instalments, 1–360.
+    tenor_months: u32,
+    /// The price.
+    pricing: PricingDoc,
+    /// One-off fees, decimal string.
+    fees: String,
+}
+
+/// Whether the terms fit the affordable monthly instalment (docs/affordability.md).
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Affordability)]
+#[serde(rename_all = "camelCase")]
+pub struct AffordabilityDoc {
+    /// The terms asked.
+    terms: TermsDoc,
+    /// ISO 4217 currency of every amount.
+    currency: String,
+    /// The instalment the terms ask for, rounded up to the minor unit, decimal string.
+    instalment: String,
+    /// The affordable monthly instalment the statements show, decimal string.
+    affordable_instalment: String,
+    /// `instalment / affordableInstalment`, four places; null when nothing is affordable.
+    ratio: Option<String>,
+    /// Whether the instalment is at most the affordable one.
+    fits: bool,
+    /// The largest principal that fits at these terms, decimal string.
+    largest_principal: String,
+}
+
+/// An application as answered: the report fields of the applicant as a whole (the engine's
+/// `ApplicationReport`, docs/applications.md), the statements read, the affordability of the
+/// terms, and the service's record fields.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(as = Application)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct ApplicationDoc {
+    /// `app_…`, assigned by the service.
+    application_id: String,
+    /// `processing`, `completed` or `failed`.
+    status: String,
+    /// 300–850 (null unless completed).
+    score: Option<u16>,
+    /// As a report's band; null unless completed.
+    band: Option<String>,
+    /// From the first day any statement covers to the last; null unless completed.
+    statement_period: Option<String>,
+    /// One per scorecard characteristic (empty unless completed).
+    factors: Vec<FactorDoc>,
+    /// Typed insights of the combined rows (empty unless completed).
+    insights: Vec<InsightDoc>,
+    /// Attributes that lost points, largest loss first (completed only).
+    reason_codes: Option<Vec<ReasonCodeDoc>>,
+    /// The scorecard's version (completed only).
+    scorecard_version: Option<String>,
+    /// The scorecard's SHA-256 (completed only).
+    scorecard_sha256: Option<String>,
+    /// The worst of every statement's verdict and the application's own findings (overlaps
+    /// that disagree, names, gaps, own transfers, statements seen before); each statement's
+    /// findings prefixed with its report id.
+    integrity: Option<IntegrityDoc>,
+    /// The combined rows' overview (completed only).
+    statement: Option<StatementOverviewDoc>,
+    /// The statements read, by period then report id (empty unless completed).
+    statements: Vec<StatementReadDoc>,
+    /// The terms asked against the affordable instalment, when terms were given.
+    affordability: Option<AffordabilityDoc>,
+    /// Failed applications: the error code and detail.
+    error: Option<ReportErrorDoc>,
+    /// The consent it ran under (null in Sandbox without one).
+    consent_id: Option<String>,
+    /// `sandbox` or `live`.
+    environment: String,
+    /// RFC 3339 UTC.
+    created_at: String,
+    /// RFC 3339 UTC, when completed or failed.
+    completed_at: Option<String>,
+}

@@ -11,45 +11,27 @@
 //! `service_unavailable`, `analysis_interrupted`) and password failures (`wrong_password`,
 //! `password_required`) free the key so that a retry runs again.
 
-use std::pin::Pin;
-
-use axum::body::{Body, Bytes, HttpBody};
-use axum::extract::multipart::{Field, MultipartError};
-use axum::extract::{FromRequest, Multipart, Path, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::extract::{Multipart, Path, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
 use hmac::{Hmac, KeyInit, Mac};
-use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::admission::sniff;
 use crate::auth::Caller;
-use crate::error::{ApiError, lookup};
-use crate::ids::{new_id, now_ms, rfc3339};
-use crate::limits::{
-    DRAIN_LIMIT, DRAIN_TIME, Limits, MAX_ID_BYTES, MAX_IDEMPOTENCY_KEY_BYTES, MAX_PASSWORD_BYTES,
-    format_name,
-};
+use crate::error::ApiError;
+use crate::ids::{new_id, now_ms};
+use crate::limits::{MAX_ID_BYTES, MAX_PASSWORD_BYTES, format_name};
 use crate::problem::Problem;
 use crate::state::AppState;
 
 use super::report_doc::ScoreReport;
-use super::{analysis, consents};
-use crate::storage::{Claim, EventOrigin, NewReport, ReportRecord};
+use super::upload::{multipart_error, read_capped, read_text};
+use super::{analysis, consents, submission};
+use crate::storage::{Completed, EventOrigin, NewReport};
 
-use crate::problem::REPLAYED_HEADER;
-
-/// Error codes that free the `Idempotency-Key` so that a retry runs again: failures of the
-/// service, not of the statement, and the password failures (the password is not part of the
-/// stored fingerprint, so a retry with the right password must not replay the wrong one).
-const TRANSIENT: [&str; 5] = [
-    "internal_error",
-    "service_unavailable",
-    "analysis_interrupted",
-    "wrong_password",
-    "password_required",
-];
+use super::outcome::{Kind, json_response, load, render};
 
 /// The `multipart/form-data` body of `POST /v1/scores/analyse` (for the OpenAPI document).
 #[derive(Debug, ToSchema)]
@@ -78,97 +60,6 @@ struct Form {
     password: Option<String>,
     consent_id: Option<String>,
     scorecard: Option<String>,
-}
-
-fn multipart_error(e: &MultipartError) -> ApiError {
-    if crate::body_timeout::is_body_timeout(e) {
-        ApiError::new("request_timeout", e.body_text())
-    } else if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        ApiError::new("too_large", "the request body exceeds the upload limit")
-    } else {
-        ApiError::invalid(format!("unreadable multipart body: {}", e.body_text()))
-    }
-}
-
-/// Reads a field, refusing it as soon as it passes `max` bytes.
-async fn read_capped(
-    field: &mut Field<'_>,
-    max: usize,
-    code: &'static str,
-    size_hint: usize,
-) -> Result<Vec<u8>, ApiError> {
-    let mut out = Vec::with_capacity(size_hint.min(max));
-    while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(&e))? {
-        if out.len() + chunk.len() > max {
-            let name = field.name().unwrap_or_default().to_owned();
-            discard_rest(field).await;
-            return Err(
-                ApiError::new(code, format!("`{name}` is larger than {max} bytes"))
-                    .with("limit", max),
-            );
-        }
-        out.extend_from_slice(&chunk);
-    }
-    Ok(out)
-}
-
-/// Reads and drops the rest of an oversized part (the body is capped at [`DRAIN_LIMIT`] and
-/// this takes at most [`DRAIN_TIME`]), so that a client still sending reads the `413` instead
-/// of a reset connection.
-async fn discard_rest(field: &mut Field<'_>) {
-    let _ = tokio::time::timeout(DRAIN_TIME, async {
-        while let Ok(Some(_)) = field.chunk().await {}
-    })
-    .await;
-}
-
-/// Reads and drops a refused request's body, up to [`DRAIN_LIMIT`] bytes and [`DRAIN_TIME`].
-async fn drain(mut body: Body) {
-    let _ = tokio::time::timeout(DRAIN_TIME, async {
-        let mut seen = 0usize;
-        while seen <= DRAIN_LIMIT {
-            match std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
-                Some(Ok(frame)) => seen += frame.data_ref().map_or(0, Bytes::len),
-                _ => break,
-            }
-        }
-    })
-    .await;
-}
-
-fn expects_continue(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::EXPECT)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.eq_ignore_ascii_case("100-continue"))
-}
-
-async fn read_text(field: &mut Field<'_>, max: usize) -> Result<Option<String>, ApiError> {
-    let bytes = read_capped(field, max, "invalid_request", 0).await?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| ApiError::invalid("form fields must be UTF-8 text"))?;
-    let text = text.trim().to_owned();
-    Ok((!text.is_empty()).then_some(text))
-}
-
-/// `503 service_unavailable` when every upload slot stayed taken for `upload_queue_wait`.
-fn uploads_busy(limits: &Limits) -> ApiError {
-    ApiError::new(
-        "service_unavailable",
-        format!(
-            "the server is analysing as many uploads as it takes at once ({}); retry shortly",
-            limits.max_uploads_in_flight
-        ),
-    )
-    .retry_after(2)
-}
-
-/// `Content-Length` of the request, when given and numeric.
-fn content_length(headers: &HeaderMap) -> Option<u64> {
-    headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok())
 }
 
 /// Reads the form; `size_hint` (the request's length, capped at `max_statement`) sizes the
@@ -222,40 +113,6 @@ async fn read_form(
         consent_id,
         scorecard,
     })
-}
-
-fn check_content_length(headers: &HeaderMap, limits: &Limits) -> Result<(), ApiError> {
-    let max = limits.max_request_bytes();
-    match content_length(headers) {
-        Some(n) if n > max as u64 => Err(ApiError::new(
-            "too_large",
-            format!(
-                "the request is {n} bytes; the limit is {max} bytes (a statement of at most {} \
-                 bytes plus the form's other fields)",
-                limits.max_statement_bytes
-            ),
-        )
-        .with("limit", max)),
-        _ => Ok(()),
-    }
-}
-
-fn idempotency_key(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
-    let Some(value) = headers.get("idempotency-key") else {
-        return Ok(None);
-    };
-    let key = value
-        .to_str()
-        .ok()
-        .map(str::trim)
-        .filter(|k| !k.is_empty() && k.len() <= MAX_IDEMPOTENCY_KEY_BYTES)
-        .filter(|k| k.bytes().all(|b| b.is_ascii_graphic()))
-        .ok_or_else(|| {
-            ApiError::invalid(format!(
-                "Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY_BYTES} visible ASCII characters"
-            ))
-        })?;
-    Ok(Some(key.to_owned()))
 }
 
 /// `v2:` + hex HMAC-SHA256, under the server's fingerprint key, of the statement's SHA-256,
@@ -315,112 +172,6 @@ pub fn request_fingerprint_with(
     ))
 }
 
-/// The report body of a stored report: for `completed`, the engine's report (its fields in the
-/// engine's order, `reportId` the service's) followed by the service's `consentId`,
-/// `environment`, `createdAt`, `completedAt`; for `processing`/`failed`, the same shape with
-/// `score`, `band` and `statementPeriod` null, and `error` on failures.
-pub fn render(record: &ReportRecord) -> Result<Value, ApiError> {
-    let mut body = match record.report_json.as_deref() {
-        Some(text) if record.status == "completed" => {
-            serde_json::from_str::<Map<String, Value>>(text).map_err(|e| ApiError::internal(&e))?
-        }
-        _ => {
-            let mut m = Map::new();
-            m.insert("reportId".into(), json!(record.id));
-            m.insert("status".into(), json!(record.status));
-            for field in ["score", "band", "statementPeriod"] {
-                m.insert(field.into(), Value::Null);
-            }
-            m.insert("factors".into(), json!([]));
-            m.insert("insights".into(), json!([]));
-            // A report refused by the integrity policy keeps the engine's verdict.
-            if let Some(integrity) = record
-                .report_json
-                .as_deref()
-                .and_then(|text| serde_json::from_str::<Map<String, Value>>(text).ok())
-                .and_then(|mut report| report.remove("integrity"))
-            {
-                m.insert("integrity".into(), integrity);
-            }
-            if let Some(code) = &record.error_code {
-                m.insert(
-                    "error".into(),
-                    json!({ "code": code, "detail": record.error_detail }),
-                );
-            }
-            m
-        }
-    };
-    body.insert("consentId".into(), json!(record.consent_id));
-    body.insert("environment".into(), json!(record.owner.environment));
-    body.insert("createdAt".into(), json!(rfc3339(record.created_at)));
-    body.insert(
-        "completedAt".into(),
-        json!(record.completed_at.map(rfc3339)),
-    );
-    Ok(Value::Object(body))
-}
-
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    (status, axum::Json(body)).into_response()
-}
-
-fn created(record: &ReportRecord, replayed: bool) -> Result<Response, ApiError> {
-    let mut response = json_response(StatusCode::CREATED, &render(record)?);
-    let headers = response.headers_mut();
-    if let Ok(v) = HeaderValue::from_str(&format!("/v1/scores/{}", record.id)) {
-        headers.insert(header::LOCATION, v);
-    }
-    if replayed {
-        headers.insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
-    }
-    Ok(response)
-}
-
-fn failure(record: &ReportRecord) -> ApiError {
-    let code = lookup(record.error_code.as_deref().unwrap_or("internal_error")).code;
-    ApiError::new(code, record.error_detail.clone().unwrap_or_default())
-        .with("reportId", record.id.clone())
-}
-
-/// The stored outcome of an earlier request with the same `Idempotency-Key`; `Ok(None)` when
-/// that earlier analysis was interrupted (its server stopped): it is failed and its key freed,
-/// and this request runs the analysis at once.
-async fn replay(
-    state: &AppState,
-    existing: ReportRecord,
-    fingerprint: &str,
-) -> Result<Option<Response>, ApiError> {
-    if existing.request_fingerprint != fingerprint {
-        return Err(ApiError::new(
-            "idempotency_key_reused",
-            format!(
-                "this Idempotency-Key was used for report {} with a different statement, \
-                 consent or scorecard; use a new key",
-                existing.id
-            ),
-        ));
-    }
-    match existing.status.as_str() {
-        "completed" => created(&existing, true).map(Some),
-        "failed" => Err(failure(&existing).replayed()),
-        _ => {
-            if fail_if_interrupted(state, &existing.id).await? {
-                return Ok(None);
-            }
-            Err(ApiError::new(
-                "idempotency_key_in_use",
-                format!(
-                    "report {} for this Idempotency-Key is still processing",
-                    existing.id
-                ),
-            )
-            .with("reportId", existing.id)
-            .retry_after(1))
-        }
-    }
-}
-
 /// Uploads a statement and scores it.
 #[utoipa::path(
     post, path = "/v1/scores/analyse", tag = "scores",
@@ -450,63 +201,30 @@ pub async fn analyse(
     caller: Caller,
     request: Request,
 ) -> Result<Response, ApiError> {
-    if let Err(too_large) = check_content_length(request.headers(), &state.limits) {
-        // Refused from the header alone. A client waiting for `100 Continue` sends nothing
-        // more; others are still sending, so the body is drained (bounded) before answering.
-        if !expects_continue(request.headers()) {
-            drain(request.into_body()).await;
-        }
-        return Err(too_large);
-    }
-    let idempotency_key = idempotency_key(request.headers())?;
-    let origin = request
-        .extensions()
-        .get::<EventOrigin>()
-        .cloned()
-        .unwrap_or_default();
-    // The body is read only while holding an upload slot: waiting costs a socket, not memory.
-    let Ok(Ok(_upload_slot)) = tokio::time::timeout(
-        state.limits.upload_queue_wait,
-        state.uploads.clone().acquire_owned(),
-    )
-    .await
-    else {
-        if !expects_continue(request.headers()) {
-            drain(request.into_body()).await;
-        }
-        return Err(uploads_busy(&state.limits));
-    };
-    let size_hint = content_length(request.headers())
-        .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
-        .min(state.limits.max_statement_bytes);
+    let admitted = submission::admit(&state, request, "a `statement` file part").await?;
     let read_started = std::time::Instant::now();
-    let multipart = Multipart::from_request(request, &state)
-        .await
-        .map_err(|e| {
-            ApiError::new(
-                "unsupported_media_type",
-                format!(
-                    "send multipart/form-data with a `statement` file part ({})",
-                    e.body_text()
-                ),
-            )
-        })?;
-    let form = read_form(multipart, state.limits.max_statement_bytes, size_hint).await?;
+    let form = read_form(
+        admitted.multipart,
+        state.limits.max_statement_bytes,
+        admitted.size_hint,
+    )
+    .await?;
     state.metrics.stage("read_upload", read_started.elapsed());
     // Only a request that can be retried under its key needs telling apart from another: one
     // without a key stores no fingerprint (nothing derived from the statement that is not
     // needed; and the SHA-256 of the upload was ~5 % of the service's CPU time per request).
+    let idempotency_key = admitted.idempotency_key;
     let fingerprint = match idempotency_key {
         Some(_) => fingerprint(state.fingerprint_key().await?, &form)?,
         None => String::new(),
     };
-    let owner = caller.owner();
-    if let Some(key) = &idempotency_key
-        && let Some(existing) = state.storage.report_by_idempotency_key(&owner, key).await?
-        && let Some(answer) = replay(&state, existing, &fingerprint).await?
+    if let Some(answer) =
+        submission::answered_before(&state, &caller, idempotency_key.as_deref(), &fingerprint)
+            .await?
     {
         return Ok(answer);
     }
+    let owner = caller.owner();
     let consent_id = consents::require_granted(&state, &caller, form.consent_id.as_deref()).await?;
     let cards = crate::api::scorecards::resolve(
         &state.storage,
@@ -516,31 +234,21 @@ pub async fn analyse(
     )
     .await?;
     let format = sniff(&form.statement)?;
-    let report_id = new_id("rpt");
     let new = NewReport {
-        id: report_id.clone(),
-        owner: owner.clone(),
+        id: new_id("rpt"),
+        owner,
         api_key_id: caller.key_id.clone(),
         consent_id,
         idempotency_key,
-        request_fingerprint: fingerprint.clone(),
+        request_fingerprint: fingerprint,
         statement_format: format_name(format).to_owned(),
         statement_bytes: i64::try_from(form.statement.len()).unwrap_or(i64::MAX),
         created_at: now_ms(),
     };
-    let claim = state.storage.claim_report(&new).await?;
-    if let Claim::Existing(existing) = claim {
-        // Another request took the key between the lookup and the claim.
-        return match replay(&state, *existing, &fingerprint).await? {
-            Some(answer) => Ok(answer),
-            None => Err(ApiError::new(
-                "idempotency_key_in_use",
-                "another request with this Idempotency-Key is starting; retry",
-            )
-            .retry_after(1)),
-        };
+    if let Some(answer) = submission::claim(&state, &new).await? {
+        return Ok(answer);
     }
-    run_and_store(&state, &caller, new, form, cards, &origin).await
+    run_and_store(&state, &caller, new, form, cards, &admitted.origin).await
 }
 
 /// Runs the engine on the claimed report `new` and stores its outcome, recording the
@@ -556,12 +264,18 @@ async fn run_and_store(
 ) -> Result<Response, ApiError> {
     let report_id = new.id.clone();
     let engine_started = std::time::Instant::now();
+    // Statements seen before are compared only under a consent (crate::seen_before).
+    let row_key = match &new.consent_id {
+        Some(_) => Some(crate::seen_before::row_key(state.fingerprint_key().await?)),
+        None => None,
+    };
     let analysed = analysis::run(
         state,
         form.statement,
         form.password,
         cards,
         report_id.clone(),
+        row_key,
     )
     .await;
     let metrics = state.metrics.clone();
@@ -569,9 +283,9 @@ async fn run_and_store(
     let format = new.statement_format.clone();
     let store_started = std::time::Instant::now();
     let answer = match analysed {
-        Ok(report) => {
+        Ok((report, sketch)) => {
             let wallet = report.statement.provider.clone();
-            let answer = finish(state, caller, new, report, origin).await;
+            let answer = finish(state, caller, new, report, sketch, origin).await;
             metrics.analysis(
                 answer.as_ref().err().map(ApiError::code),
                 Some(&wallet),
@@ -581,12 +295,7 @@ async fn run_and_store(
         }
         Err(error) => {
             metrics.analysis(Some(error.code()), None, &format);
-            let release = TRANSIENT.contains(&error.code());
-            state
-                .storage
-                .fail_report(&report_id, error.code(), error.detail(), now_ms(), release)
-                .await?;
-            Err(error.with("reportId", report_id))
+            Err(submission::fail(state, &report_id, error).await?)
         }
     };
     metrics.stage("store", store_started.elapsed());
@@ -594,61 +303,34 @@ async fn run_and_store(
 }
 
 /// Stores the engine's `report` (scored under the claimed report's id, see [`analysis::run`])
-/// as report `claimed`: completed (`201`), or failed `integrity_failed` under the partner's
-/// `reject_failed` policy. Its webhook events keep the request `origin`.
+/// as report `claimed`, the holder's name masked and the statement compared with those seen
+/// before: completed (`201`), or failed `integrity_failed` under the partner's `reject_failed`
+/// policy. Its webhook events keep the request `origin`.
 async fn finish(
     state: &AppState,
     caller: &Caller,
     claimed: NewReport,
     mut report: alama_core::Report,
+    sketch: Option<crate::seen_before::Sketch>,
     origin: &EventOrigin,
 ) -> Result<Response, ApiError> {
-    let owner = caller.owner();
-    let report_id = claimed.id;
-    debug_assert_eq!(report.report_id, report_id, "scored under the claimed id");
+    debug_assert_eq!(report.report_id, claimed.id, "scored under the claimed id");
     crate::privacy::mask_report(&mut report);
+    let sketches = sketch.map(|s| (None, s)).into_iter().collect();
+    submission::seen_before(state, &claimed, &mut report.integrity, sketches).await?;
     let json = report.to_json();
-    if caller.integrity_policy.rejects(&report) {
-        let detail = "the statement failed its integrity checks (a critical finding: \
-                          rows or pages missing, or the file edited) and this partner's \
-                          integrity policy is reject_failed; see `integrity`";
-        state
-            .storage
-            .reject_report(&report_id, &json, "integrity_failed", detail, now_ms())
-            .await?;
-        return Err(ApiError::new("integrity_failed", detail)
-            .with("reportId", report_id)
-            .with("integrity", crate::policy::verdict(&report)));
-    }
-    let completed_at = now_ms();
-    let completed = state
-        .storage
-        .complete_report(&owner, &report_id, &report, &json, completed_at, origin)
-        .await?;
-    let record = if completed {
-        // What the database now holds, without reading it back (a query, and the report's
-        // JSON parsed from the row, on every analysis).
-        ReportRecord {
-            id: report_id,
-            owner,
-            consent_id: claimed.consent_id,
-            request_fingerprint: claimed.request_fingerprint,
-            status: "completed".to_owned(),
-            report_json: Some(json),
-            error_code: None,
-            error_detail: None,
-            created_at: claimed.created_at,
-            completed_at: Some(completed_at),
-        }
-    } else {
-        // No longer `processing` (failed as interrupted meanwhile, or erased): as stored.
-        state
-            .storage
-            .report(&owner, &report_id)
-            .await?
-            .ok_or_else(|| ApiError::internal(&format!("report {report_id} vanished")))?
-    };
-    created(&record, false)
+    submission::store(
+        state,
+        caller,
+        claimed,
+        Completed::of_report(&report, &json),
+        &report.integrity,
+        "the statement failed its integrity checks (a critical finding: rows or pages \
+         missing, or the file edited) and this partner's integrity policy is reject_failed; \
+         see `integrity`",
+        origin,
+    )
+    .await
 }
 
 /// Fetches a report: `processing`, `completed` or `failed`.
@@ -667,7 +349,7 @@ pub async fn get(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let record = load(&state, &caller, &id).await?;
+    let record = load(&state, &caller, Kind::Analysis, &id).await?;
     Ok(json_response(StatusCode::OK, &render(&record)?))
 }
 
@@ -689,59 +371,5 @@ pub async fn erase(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let not_found = || ApiError::new("report_not_found", format!("no report {id:?}"));
-    if id.len() > MAX_ID_BYTES {
-        return Err(not_found());
-    }
-    match state
-        .storage
-        .erase_report(&caller.owner(), &id, now_ms())
-        .await?
-    {
-        None => Err(not_found()),
-        Some(false) => Err(ApiError::new(
-            "report_not_completed",
-            format!("report {id} is still processing; erase it once it has finished"),
-        )
-        .with("reportId", id.clone())),
-        Some(true) => Ok(StatusCode::NO_CONTENT.into_response()),
-    }
-}
-
-/// Fails report `id` if its analysis was interrupted (too old, or its server stopped
-/// heartbeating); returns whether it did.
-async fn fail_if_interrupted(state: &AppState, id: &str) -> Result<bool, ApiError> {
-    let now = now_ms();
-    let (stale, heartbeat) = crate::limits::interrupted_cutoffs(&state.limits, now);
-    Ok(state
-        .storage
-        .fail_if_interrupted(id, stale, heartbeat, now)
-        .await?)
-}
-
-/// Report `id` of the caller (`404 report_not_found` otherwise), failing it first if it was
-/// left `processing` by a stopped server.
-pub(crate) async fn load(
-    state: &AppState,
-    caller: &Caller,
-    id: &str,
-) -> Result<ReportRecord, ApiError> {
-    let owner = caller.owner();
-    let not_found = || ApiError::new("report_not_found", format!("no report {id:?}"));
-    if id.len() > MAX_ID_BYTES {
-        return Err(not_found());
-    }
-    let record = state
-        .storage
-        .report(&owner, id)
-        .await?
-        .ok_or_else(not_found)?;
-    if record.status == "processing" && fail_if_interrupted(state, id).await? {
-        return state
-            .storage
-            .report(&owner, id)
-            .await?
-            .ok_or_else(not_found);
-    }
-    Ok(record)
+    super::outcome::erase(&state, &caller, Kind::Analysis, &id).await
 }

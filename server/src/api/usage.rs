@@ -4,7 +4,7 @@
 //! Everything is counted from durable rows, never from in-memory counters, so the figures
 //! survive restarts and are the same on every replica: requests from `api_requests` (one row
 //! per authenticated request, recorded after its response; a usage request is therefore not in
-//! its own answer), analyses from `reports` (by the UTC day they were submitted; an idempotent
+//! its own answer), analyses and applications from `reports` (by the UTC day they were submitted; an idempotent
 //! replay makes no report, so it is neither counted as an analysis nor billed), and webhook
 //! events from the webhook outbox (by the day the event was made). Days are UTC days.
 
@@ -81,7 +81,7 @@ pub struct Analyses {
     pub success_rate: Option<f64>,
 }
 
-/// `score.completed` webhook events of reports of the period.
+/// `score.completed` and `application.completed` webhook events of the period.
 #[derive(Debug, Clone, Default, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Webhooks {
@@ -105,7 +105,11 @@ pub struct Figures {
     pub requests: Requests,
     /// Analyses and their success rate.
     pub analyses: Analyses,
-    /// Billable units: completed analyses (replays and failures are not billed).
+    /// Applications (`POST /v1/applications`, several statements scored as one) and their
+    /// success rate, counted as analyses are.
+    pub applications: Analyses,
+    /// Billable units: completed analyses plus completed applications, one unit each whatever
+    /// its number of statements (replays and failures are not billed).
     pub billable_units: i64,
     /// Webhook events and their delivery rate.
     pub webhooks: Webhooks,
@@ -227,14 +231,19 @@ fn add_requests(f: &mut Figures, r: &RequestCount) {
 }
 
 fn add_analyses(f: &mut Figures, a: &AnalysisCount) {
-    f.analyses.submitted += a.count;
+    let of_kind = if a.kind == "application" {
+        &mut f.applications
+    } else {
+        &mut f.analyses
+    };
+    of_kind.submitted += a.count;
     match a.status.as_str() {
         "completed" => {
-            f.analyses.completed += a.count;
+            of_kind.completed += a.count;
             f.billable_units += a.count;
         }
-        "failed" => f.analyses.failed += a.count,
-        _ => f.analyses.processing += a.count,
+        "failed" => of_kind.failed += a.count,
+        _ => of_kind.processing += a.count,
     }
 }
 
@@ -254,8 +263,9 @@ fn finish(f: &mut Figures) {
             .entry(class.to_owned())
             .or_default();
     }
-    let a = &mut f.analyses;
-    a.success_rate = rate(a.completed, a.completed + a.failed);
+    for a in [&mut f.analyses, &mut f.applications] {
+        a.success_rate = rate(a.completed, a.completed + a.failed);
+    }
     let w = &mut f.webhooks;
     w.delivery_rate = rate(w.delivered, w.delivered + w.failed);
 }
@@ -408,20 +418,31 @@ mod tests {
             AnalysisCount {
                 day: day_number(day("2026-11-02")),
                 status: "completed".into(),
+                kind: "analysis".into(),
                 count: 3,
             },
             AnalysisCount {
                 day: day_number(day("2026-11-03")),
                 status: "failed".into(),
+                kind: "analysis".into(),
                 count: 1,
+            },
+            AnalysisCount {
+                day: day_number(day("2026-11-03")),
+                status: "completed".into(),
+                kind: "application".into(),
+                count: 2,
             },
         ];
         let u = build(from, to, "month", &requests, &analyses, &[]);
         let starts: Vec<_> = u.buckets.iter().map(|b| b.start.as_str()).collect();
         assert_eq!(starts, ["2026-10-15", "2026-11-01"]);
         assert_eq!(u.buckets[0].figures.requests.total, 3);
-        assert_eq!(u.buckets[1].figures.billable_units, 3);
+        // An application is one unit, counted apart from analyses.
+        assert_eq!(u.buckets[1].figures.billable_units, 5);
         assert_eq!(u.totals.analyses.success_rate, Some(0.75));
+        assert_eq!(u.totals.applications.completed, 2);
+        assert_eq!(u.totals.applications.success_rate, Some(1.0));
         assert_eq!(u.totals.webhooks.delivery_rate, None);
         assert_eq!(
             build(from, to, "day", &requests, &analyses, &[])

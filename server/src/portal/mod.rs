@@ -13,6 +13,7 @@
 //! partner's keys, endpoints, events, reports or usage, whatever the URL says: another
 //! partner's id answers 404, as an unknown id does.
 
+pub mod application_page;
 pub mod assets;
 pub mod auth;
 pub mod charts;
@@ -159,6 +160,7 @@ fn pages() -> Router<AppState> {
         .route("/reports", get(reports::list))
         .route("/reports/{id}", get(reports::detail))
         .route("/reports/{id}/pdf", get(reports::pdf))
+        .route("/applications/{id}", get(reports::detail))
         .fallback(not_found)
 }
 

@@ -149,6 +149,8 @@ pub struct Completed {
     /// The statement's time zone in words (`"East Africa Time (Africa/Kampala)"`), the zone
     /// of its rows' times and of the integrity findings.
     pub zone: String,
+    /// The statement's IANA time zone (`"Africa/Nairobi"`), when its wallet's is known.
+    pub time_zone: Option<&'static str>,
     /// Factors.
     pub factors: Vec<FactorView>,
     /// Reason codes once each, largest loss first (a thin file's `K02` first).
@@ -246,7 +248,7 @@ fn reasons(report: &Report) -> Vec<ReasonView> {
 }
 
 /// The evidence level in words and what the verdict rests on, for a lender.
-fn evidence(level: EvidenceLevel, wallet: &str) -> (&'static str, String) {
+pub(crate) fn evidence(level: EvidenceLevel, wallet: &str) -> (&'static str, String) {
     match level {
         EvidenceLevel::PdfOriginal => (
             "Original PDF",
@@ -397,6 +399,7 @@ pub fn completed(report: &Report) -> Completed {
         ),
         period_note: note.join(" · "),
         zone: zone_words(wallet_of.and_then(|w| w.time_zone)),
+        time_zone: wallet_of.and_then(|w| w.time_zone),
         factors: report
             .factors
             .iter()

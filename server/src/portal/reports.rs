@@ -8,12 +8,14 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::report_page;
 use super::session::Session;
 use super::views::{Chrome, ReportPage, ReportView, ReportsPage, when, when_in};
 use super::{PortalError, render};
+use super::{application_page, report_page};
+use crate::api::outcome::Kind;
 use crate::keys::Environment;
 use crate::state::AppState;
+use alama_core::ApplicationReport;
 
 /// The search form.
 #[derive(Debug, Default, Deserialize)]
@@ -39,6 +41,13 @@ pub async fn list(
         .await?
         .into_iter()
         .map(|r| ReportView {
+            href: if r.kind == "application" {
+                format!("/portal/applications/{}", r.id)
+            } else {
+                format!("/portal/reports/{}", r.id)
+            },
+            application: r.kind == "application",
+            seen_before: r.seen_before,
             id: r.id,
             status: r.status,
             score: r.score.map_or_else(dash, |s| s.to_string()),
@@ -81,22 +90,35 @@ pub async fn detail(
         .await?
         .ok_or(PortalError::NotFound)?;
     let completed = record.status == "completed";
-    let report = record
-        .report_json
-        .as_deref()
-        .filter(|_| completed)
-        .and_then(|json| alama_core::Report::from_json(json).ok());
+    let json = record.report_json.as_deref().filter(|_| completed);
+    let (report, application) = if Kind::of(&record.id) == Kind::Application {
+        match json.and_then(|j| serde_json::from_str::<ApplicationReport>(j).ok()) {
+            Some(a) => {
+                let (content, own) = application_page::completed(a);
+                (Some(content), Some(own))
+            }
+            None => (None, None),
+        }
+    } else {
+        let report = json.and_then(|j| alama_core::Report::from_json(j).ok());
+        (report.as_ref().map(report_page::completed), None)
+    };
     let consent = match &record.consent_id {
         Some(cid) => state.storage.consent(&owner, cid).await?,
         None => None,
     };
-    let zone = report
-        .as_ref()
-        .and_then(report_page::wallet_of)
-        .and_then(|w| w.time_zone);
+    let zone = report.as_ref().and_then(|r| r.time_zone);
     let sandbox = owner.environment == Environment::Sandbox;
     let page = ReportPage {
-        c: Chrome::signed("Report", &session, "reports"),
+        c: Chrome::signed(
+            if Kind::of(&id) == Kind::Application {
+                "Application"
+            } else {
+                "Report"
+            },
+            &session,
+            "reports",
+        ),
         id: record.id.clone(),
         status: record.status.clone(),
         sandbox,
@@ -117,7 +139,8 @@ pub async fn detail(
         ),
         consent: record.consent_id.clone(),
         created: when_in(record.created_at, zone),
-        report: report.as_ref().map(report_page::completed),
+        report,
+        application,
         error: record.error_code.as_ref().map(|code| {
             format!(
                 "{code}: {}",

@@ -1,5 +1,6 @@
 //! "Try it": upload a statement (and its password) with one of the partner's Sandbox keys and
-//! see the report, as a new partner's first five minutes. The upload is sent through the API
+//! see the report, as a new partner's first five minutes; several statements (or loan terms)
+//! make an application (`POST /v1/applications`) and open its page. The upload is sent through the API
 //! router in-process (`POST /v1/scores/analyse` with the key), so it is authenticated, rate
 //! limited, analysed, stored and counted in usage exactly like a partner's own request; the
 //! portal adds no analysis logic of its own.
@@ -102,27 +103,41 @@ fn refusal_text(code: &str, detail: &str) -> String {
     }
 }
 
-/// The form's fields: the key, the statement and its password, the CSRF token.
+/// The form's fields: the key, the statements (one, or several for an application) and the
+/// password, the optional loan terms, the CSRF token.
 #[derive(Debug, Default)]
 struct Upload {
     csrf: String,
     key: String,
     password: String,
-    statement: Vec<u8>,
-    file_name: String,
+    /// Each chosen file: its name and bytes (a browser sends one empty part when none is).
+    statements: Vec<(String, Vec<u8>)>,
+    /// `principal`, `tenorMonths`, `monthlyRate` as typed (non-empty ones only).
+    terms: Vec<(&'static str, String)>,
+}
+
+impl Upload {
+    /// Whether it goes to `POST /v1/applications`: several statements, or loan terms.
+    fn is_application(&self) -> bool {
+        self.statements.len() > 1 || !self.terms.is_empty()
+    }
 }
 
 async fn read(mut multipart: Multipart, max: usize) -> Result<Upload, String> {
     let mut u = Upload::default();
+    let mut total = 0usize;
     while let Some(field) = multipart.next_field().await.map_err(|e| e.body_text())? {
         match field.name().unwrap_or_default() {
             "statement" => {
-                u.file_name = field.file_name().unwrap_or("statement").to_owned();
+                let file_name = field.file_name().unwrap_or("statement").to_owned();
                 let bytes = field.bytes().await.map_err(|e| e.body_text())?;
-                if bytes.len() > max {
-                    return Err(format!("The statement is over {} MiB.", max >> 20));
+                total += bytes.len();
+                if total > max {
+                    return Err(format!("The statements are over {} MiB.", max >> 20));
                 }
-                u.statement = bytes.to_vec();
+                if !bytes.is_empty() {
+                    u.statements.push((file_name, bytes.to_vec()));
+                }
             }
             name => {
                 let name = name.to_owned();
@@ -131,6 +146,14 @@ async fn read(mut multipart: Multipart, max: usize) -> Result<Upload, String> {
                     "csrf" => u.csrf = text,
                     "key" => u.key = text.trim().to_owned(),
                     "password" => u.password = text,
+                    "principal" | "tenorMonths" | "monthlyRate" if !text.trim().is_empty() => {
+                        let field = match name.as_str() {
+                            "principal" => "principal",
+                            "tenorMonths" => "tenorMonths",
+                            _ => "monthlyRate",
+                        };
+                        u.terms.push((field, text.trim().to_owned()));
+                    }
                     _ => {}
                 }
             }
@@ -139,33 +162,44 @@ async fn read(mut multipart: Multipart, max: usize) -> Result<Upload, String> {
     Ok(u)
 }
 
-/// A `multipart/form-data` body with the statement and, if given, its password.
-fn analyse_body(u: &Upload, boundary: &str) -> Vec<u8> {
-    let mut body = Vec::with_capacity(u.statement.len() + 512);
-    let name = u.file_name.replace(['"', '\r', '\n'], "_");
-    body.extend_from_slice(
-        format!(
-            "--{boundary}\r\nContent-Disposition: form-data; name=\"statement\"; \
-             filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-        )
-        .as_bytes(),
-    );
-    body.extend_from_slice(&u.statement);
-    if !u.password.is_empty() {
+/// A `multipart/form-data` body with the statements (each followed by the password, if given:
+/// the i-th password opens the i-th statement) and the loan terms.
+fn upload_body(u: &Upload, boundary: &str) -> Vec<u8> {
+    let size: usize = u.statements.iter().map(|(_, b)| b.len() + 512).sum();
+    let mut body = Vec::with_capacity(size + 512);
+    let text = |body: &mut Vec<u8>, name: &str, value: &str| {
         body.extend_from_slice(
             format!(
-                "\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"password\"\r\n\r\n{}",
-                u.password
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n"
             )
             .as_bytes(),
         );
+    };
+    for (file_name, bytes) in &u.statements {
+        let name = file_name.replace(['"', '\r', '\n'], "_");
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"statement\"; \
+                 filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+            )
+            .as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+        if !u.password.is_empty() {
+            text(&mut body, "password", &u.password);
+        }
     }
-    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    for (name, value) in &u.terms {
+        text(&mut body, name, value);
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
     body
 }
 
 /// `POST /portal/try`: checks the key is a Sandbox key of the session's partner, sends the
-/// statement to `POST /v1/scores/analyse` in-process, and shows the report (or the problem).
+/// statement to `POST /v1/scores/analyse` in-process (several statements, or loan terms, to
+/// `POST /v1/applications`), and shows the report or application (or the problem).
 ///
 /// # Errors
 /// [`PortalError::Csrf`], database errors; a refused key or upload is shown on the page.
@@ -209,7 +243,7 @@ pub async fn submit(
             String::new(),
         ));
     }
-    if upload.statement.is_empty() {
+    if upload.statements.is_empty() {
         return Ok(refuse(
             &session,
             htmx,
@@ -219,13 +253,18 @@ pub async fn submit(
         ));
     }
     let boundary = format!("alama-{}", session::token());
-    let request = Request::post("/v1/scores/analyse")
+    let (path, id_field, page) = if upload.is_application() {
+        ("/v1/applications", "applicationId", "applications")
+    } else {
+        ("/v1/scores/analyse", "reportId", "reports")
+    };
+    let request = Request::post(path)
         .header(header::AUTHORIZATION, format!("Bearer {}", upload.key))
         .header(
             header::CONTENT_TYPE,
             format!("multipart/form-data; boundary={boundary}"),
         )
-        .body(Body::from(analyse_body(&upload, &boundary)))
+        .body(Body::from(upload_body(&upload, &boundary)))
         .map_err(|e| PortalError::Internal(e.to_string()))?;
     let response = (api.0)(state.clone())
         .oneshot(request)
@@ -237,7 +276,7 @@ pub async fn submit(
         .map_err(|e| PortalError::Internal(e.to_string()))?;
     let body: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let report_id = body
-        .get("reportId")
+        .get(id_field)
         .and_then(Value::as_str)
         .map(str::to_owned);
     match report_id {
@@ -249,9 +288,9 @@ pub async fn submit(
                     .storage
                     .set_portal_session_environment(&session.id_hash, Environment::Sandbox)
                     .await?;
-                return Ok(go_to(htmx, &format!("/portal/reports/{id}?from=try")));
+                return Ok(go_to(htmx, &format!("/portal/{page}/{id}?from=try")));
             }
-            Ok(go_to(htmx, &format!("/portal/reports/{id}")))
+            Ok(go_to(htmx, &format!("/portal/{page}/{id}")))
         }
         _ => {
             let detail = body

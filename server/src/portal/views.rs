@@ -318,8 +318,14 @@ pub struct OverviewPage {
 /// One row of the reports list.
 #[derive(Debug, Clone)]
 pub struct ReportView {
-    /// `rpt_…`.
+    /// `rpt_…` or `app_…`.
     pub id: String,
+    /// Its page: `/portal/reports/{id}` or `/portal/applications/{id}`.
+    pub href: String,
+    /// Whether it is an application (several statements).
+    pub application: bool,
+    /// Whether a statement of it was seen before (`statement_seen_before`).
+    pub seen_before: bool,
     /// Status.
     pub status: String,
     /// Score or `–`.
@@ -370,6 +376,9 @@ pub struct ReportPage {
     pub error: Option<String>,
     /// Whether the PDF link is offered (Live, completed).
     pub pdf: bool,
+    /// An application's own sections (the statements read, the affordability); `None` for a
+    /// statement's report.
+    pub application: Option<super::application_page::ApplicationView>,
 }
 
 /// One consent row.

@@ -4,7 +4,7 @@
 //! Every SQL statement of the service is here, one repository (a file, `impl Storage`) per
 //! concept: partners, keys, consents, reports, request records and usage, scorecards, webhook
 //! endpoints and events, portal users, sessions and sign-in failures, liveness, secrets,
-//! privacy (erasure, retention), health (checked by `server/tests/layers.rs`: no other module
+//! privacy (erasure, retention), statement fingerprints (statements seen before), health (checked by `server/tests/layers.rs`: no other module
 //! names `sqlx` or runs a statement).
 //!
 //! Queries are plain runtime SQL (`$1` placeholders, which both SQLite and PostgreSQL accept)
@@ -13,6 +13,7 @@
 //! starting together migrate once).
 
 mod consents;
+mod fingerprints;
 mod health;
 mod keys;
 mod liveness;
@@ -43,7 +44,7 @@ pub use partners::Partner;
 pub use portal_sessions::PortalSession;
 pub use portal_users::PortalUser;
 pub use privacy::RetentionOutcome;
-pub use reports::{Claim, NewReport, ReportRecord, ReportRow};
+pub use reports::{Claim, Completed, NewReport, ReportRecord, ReportRow, kind_of};
 pub use requests::RequestRecord;
 pub use scorecards::{AddOutcome, ScorecardRecord};
 pub use usage::{AnalysisCount, DAY_MS, RequestCount};
@@ -122,6 +123,7 @@ const CURRENCY_DEFAULTS_POSTGRES: &str =
     include_str!("../../migrations/0006_currency_defaults.postgres.sql");
 const WEBHOOK_TRACE: &str = include_str!("../../migrations/0007_webhook_trace.sql");
 const CONSENT_ERASURE: &str = include_str!("../../migrations/0008_consent_erasure.sql");
+const APPLICATIONS: &str = include_str!("../../migrations/0009_applications.sql");
 
 /// The schema history, oldest first. Never edit a released step: add one.
 const STEPS: &[Step] = &[
@@ -172,6 +174,12 @@ const STEPS: &[Step] = &[
         description: "consent erasure",
         sqlite: CONSENT_ERASURE,
         postgres: CONSENT_ERASURE,
+    },
+    Step {
+        version: 9,
+        description: "applications",
+        sqlite: APPLICATIONS,
+        postgres: APPLICATIONS,
     },
 ];
 

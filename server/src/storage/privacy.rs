@@ -1,7 +1,8 @@
 //! Erasure and retention (Kenya Data Protection Act 2019: storage limitation, right to
 //! erasure). A report is erased by deleting its content (the engine's report, score, band,
 //! error detail, consent link, fingerprint, idempotency key) and keeping a stub without
-//! personal data, so usage and billing counts survive. A revoked consent is erased by deleting
+//! personal data, so usage and billing counts survive; the keyed fingerprints of its statements'
+//! rows (statements seen before) are deleted with it. A revoked consent is erased by deleting
 //! the customer's name and phone number and keeping its evidence with a keyed fingerprint of
 //! them (s. 32(1): proof of consent). Request logs past retention are counted
 //! into `api_request_rollup` and deleted in the same transaction; consents ended before the
@@ -20,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use sqlx::{Executor, Row};
 
+use super::fingerprints::Erased;
 use super::{Backend, Owner, Result, Storage};
 
 /// PostgreSQL's vacuums after erasures: one runs at a time, and erasures while one waits add no
@@ -66,7 +68,9 @@ impl Storage {
             .execute(self.pool())
             .await?;
         if done.rows_affected() == 1 {
-            self.scrub_erased(&["reports"]).await;
+            super::fingerprints::forget_erased(self.pool(), Erased::Report(id)).await?;
+            self.scrub_erased(&["reports", "statement_fingerprints"])
+                .await;
             return Ok(Some(true));
         }
         let exists: Option<i64> = sqlx::query_scalar(
@@ -111,6 +115,7 @@ impl Storage {
             .execute(&mut *tx)
             .await?
             .rows_affected();
+        super::fingerprints::forget_erased(&mut *tx, Erased::Consent(consent_id)).await?;
         sqlx::query(
             "UPDATE consents SET customer_name = NULL, customer_phone = NULL, \
              customer_fingerprint = COALESCE(customer_fingerprint, $4), \
@@ -125,7 +130,8 @@ impl Storage {
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
-        self.scrub_erased(&["reports", "consents"]).await;
+        self.scrub_erased(&["reports", "consents", "statement_fingerprints"])
+            .await;
         Ok(reports)
     }
 
@@ -191,6 +197,12 @@ impl Storage {
             .execute(self.pool())
             .await?
             .rows_affected();
+        if reports > 0 {
+            // A report's fingerprints are written during its analysis, within the time-out of
+            // its claim: an hour past the cut-off covers every report erased here.
+            let written_by = cutoff.saturating_add(3_600_000);
+            super::fingerprints::forget_erased(self.pool(), Erased::Before(written_by)).await?;
+        }
 
         // Consents that ended before the cut-off: their remaining report stubs lose the link.
         let ended = "SELECT id FROM consents WHERE (status = 'revoked' AND revoked_at < $1) \
@@ -213,7 +225,8 @@ impl Storage {
 
         let requests = self.roll_up_requests(cutoff).await?;
         if reports > 0 || consents > 0 {
-            self.scrub_erased(&["reports", "consents"]).await;
+            self.scrub_erased(&["reports", "consents", "statement_fingerprints"])
+                .await;
         }
         Ok(RetentionOutcome {
             reports,

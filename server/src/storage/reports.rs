@@ -30,6 +30,55 @@ pub struct NewReport {
     pub created_at: i64,
 }
 
+/// What the engine concluded, as [`Storage::complete_report`] stores it beside the JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Completed<'a> {
+    /// 300–850.
+    pub score: u16,
+    /// The band of `score`.
+    pub band: &'a str,
+    /// The scorecard's version.
+    pub scorecard_version: &'a str,
+    /// The integrity verdict (`verified`, `consistent`, `warnings`, `failed`).
+    pub integrity_status: &'a str,
+    /// The report's JSON as stored and answered.
+    pub json: &'a str,
+}
+
+impl<'a> Completed<'a> {
+    /// The figures of an analysis' `report`, stored as `json`.
+    pub fn of_report(report: &'a alama_core::Report, json: &'a str) -> Self {
+        Self {
+            score: report.score,
+            band: report.band.as_str(),
+            scorecard_version: &report.scorecard_version,
+            integrity_status: &report.integrity.status,
+            json,
+        }
+    }
+
+    /// The figures of an application's `report`, stored as `json`.
+    pub fn of_application(report: &'a alama_core::ApplicationReport, json: &'a str) -> Self {
+        Self {
+            score: report.score,
+            band: report.band.as_str(),
+            scorecard_version: &report.scorecard_version,
+            integrity_status: &report.integrity.status,
+            json,
+        }
+    }
+}
+
+/// The kind of a report row by its id: `application` for `app_…` (`POST /v1/applications`),
+/// else `analysis`.
+pub fn kind_of(id: &str) -> &'static str {
+    if id.starts_with("app_") {
+        "application"
+    } else {
+        "analysis"
+    }
+}
+
 /// A stored report.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportRecord {
@@ -72,6 +121,11 @@ pub struct ReportRow {
     pub customer_reference: Option<String>,
     /// Milliseconds since the epoch.
     pub created_at: i64,
+    /// `analysis` or `application`.
+    pub kind: String,
+    /// Whether a statement of it was seen before (its report carries a
+    /// `statement_seen_before` finding, `crate::seen_before`).
+    pub seen_before: bool,
 }
 
 /// The outcome of [`Storage::claim_report`].
@@ -121,8 +175,8 @@ impl Storage {
         let done = sqlx::query(
             "INSERT INTO reports (id, partner_id, environment, api_key_id, consent_id, \
              idempotency_key, request_fingerprint, status, statement_format, statement_bytes, \
-             created_at, claimed_by) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, 'processing', $8, $9, $10, $11) \
+             created_at, claimed_by, kind) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, 'processing', $8, $9, $10, $11, $12) \
              ON CONFLICT DO NOTHING",
         )
         .bind(&report.id)
@@ -136,6 +190,7 @@ impl Storage {
         .bind(report.statement_bytes)
         .bind(report.created_at)
         .bind(self.instance())
+        .bind(kind_of(&report.id))
         .execute(&self.pool)
         .await?;
         if done.rows_affected() == 1 {
@@ -188,7 +243,8 @@ impl Storage {
     }
 
     /// Marks report `id` of `owner` completed with the engine's figures and, in the same
-    /// transaction, writes its `score.completed` webhook event for each active endpoint of
+    /// transaction, writes its `score.completed` webhook event (`application.completed` for an
+    /// application, `app_…`) for each active endpoint of
     /// `owner` (the outbox), with the request `origin` that completed it. Returns whether it did: `false` when the report was no longer
     /// `processing` (failed as interrupted by another replica meanwhile, or erased).
     ///
@@ -203,24 +259,19 @@ impl Storage {
         &self,
         owner: &Owner,
         id: &str,
-        report: &alama_core::Report,
-        report_json: &str,
+        report: Completed<'_>,
         now: i64,
         origin: &super::EventOrigin,
     ) -> Result<bool> {
         if !super::webhook_endpoints::has_active_endpoint(&self.pool, owner).await? {
-            let done = completion(id, report, report_json, now)
-                .execute(&self.pool)
-                .await?;
+            let done = completion(id, report, now).execute(&self.pool).await?;
             return Ok(done.rows_affected() == 1);
         }
         let mut tx = self.pool.begin().await?;
-        let done = completion(id, report, report_json, now)
-            .execute(&mut *tx)
-            .await?;
+        let done = completion(id, report, now).execute(&mut *tx).await?;
         let completed = done.rows_affected() == 1;
         if completed {
-            let integrity = serde_json::json!({ "status": report.integrity.status });
+            let integrity = serde_json::json!({ "status": report.integrity_status });
             super::webhook_events::enqueue_completed(&mut tx, owner, origin, id, &integrity, now)
                 .await?;
         }
@@ -308,14 +359,16 @@ impl Storage {
         Ok(done.rows_affected() == 1)
     }
 
-    /// The latest 100 reports of `owner`, newest first; with `search`, only the report with
-    /// that id or those analysed under a consent with that customer reference.
+    /// The latest 100 reports and applications of `owner`, newest first; with `search`, only
+    /// the one with that id or those analysed under a consent with that customer reference.
     ///
     /// # Errors
     /// Database errors.
     pub async fn recent_reports(&self, owner: &Owner, search: &str) -> Result<Vec<ReportRow>> {
         let rows = sqlx::query(
-            "SELECT r.id, r.status, r.score, r.band, c.customer_reference, r.created_at \
+            "SELECT r.id, r.status, r.score, r.band, c.customer_reference, r.created_at, \
+             r.kind, CASE WHEN r.report_json LIKE '%\"statement_seen_before\"%' \
+             THEN 'yes' ELSE 'no' END \
              FROM reports r LEFT JOIN consents c ON c.id = r.consent_id \
              WHERE r.partner_id = $1 AND r.environment = $2 \
              AND ($3 = '' OR r.id = $3 OR c.customer_reference = $3) \
@@ -335,6 +388,8 @@ impl Storage {
                     band: r.try_get(3)?,
                     customer_reference: r.try_get(4)?,
                     created_at: r.try_get(5)?,
+                    kind: r.try_get(6)?,
+                    seen_before: r.try_get::<String, _>(7)? == "yes",
                 })
             })
             .collect()
@@ -359,8 +414,7 @@ impl Storage {
 /// The `UPDATE` that completes report `id` if it is still `processing`.
 fn completion<'q>(
     id: &'q str,
-    report: &'q alama_core::Report,
-    report_json: &'q str,
+    report: Completed<'q>,
     now: i64,
 ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments> {
     sqlx::query(
@@ -370,8 +424,8 @@ fn completion<'q>(
     )
     .bind(id)
     .bind(i64::from(report.score))
-    .bind(report.band.as_str())
-    .bind(&report.scorecard_version)
-    .bind(report_json)
+    .bind(report.band)
+    .bind(report.scorecard_version)
+    .bind(report.json)
     .bind(now)
 }

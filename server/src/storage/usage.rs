@@ -31,6 +31,8 @@ pub struct AnalysisCount {
     pub day: i64,
     /// `processing`, `completed` or `failed`.
     pub status: String,
+    /// `analysis` (`POST /v1/scores/analyse`) or `application` (`POST /v1/applications`).
+    pub kind: String,
     /// How many.
     pub count: i64,
 }
@@ -88,13 +90,27 @@ impl Storage {
         from_ms: i64,
         to_ms: i64,
     ) -> Result<Vec<AnalysisCount>> {
-        let rows = self
-            .daily_status_counts("reports", owner, from_ms, to_ms)
-            .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(day, status, count)| AnalysisCount { day, status, count })
-            .collect())
+        let rows = sqlx::query(
+            "SELECT created_at / 86400000 AS day, status, kind, COUNT(*) AS n FROM reports \
+             WHERE partner_id = $1 AND environment = $2 AND created_at >= $3 AND created_at < $4 \
+             GROUP BY created_at / 86400000, status, kind",
+        )
+        .bind(&owner.partner_id)
+        .bind(owner.environment.as_str())
+        .bind(from_ms)
+        .bind(to_ms)
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(AnalysisCount {
+                    day: r.try_get(0)?,
+                    status: r.try_get(1)?,
+                    kind: r.try_get(2)?,
+                    count: r.try_get(3)?,
+                })
+            })
+            .collect()
     }
 
     /// Rows of `table` (`reports` or `webhook_events`) of `owner` created in `[from_ms, to_ms)`,

@@ -312,7 +312,8 @@ impl Storage {
     }
 }
 
-/// Writes a `score.completed` event per active endpoint of `owner` within `tx`; its data
+/// Writes a `score.completed` event (`application.completed` for an application, its
+/// `applicationId` in place of `reportId`) per active endpoint of `owner` within `tx`; its data
 /// carries the report's integrity verdict (`{"status": "verified" | "warnings" | "failed"}`),
 /// and each row the request `origin` that completed the report.
 pub(super) async fn enqueue_completed(
@@ -334,19 +335,23 @@ pub(super) async fn enqueue_completed(
     for row in &endpoints {
         let endpoint_id: String = row.try_get(0)?;
         let id = new_id("msg");
+        let (event_type, id_field) = match super::reports::kind_of(report_id) {
+            "application" => ("application.completed", "applicationId"),
+            _ => ("score.completed", "reportId"),
+        };
         let payload = serde_json::json!({
             "id": id,
-            "type": "score.completed",
+            "type": event_type,
             "createdAt": crate::ids::rfc3339(now),
             "environment": owner.environment.as_str(),
-            "data": {"reportId": report_id, "status": "completed", "integrity": integrity},
+            "data": {id_field: report_id, "status": "completed", "integrity": integrity},
         })
         .to_string();
         sqlx::query(
             "INSERT INTO webhook_events (id, partner_id, environment, endpoint_id, report_id, \
              event_type, payload, status, attempts, next_attempt_at, created_at, request_id, \
              traceparent) \
-             VALUES ($1, $2, $3, $4, $5, 'score.completed', $6, 'pending', 0, $7, $7, $8, $9)",
+             VALUES ($1, $2, $3, $4, $5, $10, $6, 'pending', 0, $7, $7, $8, $9)",
         )
         .bind(&id)
         .bind(&owner.partner_id)
@@ -357,6 +362,7 @@ pub(super) async fn enqueue_completed(
         .bind(now)
         .bind(origin.request_id.as_deref())
         .bind(origin.traceparent.as_deref())
+        .bind(event_type)
         .execute(&mut **tx)
         .await?;
     }

@@ -10,7 +10,9 @@
 // with its band ladder, graded factors, reason codes once each, cash-flow chart, integrity
 // verdict with its evidence level, the wallet's name, zone and currency form; every page at
 // 390 px without sideways scrolling; the overview's numbers; Try it in Sandbox (a refusal keeps
-// the key and the file) and in Live (switches to Sandbox and says so); the consents page (short
+// the key and the file) and in Live (switches to Sandbox and says so); Try it with two
+// statements and loan terms (an application and its page); a statement seen before marked in
+// the reports list; the consents page (short
 // notice hashes with copy buttons); revoke the key and see the API answer 401; no
 // Content-Security-Policy violations or script errors.
 // Screenshots of each page go to the folder SCREENSHOTS (run.sh: a temporary folder, or the
@@ -37,6 +39,10 @@ const PASSWORD = "a long browser passphrase";
 const vectors = path.join(repo, "tests/vectors");
 const statement = JSON.stringify(
   JSON.parse(readFileSync(path.join(vectors, "synthetic-seed1-6m.json"), "utf8")).input,
+);
+// The engine's seeded application of two SIMs with a transfer between them (its inputs).
+const ownTransfer = JSON.parse(
+  readFileSync(path.join(vectors, "applications/application-own-transfer-seed14.json"), "utf8"),
 );
 // The other wallets' seeded synthetic statements, in their own formats.
 const airtel = readFileSync(path.join(vectors, "wallet-airtel-ug-seed1-60rows.pdf"));
@@ -379,10 +385,79 @@ try {
   assert.match(await page.locator("#notice").innerText(), /now shows Sandbox/);
   assert.ok(await page.locator("header .badge.sandbox").isVisible(), "the session is in Sandbox");
 
+  // 8c. Try it with two statements of one applicant (two SIMs, a transfer between them) and
+  // loan terms: an application; its page shows the statements read, the own transfers and the
+  // affordability, as GET /v1/applications/{id} answers them.
+  await page.getByRole("link", { name: "Try it" }).click();
+  await page.waitForURL("**/portal/try");
+  await page.getByLabel("Sandbox API key").fill(key);
+  await page.getByLabel("Statement file", { exact: false }).setInputFiles(
+    ownTransfer.inputs.map((s, i) => ({
+      name: `sim${i + 1}.json`,
+      mimeType: "application/json",
+      buffer: Buffer.from(JSON.stringify(s)),
+    })),
+  );
+  await page.getByLabel("Principal").fill("20000");
+  await page.getByLabel("Tenor in months").fill("6");
+  await page.getByLabel("Monthly rate", { exact: false }).fill("0.035");
+  await page.getByRole("button", { name: "Analyse" }).click();
+  await page.waitForURL(/\/portal\/applications\/app_[0-9A-Za-z]+$/);
+  const applicationId = page.url().split("/").pop();
+  const application = await api(key, "GET", `/applications/${applicationId}`);
+  assert.equal(application.status, 200);
+  assert.match(await page.locator("h1").innerText(), /^Application/);
+  assert.equal((await page.locator("#score").innerText()).trim(), String(application.body.score));
+  assert.equal(await page.locator("#statements tbody tr").count(), 2);
+  for (const st of application.body.statements) {
+    assert.match(await page.locator("#statements").innerText(), new RegExp(st.reportId));
+  }
+  assert.match(await page.locator("#findings").innerText(), /own_transfers/);
+  assert.equal(
+    (await page.locator("#affordability-verdict").innerText()).trim().toLowerCase(),
+    application.body.affordability.fits ? "fits" : "does not fit",
+  );
+  assert.match(await page.locator("#instalment").innerText(), /^KES [\d,]+\.\d\d$/);
+  await shot("application");
+  // The reports list links the application to its page.
+  await page.getByRole("link", { name: "Reports", exact: true }).click();
+  await page.waitForURL("**/portal/reports");
+  await page.locator(`a[href="/portal/applications/${applicationId}"]`).click();
+  await page.waitForURL(`**/portal/applications/${applicationId}`);
+
+  // 8d. Statements seen before: the same statement under two customer references (Sandbox,
+  // with consents); the reports list marks the second.
+  const seen = [];
+  for (const ref of ["SEEN-A", "SEEN-B"]) {
+    const c = await api(key, "POST", "/consents", { customerReference: ref, purpose: "credit_scoring" });
+    assert.equal(c.status, 201);
+    const g = await api(key, "POST", `/consents/${c.body.consentId}/grant`, {
+      method: "app",
+      noticeSha256: c.body.notice.sha256,
+    });
+    assert.equal(g.status, 200);
+    const r = await analyse(key, JSON.stringify(ownTransfer.inputs[0]), "seen.json", {
+      consentId: c.body.consentId,
+    });
+    assert.equal(r.status, 201);
+    seen.push(r.body);
+  }
+  const flagged = seen[1].integrity.findings.find((f) => f.code === "statement_seen_before");
+  assert.ok(flagged, "the second is seen before");
+  await page.getByRole("link", { name: "Reports", exact: true }).click();
+  await page.waitForURL("**/portal/reports");
+  const seenRow = page.locator("tr", { has: page.locator(`a[href="/portal/reports/${seen[1].reportId}"]`) });
+  assert.ok(await seenRow.locator(".seen-before").isVisible(), "marked seen before");
+  const firstRow = page.locator("tr", { has: page.locator(`a[href="/portal/reports/${seen[0].reportId}"]`) });
+  assert.equal(await firstRow.locator(".seen-before").count(), 0);
+  await page.locator(`a[href="/portal/reports/${seen[1].reportId}"]`).click();
+  assert.match(await page.locator("#findings").innerText(), new RegExp(`statement_seen_before`));
+  assert.match(await page.locator("#findings").innerText(), new RegExp(seen[0].reportId));
+
   // 9. Consents: the Ugandan consent, its notice hash short with a copy button.
   await page.getByRole("link", { name: "Consents" }).click();
   await page.waitForURL("**/portal/consents");
-  const row = page.locator("#consents tbody tr").first();
+  const row = page.locator("#consents tbody tr", { hasText: "APP-UG-1001" });
   assert.match(await row.innerText(), /APP-UG-1001/);
   assert.match(await row.innerText(), /2026-12 · [0-9a-f]{12}…/);
   assert.ok(await row.getByRole("button", { name: "Copy the notice's SHA-256" }).isVisible());
