@@ -52,6 +52,7 @@ export interface ScoreOptions extends ParseOptions {
  * - `invalid_scorecard`: a scorecard (JSON) that does not validate ({@link Scorecard.fromJson}, {@link Scorecard.load}); the message names the problem.
  * - `currency_mismatch`: the scorecard given is in another currency than the statement (a KES card on a UGX statement); amounts are never converted.
  * - `unsupported_currency`: no scorecard given and no built-in card is in the statement's currency; the message names those that have one (KES, UGX, GHS, LSL).
+ * - `invalid_terms`: loan terms that break a rule of docs/affordability.md; the message names the field.
  */
 export type ErrorCode =
   | 'password_required'
@@ -65,6 +66,7 @@ export type ErrorCode =
   | 'invalid_scorecard'
   | 'currency_mismatch'
   | 'unsupported_currency'
+  | 'invalid_terms'
 
 /**
  * What `parse`, `score` and `scoreAsync` throw (or reject with): a plain `Error` whose `code` says

@@ -55,7 +55,7 @@ impl Terms {
     /// Terms, checked.
     ///
     /// # Errors
-    /// `ErrorKind::Malformed` (page 0, line 0) naming the field, when the principal is not
+    /// `ErrorKind::InvalidTerms` naming the field, when the principal is not
     /// positive, the tenor is not `1..=360` months, the monthly rate is not `0..=1`, or the
     /// total cost or the fees are negative.
     pub fn new(
@@ -66,7 +66,7 @@ impl Terms {
     ) -> Result<Terms> {
         let bad = |what: &str| {
             Err(Error::new(
-                ErrorKind::Malformed { page: 0, line: 0 },
+                ErrorKind::InvalidTerms,
                 format!("loan terms: {what}"),
             ))
         };
@@ -103,7 +103,7 @@ impl Terms {
     /// the total cost, or else no interest; the fees default to zero.
     ///
     /// # Errors
-    /// `ErrorKind::Malformed` naming the problem when only one of principal and tenor is given,
+    /// `ErrorKind::InvalidTerms` naming the problem when only one of principal and tenor is given,
     /// when both a monthly rate and a total cost are, or when [`Terms::new`] refuses them.
     pub fn from_options(
         principal: Option<Decimal>,
@@ -114,7 +114,7 @@ impl Terms {
     ) -> Result<Option<Terms>> {
         let bad = |what: &str| {
             Err(Error::new(
-                ErrorKind::Malformed { page: 0, line: 0 },
+                ErrorKind::InvalidTerms,
                 format!("loan terms: {what}"),
             ))
         };

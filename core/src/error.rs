@@ -47,6 +47,9 @@ pub enum ErrorKind {
     /// No scorecard was given and no built-in card is in the statement's currency (e.g. USD);
     /// the message names the currencies that have one. A lender may bring its own card. HTTP 422.
     UnsupportedCurrency,
+    /// Loan terms (principal, tenor, price, fees: `crate::Terms`) that break a rule of
+    /// docs/affordability.md; the message names the field. HTTP 400.
+    InvalidTerms,
 }
 
 impl ErrorKind {
@@ -64,11 +67,12 @@ impl ErrorKind {
             Self::InvalidScorecard => "invalid_scorecard",
             Self::CurrencyMismatch => "currency_mismatch",
             Self::UnsupportedCurrency => "unsupported_currency",
+            Self::InvalidTerms => "invalid_terms",
         }
     }
 
     /// Every code, in a fixed order (for docs and binding tests).
-    pub const ALL_CODES: [&'static str; 11] = [
+    pub const ALL_CODES: [&'static str; 12] = [
         "password_required",
         "wrong_password",
         "unsupported_format",
@@ -80,6 +84,7 @@ impl ErrorKind {
         "invalid_scorecard",
         "currency_mismatch",
         "unsupported_currency",
+        "invalid_terms",
     ];
 }
 
@@ -147,6 +152,7 @@ mod tests {
             ErrorKind::InvalidScorecard,
             ErrorKind::CurrencyMismatch,
             ErrorKind::UnsupportedCurrency,
+            ErrorKind::InvalidTerms,
         ];
         let codes: Vec<_> = kinds.iter().map(ErrorKind::code).collect();
         assert_eq!(codes, ErrorKind::ALL_CODES);

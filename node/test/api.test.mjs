@@ -58,6 +58,7 @@ describe('exports', () => {
       'invalid_scorecard',
       'currency_mismatch',
       'unsupported_currency',
+      'invalid_terms',
     ])
   })
 })

@@ -43,7 +43,7 @@ test('an application of one statement is that statement', async () => {
 test('bad terms reject with a typed error; a float throws InvalidArg', async () => {
   const vector = JSON.parse(readFileSync(filesIn(join('tests', 'vectors'), ['.json'])[0], 'utf8'))
   await assert.rejects(alama.scoreApplication([vector.input], { terms: { principal: '100' } }), {
-    code: 'malformed_statement',
+    code: 'invalid_terms',
   })
   assert.throws(() => alama.scoreApplication([vector.input], { terms: { principal: 1.5, tenorMonths: 3 } }), {
     code: 'InvalidArg',

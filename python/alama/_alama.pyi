@@ -20,6 +20,7 @@ __all__ = [
     "EmptyStatementError",
     "FileReadError",
     "InvalidScorecardError",
+    "InvalidTermsError",
     "MalformedStatementError",
     "PasswordRequiredError",
     "TooLargeError",
@@ -112,6 +113,9 @@ class CurrencyMismatchError(AlamaError):
 
 class UnsupportedCurrencyError(AlamaError):
     """No built-in scorecard for the statement's currency; the message names those that have one (code "unsupported_currency")."""
+
+class InvalidTermsError(AlamaError):
+    """Loan terms that break a rule of docs/affordability.md; the message names the field (code "invalid_terms")."""
 
 def parse(
     source: _Source,

@@ -80,7 +80,8 @@ def test_bad_input_raises_typed_errors() -> None:
         alama.score_application([alama.Statement.from_dict(kes), alama.Statement.from_dict(ugx)])
     with pytest.raises(alama.EmptyStatementError):
         alama.score_application([])
-    with pytest.raises(alama.MalformedStatementError, match="tenor"):
+    with pytest.raises(alama.InvalidTermsError, match="tenor") as excinfo:
         alama.score_application([alama.Statement.from_dict(kes)], terms={"principal": 100})
+    assert excinfo.value.code == "invalid_terms"
     with pytest.raises(TypeError, match="unknown terms"):
         alama.score_application([alama.Statement.from_dict(kes)], terms={"rate": 1})

@@ -26,6 +26,7 @@ CODES = {
     "invalid_scorecard": alama.InvalidScorecardError,
     "currency_mismatch": alama.CurrencyMismatchError,
     "unsupported_currency": alama.UnsupportedCurrencyError,
+    "invalid_terms": alama.InvalidTermsError,
 }
 
 #: The repository's example statement (a KES statement in canonical JSON).

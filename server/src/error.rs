@@ -73,6 +73,9 @@ pub const CODES: &[CodeInfo] = &[
         422,
         "No built-in scorecard for the statement's currency",
     ),
+    // The engine's; the service checks a form's terms as it reads the request, and answers
+    // them with `invalid_request` (server/README.md, Applications).
+    row("invalid_terms", 400, "The loan terms are not valid"),
     // Keys and environments.
     row("missing_api_key", 401, "An API key is required"),
     row("invalid_api_key", 401, "The API key is not valid"),

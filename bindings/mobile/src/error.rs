@@ -89,6 +89,14 @@ pub enum AlamaError {
         /// Human message naming the currencies with a built-in card.
         detail: String,
     },
+    /// `invalid_terms`: loan terms (`LoanTerms`) that break a rule of docs/affordability.md (a
+    /// principal that is not positive, a tenor outside 1 to 360 months, a monthly rate outside
+    /// 0 to 1, negative fees or total cost).
+    #[error("invalid_terms: {detail}")]
+    InvalidTerms {
+        /// Human message naming the field.
+        detail: String,
+    },
     /// An error kind of a newer engine that this version of the bindings does not name yet.
     #[error("{code}: {detail}")]
     Other {
@@ -117,6 +125,7 @@ impl AlamaError {
             Self::InvalidScorecard { .. } => ErrorKind::InvalidScorecard.code().to_owned(),
             Self::CurrencyMismatch { .. } => ErrorKind::CurrencyMismatch.code().to_owned(),
             Self::UnsupportedCurrency { .. } => ErrorKind::UnsupportedCurrency.code().to_owned(),
+            Self::InvalidTerms { .. } => ErrorKind::InvalidTerms.code().to_owned(),
             Self::Other { code, .. } => code.clone(),
         }
     }
@@ -137,6 +146,7 @@ impl From<Error> for AlamaError {
             ErrorKind::InvalidScorecard => Self::InvalidScorecard { detail },
             ErrorKind::CurrencyMismatch => Self::CurrencyMismatch { detail },
             ErrorKind::UnsupportedCurrency => Self::UnsupportedCurrency { detail },
+            ErrorKind::InvalidTerms => Self::InvalidTerms { detail },
             _ => Self::Other {
                 code: error.code().to_owned(),
                 detail,
@@ -164,6 +174,7 @@ mod tests {
             ErrorKind::InvalidScorecard,
             ErrorKind::CurrencyMismatch,
             ErrorKind::UnsupportedCurrency,
+            ErrorKind::InvalidTerms,
         ];
         let mapped: Vec<AlamaError> = kinds
             .iter()

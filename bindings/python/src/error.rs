@@ -92,6 +92,14 @@ create_exception!(
 );
 create_exception!(
     alama,
+    InvalidTermsError,
+    AlamaError,
+    "Loan terms that break a rule of docs/affordability.md (a principal that is not positive, a \
+     tenor outside 1 to 360 months, a monthly rate outside 0 to 1, negative fees or total cost, \
+     a principal without a tenor); the message names the field (code \"invalid_terms\")."
+);
+create_exception!(
+    alama,
     FileReadError,
     AlamaError,
     "Reading a statement file from disk failed: missing file, no permission, a directory \
@@ -100,7 +108,7 @@ create_exception!(
 
 /// Sets the class attribute `code` of every exception class (called once at module import).
 pub(crate) fn set_class_codes(py: Python<'_>) -> PyResult<()> {
-    let classes: [(Bound<'_, PyType>, &str); 11] = [
+    let classes: [(Bound<'_, PyType>, &str); 12] = [
         (py.get_type::<PasswordRequiredError>(), "password_required"),
         (py.get_type::<WrongPasswordError>(), "wrong_password"),
         (
@@ -124,6 +132,7 @@ pub(crate) fn set_class_codes(py: Python<'_>) -> PyResult<()> {
             py.get_type::<UnsupportedCurrencyError>(),
             "unsupported_currency",
         ),
+        (py.get_type::<InvalidTermsError>(), "invalid_terms"),
     ];
     for (class, code) in classes {
         class.setattr("code", code)?;
@@ -147,6 +156,7 @@ pub(crate) fn to_py(py: Python<'_>, error: &Error) -> PyErr {
         ErrorKind::InvalidScorecard => InvalidScorecardError::new_err(message.clone()),
         ErrorKind::CurrencyMismatch => CurrencyMismatchError::new_err(message.clone()),
         ErrorKind::UnsupportedCurrency => UnsupportedCurrencyError::new_err(message.clone()),
+        ErrorKind::InvalidTerms => InvalidTermsError::new_err(message.clone()),
         // A kind added to the engine after this binding: still an AlamaError with its code.
         _ => AlamaError::new_err(message.clone()),
     };

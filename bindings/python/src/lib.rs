@@ -346,7 +346,7 @@ mod _alama {
     #[pymodule_export]
     use super::error::{
         AlamaError, CurrencyMismatchError, EmptyStatementError, FileReadError,
-        InvalidScorecardError, MalformedStatementError, PasswordRequiredError, TooLargeError,
+        InvalidScorecardError, InvalidTermsError, MalformedStatementError, PasswordRequiredError, TooLargeError,
         UnsupportedCurrencyError, UnsupportedFormatError, UnsupportedWalletError,
         WrongPasswordError,
     };

@@ -348,12 +348,12 @@ fun testErrors() {
         AlamaException.PasswordRequired("d"), AlamaException.WrongPassword("d"), AlamaException.UnsupportedFormat("d"),
         AlamaException.UnsupportedWallet("d"), AlamaException.MalformedStatement(1u, 2u, "d"), AlamaException.EmptyStatement("d"),
         AlamaException.TooLarge(3uL, "d"), AlamaException.Io("d"), AlamaException.InvalidScorecard("d"),
-        AlamaException.CurrencyMismatch("d"), AlamaException.UnsupportedCurrency("d"),
+        AlamaException.CurrencyMismatch("d"), AlamaException.UnsupportedCurrency("d"), AlamaException.InvalidTerms("d"),
     )
     T.eq("error: every case has its engine code", all.map { errorCode(it) }, listOf(
         "password_required", "wrong_password", "unsupported_format", "unsupported_wallet",
         "malformed_statement", "empty_statement", "too_large", "io_error", "invalid_scorecard",
-        "currency_mismatch", "unsupported_currency"))
+        "currency_mismatch", "unsupported_currency", "invalid_terms"))
     T.eq("error: unknown future kinds keep their code", errorCode(AlamaException.Other("new_kind", "d")), "new_kind")
     T.ok("error: engineVersion", engineVersion().isNotEmpty())
 }
@@ -423,6 +423,13 @@ fun testApplicationVectors() {
         }
         sameJson("application ${f.name}", runBlocking { scoreApplication(inputs, null, null, null, terms) }, expected)
         sameJson("application ${f.name}, reversed", scoreApplicationJson(inputs.reversed(), null, null, null, terms), expected)
+    }
+    files.firstOrNull()?.let { f ->
+        val inputs = jsonElements(jsonMember(f.readText(), "inputs") ?: "[]").map { it.toByteArray() }
+        val noTenor = LoanTerms(principal = BigDecimal("1000"), tenorMonths = 0u, monthlyRate = null, totalCost = null, fees = null)
+        T.throws<AlamaException.InvalidTerms>("application: a tenor of 0 months", "invalid_terms") {
+            scoreApplicationJson(inputs, null, null, null, noTenor)
+        }
     }
 }
 
