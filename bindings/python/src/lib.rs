@@ -346,8 +346,8 @@ mod _alama {
     #[pymodule_export]
     use super::error::{
         AlamaError, CurrencyMismatchError, EmptyStatementError, FileReadError,
-        InvalidScorecardError, InvalidTermsError, MalformedStatementError, PasswordRequiredError, TooLargeError,
-        UnsupportedCurrencyError, UnsupportedFormatError, UnsupportedWalletError,
+        InvalidScorecardError, InvalidTermsError, MalformedStatementError, PasswordRequiredError,
+        TooLargeError, UnsupportedCurrencyError, UnsupportedFormatError, UnsupportedWalletError,
         WrongPasswordError,
     };
     #[pymodule_export]
