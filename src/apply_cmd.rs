@@ -58,7 +58,8 @@ pub struct ApplyArgs {
 }
 
 impl ApplyArgs {
-    /// The terms, when a principal was given ([`Terms::from_options`]).
+    /// The terms, when a principal was given ([`Terms::from_options`]); terms it refuses are
+    /// `error[invalid_terms]`, naming the field.
     fn terms(&self) -> Result<Option<Terms>, String> {
         Terms::from_options(
             self.principal,
@@ -67,7 +68,7 @@ impl ApplyArgs {
             self.total_cost,
             self.fees,
         )
-        .map_err(|e| format!("error[{}]: {}", crate::usage::CODE, e.message()))
+        .map_err(|e| format!("error[{}]: {}", e.code(), e.message()))
     }
 }
 

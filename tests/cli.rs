@@ -102,7 +102,14 @@ fn errors_are_one_line_with_a_code_and_exit_1() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).starts_with("error[io_error]"));
     // Loan terms that break a rule name the field under their own code.
-    let o = alama(&["apply", "examples/statement.json", "--principal", "1000"]);
+    let o = alama(&[
+        "apply",
+        "examples/statement.json",
+        "--principal",
+        "1000",
+        "--tenor-months",
+        "0",
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
         stderr(&o).starts_with("error[invalid_terms]"),
