@@ -79,6 +79,8 @@ function statusOf(code: ErrorCode): number {
     case 'currency_mismatch':
     case 'unsupported_currency':
       return 422
+    case 'invalid_terms':
+      return 400
     default: {
       const never: never = code
       return never
