@@ -85,34 +85,45 @@ fn settle<A: Amount>(
     amount
 }
 
-/// One pass of [`round_trips_in`] over the person-to-person rows, on what `netted` has left of
+/// Each row's counterparty as a number when it is a person-to-person row that names one (rows
+/// naming the same party share it), numbered from 0 in order of first appearance, and how many
+/// there are: the books of [`net_round_trips`]. Found by name in a hash map of the rows' own
+/// names, once for both passes (a `BTreeMap` of names was a fifth of the features' time on 5,000
+/// rows, `perf`, 2026-11-27). Only lookups: the map's order is never read.
+fn parties(rows: &[&Transaction], categories: &[Category]) -> (Vec<Option<usize>>, usize) {
+    let mut by_party: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
+    let numbers = rows
+        .iter()
+        .zip(categories)
+        .map(|(t, category)| {
+            if !PERSON_TO_PERSON.contains(category) {
+                return None;
+            }
+            let next = by_party.len();
+            Some(*by_party.entry(t.counterparty.as_deref()?).or_insert(next))
+        })
+        .collect();
+    (numbers, by_party.len())
+}
+
+/// One pass of [`round_trips_in`] over the person-to-person rows, each counterparty's open
+/// amounts in a book of its own (`parties`, from [`parties`]), on what `netted` has left of
 /// each: with `same_amount`, a row nets only an open row of exactly its amount (the earliest
 /// within the window); otherwise first-in first-out, any amounts.
 fn net_round_trips<A: Amount>(
     rows: &[&Transaction],
-    categories: &[Category],
+    (parties, count): &(Vec<Option<usize>>, usize),
     netted: &mut [A],
     same_amount: bool,
 ) {
-    // Each counterparty's open amounts (`books`), found by its name in a hash map of the rows'
-    // own names (a `BTreeMap` of names was a fifth of the features' time on 5,000 rows, `perf`,
-    // 2026-11-27). Only lookups: the map's order is never read.
     let mut books: Vec<(Open<A>, Open<A>)> = Vec::new();
-    let mut by_party: HashMap<&str, usize, foldhash::fast::RandomState> = HashMap::default();
+    books.resize_with(*count, Default::default);
     let window = Duration::days(ROUND_TRIP_DAYS);
-    for (i, t) in rows.iter().enumerate() {
-        if !PERSON_TO_PERSON.contains(&categories[i]) {
-            continue;
-        }
-        let Some(party) = t.counterparty.as_deref() else {
+    for (i, (t, party)) in rows.iter().zip(parties).enumerate() {
+        let Some(book) = party else {
             continue;
         };
-        let next = books.len();
-        let book = *by_party.entry(party).or_insert(next);
-        if book == next {
-            books.push(Default::default());
-        }
-        let (ins, outs) = &mut books[book];
+        let (ins, outs) = &mut books[*book];
         let (paid_in, withdrawn) = (A::of(t.paid_in), A::of(t.withdrawn));
         let (amount, open, other) = if paid_in.is_positive() {
             (paid_in.minus(netted[i]), outs, ins)
@@ -177,8 +188,9 @@ pub fn round_trips(rows: &[&Transaction], categories: &[Category]) -> Vec<Decima
 /// (issue 49's conformance suite).
 pub(crate) fn round_trips_in<A: Amount>(rows: &[&Transaction], categories: &[Category]) -> Vec<A> {
     let mut netted = vec![A::ZERO; rows.len()];
-    net_round_trips(rows, categories, &mut netted, true);
-    net_round_trips(rows, categories, &mut netted, false);
+    let parties = parties(rows, categories);
+    net_round_trips(rows, &parties, &mut netted, true);
+    net_round_trips(rows, &parties, &mut netted, false);
     // Person-to-person rows no name matched: the same amount back within minutes.
     let unnetted: Vec<usize> = (0..rows.len())
         .filter(|i| PERSON_TO_PERSON.contains(&categories[*i]) && netted[*i].is_zero())
