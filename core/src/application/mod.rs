@@ -170,7 +170,7 @@ pub fn score_application<S: Scorable>(
     });
     let integrity = worst_of(&reads, findings);
     let id = application_id(&reads, card, terms);
-    let report = side.report(card, id.clone(), integrity);
+    let report = side.report(card, card.sha256(), id.clone(), integrity);
     let affordability = terms.map(|t| crate::affordability(&report, t));
     let statements = reads
         .iter()

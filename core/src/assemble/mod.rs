@@ -78,7 +78,7 @@ pub(crate) fn report(
             finding.message
         );
     }
-    Ok(scored.report(card, sha, report_id, integrity, period, wallet))
+    Ok(scored.report(card, sha, report_id, integrity))
 }
 
 /// What an application reads of one prepared statement besides its rows: its report id under
@@ -100,52 +100,20 @@ pub(crate) fn read(
 
 /// [`report`]'s features side of a prepared statement (an application's rows combined), for a
 /// caller that makes the report id and the integrity itself (the application's): the same
-/// function, rows a critical finding names left out as there. [`Side::report`] joins it with
+/// function, rows a critical finding names left out as there. [`Scored::report`] joins it with
 /// them.
 ///
 /// # Errors
 /// Those of [`report`].
-pub(crate) fn features_side(statement: &Statement, card: &scorecard::Scorecard) -> Result<Side> {
+pub(crate) fn features_side(statement: &Statement, card: &scorecard::Scorecard) -> Result<Scored> {
     let (wallet, survey, period) = front(statement)?;
-    let scored = Scored::of(
+    Ok(Scored::of(
         &statement.reading(),
         wallet,
         card,
         period,
         survey.completed_sums,
-    );
-    Ok(Side {
-        scored,
-        period,
-        wallet,
-    })
-}
-
-/// A statement's features side ([`features_side`]) waiting for its report id and integrity.
-pub(crate) struct Side {
-    scored: Scored,
-    period: Period,
-    wallet: &'static Wallet,
-}
-
-impl Side {
-    /// The report of this side under `report_id` with `integrity` (the `rows_left_out` finding,
-    /// when rows were left out, added last), scored with `card`.
-    pub(crate) fn report(
-        self,
-        card: &scorecard::Scorecard,
-        report_id: String,
-        integrity: Integrity,
-    ) -> Report {
-        self.scored.report(
-            card,
-            card.sha256(),
-            report_id,
-            integrity,
-            self.period,
-            self.wallet,
-        )
-    }
+    ))
 }
 
 /// The front every report shares: the statement's wallet, its survey (which refuses it, or adds
@@ -164,12 +132,15 @@ fn front(statement: &Statement) -> Result<(&'static Wallet, survey::Survey, Peri
 
 /// A report's features side: the features of the rows no critical finding names, their
 /// assessment by the card, the overview, and the `rows_left_out` finding when rows were left
-/// out.
-struct Scored {
+/// out; with the period the statement covers and its wallet, waiting for the other side's
+/// report id and integrity ([`Scored::report`]).
+pub(crate) struct Scored {
     features: features::Features,
     assessment: scorecard::Assessment,
     overview: StatementOverview,
     left_out: Option<crate::report::Finding>,
+    period: Period,
+    wallet: &'static Wallet,
 }
 
 impl Scored {
@@ -177,7 +148,7 @@ impl Scored {
     /// `sums`), scored with `card`.
     fn of(
         reading: &crate::statement::Reading<'_>,
-        wallet: &Wallet,
+        wallet: &'static Wallet,
         card: &scorecard::Scorecard,
         period: Period,
         sums: Option<overview::CompletedSums>,
@@ -198,20 +169,20 @@ impl Scored {
             features,
             overview: overview::overview(reading.statement, period, sums),
             left_out: left_out.map(|(_, finding)| finding),
+            period,
+            wallet,
         }
     }
 
     /// The report of this side with the other's `integrity` (the `rows_left_out` finding
     /// added last), under `report_id`, with `card` (whose SHA-256 is `sha`); the insights in
-    /// `wallet`'s words.
-    fn report(
+    /// its wallet's words.
+    pub(crate) fn report(
         self,
         card: &scorecard::Scorecard,
         sha: String,
         report_id: String,
         mut integrity: Integrity,
-        period: Period,
-        wallet: &Wallet,
     ) -> Report {
         integrity.findings.extend(self.left_out);
         let score = self.assessment.score;
@@ -220,9 +191,14 @@ impl Scored {
             status: ReportStatus::Completed,
             score,
             band: Band::of(score),
-            statement_period: overview::format_period(period),
+            statement_period: overview::format_period(self.period),
             reason_codes: self.assessment.reason_codes,
-            insights: insights::insights(&self.features, &card.currency, card.thresholds(), wallet),
+            insights: insights::insights(
+                &self.features,
+                &card.currency,
+                card.thresholds(),
+                self.wallet,
+            ),
             factors: self.assessment.factors,
             scorecard_version: card.version.clone(),
             scorecard_sha256: sha,
