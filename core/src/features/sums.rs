@@ -299,15 +299,11 @@ pub(super) const PARTS_MINUTES: i64 = 60;
 /// fixed rate.
 fn parts_in(rows: &[&Transaction], categories: &[Category], moved: &[bool]) -> Vec<bool> {
     // `(t - previous).num_minutes() <= PARTS_MINUTES` truncates: under one more minute. Times
-    // as (seconds since the era, nanoseconds): chrono's subtraction was a tenth of the features.
+    // as (seconds, nanoseconds), as the reading order keys them (`statement::reading_order`):
+    // chrono's subtraction was a tenth of the features.
     fn instant(t: &Transaction) -> (i64, u32) {
-        use chrono::{Datelike, Timelike};
-        let at = t.completed_at;
-        let days = i64::from(at.date().num_days_from_ce());
-        (
-            days * 86_400 + i64::from(at.time().num_seconds_from_midnight()),
-            at.time().nanosecond(),
-        )
+        let at = t.completed_at.and_utc();
+        (at.timestamp(), at.timestamp_subsec_nanos())
     }
     fn party(t: &Transaction) -> &str {
         t.counterparty.as_deref().unwrap_or(t.details.as_str())
@@ -422,7 +418,7 @@ mod tests {
             let start = NaiveDate::from_ymd_opt(2024, 1, 1).and_then(|d| d.and_hms_opt(8, 0, 0)).unwrap_or_default();
             let mut rows = rows;
             rows.sort_by_key(|r| r.0);
-            let txs: Vec<Transaction> = rows
+            let mut txs: Vec<Transaction> = rows
                 .iter()
                 .map(|&(minutes, party, credit, _, _)| Transaction {
                     completed_at: start + TimeDelta::minutes(minutes) + TimeDelta::seconds(i64::from(party) * 7),
@@ -432,7 +428,6 @@ mod tests {
                     ..Transaction::empty()
                 })
                 .collect();
-            let mut txs = txs;
             txs.sort_by_key(|t| t.completed_at);
             let refs: Vec<&Transaction> = txs.iter().collect();
             let categories: Vec<Category> = rows
