@@ -291,3 +291,47 @@ fn terms_are_assessed_and_named_by_the_application_id() {
     assert!(b.affordability.expect("assessed").largest_principal <= alone.largest_principal);
     assert_eq!(apply(std::slice::from_ref(&s)).affordability, None);
 }
+
+/// Across accounts a day's balance is the total of each account's end-of-day balance, each read
+/// by the single statement's rule: with two lines whose rows begin and end on the same days,
+/// the application's average daily balance is the sum of the two statements' (to the cent each
+/// is rounded to).
+#[test]
+fn the_balance_across_accounts_is_the_sum_of_the_accounts_balances() {
+    let average = |insights: &[alama_core::Insight]| {
+        insights
+            .iter()
+            .find(|i| i.code == "average_balance")
+            .map(|i| i.value)
+            .expect("an average balance")
+    };
+    let days = |s: &Statement| {
+        let dates = s
+            .transactions
+            .iter()
+            .filter(|t| t.is_completed())
+            .map(|t| t.completed_at.date());
+        (dates.clone().min(), dates.max())
+    };
+    let mut compared = 0;
+    for seed in 0..12 {
+        let sims = two_sims(seed);
+        if days(&sims[0]) != days(&sims[1]) {
+            continue;
+        }
+        let each: rust_decimal::Decimal = sims
+            .iter()
+            .map(|s| average(&score(s).expect("scores").insights))
+            .sum();
+        let both = average(&apply(&sims).insights);
+        assert!(
+            (both - each).abs() <= dec!(0.02),
+            "seed {seed}: {both} against {each}"
+        );
+        compared += 1;
+    }
+    assert!(
+        compared >= 3,
+        "only {compared} seeds had lines on the same days"
+    );
+}

@@ -1,10 +1,11 @@
 //! An application: several statements of one applicant scored as one (docs/applications.md).
 //!
 //! ```text
-//! statements ─┬─ each: report id, integrity check, period     (a thread of the pool)
-//!             └─ combine: accounts, overlaps read once and compared, own transfers,
-//!                         summed balances ─ features ─ scorecard ─ insights   (this thread)
-//!   join ─ integrity worst of all ─ application id ─ affordability of the terms
+//! statements ─┬─ each: refusal, report id, integrity check, period   (a thread of the pool)
+//!             └─ combine: accounts, overlaps read once and compared, own transfers ─ one
+//!                reading of the statements' own rows ─┬─ features ─ scorecard  (this thread)
+//!                                                     └─ survey ─ overview    (either thread)
+//!   join ─ insights ─ integrity worst of all ─ application id ─ affordability of the terms
 //! ```
 //!
 //! Guarantees, as for one statement: the order the statements are given in changes nothing (the
@@ -15,6 +16,8 @@
 
 mod combine;
 pub(crate) mod identity;
+mod overlap;
+mod own;
 
 use serde::{Deserialize, Serialize};
 
@@ -143,7 +146,7 @@ pub fn score_application<S: Scorable>(
     let (side, reads) = crate::parallel::join(
         || {
             let combined = combine::combine(&refs);
-            crate::assemble::features_side(&combined.statement, card)
+            crate::assemble::features_side(&combined.reading(), card)
                 .map(|side| (side, combined.findings))
         },
         || {

@@ -43,10 +43,12 @@ pub(super) fn mask_phone(number: &str) -> String {
         .collect()
 }
 
-/// The statement overview of the report: its sums are `sums` when the survey added them up
+/// The statement overview of the report of `statement` whose rows are `rows` (its own, or an
+/// application's combined rows): its sums are `sums` when the survey added them up
 /// (in cents), else added up here in `Decimal` (see [`super::survey::Survey::completed_sums`]).
 pub(super) fn overview(
     statement: &Statement,
+    rows: &[&Transaction],
     period: Period,
     sums: Option<CompletedSums>,
 ) -> StatementOverview {
@@ -55,7 +57,7 @@ pub(super) fn overview(
         paid_in,
         withdrawn,
         monthly,
-    } = sums.unwrap_or_else(|| completed_sums(statement));
+    } = sums.unwrap_or_else(|| completed_sums(rows));
     let provider = statement.provider.to_string();
     StatementOverview {
         provider,
@@ -64,7 +66,7 @@ pub(super) fn overview(
         mobile_number_masked: statement.holder.mobile_number.as_deref().map(mask_phone),
         period_start: period.start.to_string(),
         period_end: period.end.to_string(),
-        transaction_count: u32::try_from(statement.transactions.len()).unwrap_or(u32::MAX),
+        transaction_count: u32::try_from(rows.len()).unwrap_or(u32::MAX),
         completed_count: u32::try_from(count).unwrap_or(u32::MAX),
         total_paid_in: paid_in,
         total_withdrawn: withdrawn,
@@ -80,10 +82,10 @@ pub(super) struct CompletedSums {
     monthly: Vec<MonthlyCashflow>,
 }
 
-/// [`CompletedSums`] of `statement` in one pass, in `Decimal`.
-fn completed_sums(statement: &Statement) -> CompletedSums {
+/// [`CompletedSums`] of `rows` in one pass, in `Decimal`.
+fn completed_sums(rows: &[&Transaction]) -> CompletedSums {
     let mut sums = MonthRuns::<Decimal>::default();
-    for t in statement.transactions.iter().filter(|t| t.is_completed()) {
+    for t in rows.iter().filter(|t| t.is_completed()) {
         sums.add(t);
     }
     sums.finish()

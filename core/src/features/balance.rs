@@ -160,6 +160,31 @@ pub(crate) fn daily_balances_in<A: Amount>(
     Some(balances)
 }
 
+/// The sum of every account's end-of-day balances ([`daily_balances_in`] of its completed rows,
+/// exact copies once) for every day from `first` to `last`; `None` when an account prints no
+/// balance.
+fn accounts_daily_balances_in<A: Amount>(
+    accounts: &[Vec<&Transaction>],
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Option<Vec<A>> {
+    let mut total: Option<Vec<A>> = None;
+    for account in accounts {
+        let mut rows: Vec<&Transaction> = account
+            .iter()
+            .copied()
+            .filter(|t| t.is_completed())
+            .collect();
+        rows.dedup_by(|copy, kept| kept.same_printed_row(copy));
+        let days = daily_balances_in::<A>(&rows, first, last)?;
+        total = Some(match total {
+            None => days,
+            Some(sum) => sum.iter().zip(&days).map(|(a, b)| a.plus(*b)).collect(),
+        });
+    }
+    total
+}
+
 /// The `(net movement, balance)` of `rows` (which print a balance), sorted, in `group`.
 fn read_group<'g, A: Amount>(rows: &[&Transaction], group: &'g mut Vec<(A, A)>) -> &'g [(A, A)] {
     group.clear();
@@ -227,15 +252,25 @@ pub(super) struct Balances {
 /// `last`, in the arithmetic `A`: the printed end-of-day balances, the same net of what is
 /// owed to Fuliza and lenders (`owed`), the days below `near_zero_balance`, and the days of
 /// `spending` the average net balance would pay for (at most [`MAX_BUFFER_DAYS`]).
+///
+/// When `accounts` is not empty (an application's rows, [`crate::statement::Reading::accounts`]),
+/// a day's printed balance is the sum of every account's end-of-day balance (each read from its
+/// own completed rows, copies once, as `rows` are), and `None` when an account prints none.
 pub(super) fn balance_figures<A: Amount>(
     rows: &[&Transaction],
+    accounts: &[Vec<&Transaction>],
     first: NaiveDate,
     last: NaiveDate,
     spending: Decimal,
     owed: &Credit,
     near_zero_balance: Decimal,
 ) -> Balances {
-    let printed = daily_balances_in::<A>(rows, first, last).unwrap_or_default();
+    let printed = if accounts.is_empty() {
+        daily_balances_in::<A>(rows, first, last)
+    } else {
+        accounts_daily_balances_in::<A>(accounts, first, last)
+    }
+    .unwrap_or_default();
     let owed = daily_owed_in::<A>(&owed.owed_change_by_day, first, last);
     let net: Vec<A> = printed
         .iter()

@@ -237,6 +237,7 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
     let balances = if cents {
         balance_figures::<Cents>(
             &rows,
+            &reading.accounts,
             first,
             last,
             sums.spending,
@@ -246,6 +247,7 @@ pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
     } else {
         balance_figures::<Decimal>(
             &rows,
+            &reading.accounts,
             first,
             last,
             sums.spending,

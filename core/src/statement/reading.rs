@@ -66,6 +66,11 @@ pub struct Reading<'a> {
     pub statement: &'a Statement,
     /// Every row of the statement (cancelled and failed ones too), in reading order.
     pub rows: Vec<&'a Transaction>,
+    /// When `rows` are several accounts' (an application's, [`crate::score_application`]):
+    /// each account's rows (the same rows, in reading order), whose printed balances are that
+    /// account's alone, so the balance features add the accounts' end-of-day balances. Empty
+    /// for one statement, whose rows' balances are its own.
+    pub accounts: Vec<Vec<&'a Transaction>>,
 }
 
 impl Statement {
@@ -76,6 +81,7 @@ impl Statement {
         Reading {
             statement: self,
             rows: in_reading_order(&self.transactions),
+            accounts: Vec::new(),
         }
     }
 }
