@@ -46,8 +46,11 @@ cleanup() {
 trap cleanup EXIT
 
 db="sqlite://$work/alama.db"
+# The log exists before the server (a background job) opens it: the loop below reads it at once,
+# and under `set -e` a sed that cannot open it ended the run (seen once on a loaded 2-core host).
+: > "$work/serve.log"
 "$cli" serve --bind 127.0.0.1:0 --database "$db" --allow-private-webhook-urls \
-  > "$work/serve.log" 2>&1 &
+  >> "$work/serve.log" 2>&1 &
 server_pid=$!
 base=""
 for _ in $(seq 1 100); do
