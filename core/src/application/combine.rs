@@ -132,7 +132,8 @@ fn line_number(s: &Statement) -> Option<String> {
     (digits.len() >= 8).then(|| digits[digits.len() - 8..].iter().collect())
 }
 
-/// Combines `statements` (prepared, in one currency, at least one) into one statement.
+/// Combines `statements` (prepared, in one currency, at least one) into one reading
+/// ([`Combined::reading`]).
 pub(crate) fn combine<'a>(statements: &[&'a Statement]) -> Combined<'a> {
     let mut findings = Vec::new();
     let names: Vec<&str> = statements

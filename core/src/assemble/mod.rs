@@ -117,9 +117,7 @@ pub(crate) fn features_side(
     let ((features, assessment, left_out), overview) = crate::parallel::join(
         || assessed(reading, wallet, card),
         || {
-            let survey = survey::survey(reading.statement, reading.rows.iter().copied(), true);
-            survey.refusal(reading.statement)?;
-            let period = survey::covered_period(reading.statement, survey.dates);
+            let (_, survey, period) = front(reading.statement, reading.rows.iter().copied(), true)?;
             let overview = overview::overview(
                 reading.statement,
                 &reading.rows,
@@ -141,7 +139,7 @@ pub(crate) fn features_side(
 }
 
 /// The front every report shares: the statement's wallet, the survey of its `rows` (which
-/// refuses it, and adds up the overview's sums when `sums`), and the period it covers.
+/// refuses it, and adds up the overview's sums when `with_sums`), and the period it covers.
 ///
 /// # Errors
 /// `UnsupportedWallet` for a provider no wallet has; those of the survey (`EmptyStatement`,
@@ -149,10 +147,10 @@ pub(crate) fn features_side(
 fn front<'a>(
     statement: &Statement,
     rows: impl IntoIterator<Item = &'a crate::statement::Transaction>,
-    sums: bool,
+    with_sums: bool,
 ) -> Result<(&'static Wallet, survey::Survey, Period)> {
     let wallet = crate::wallets::of(&statement.provider)?;
-    let survey = survey::survey(statement, rows, sums);
+    let survey = survey::survey(statement, rows, with_sums);
     survey.refusal(statement)?;
     let period = survey::covered_period(statement, survey.dates);
     Ok((wallet, survey, period))

@@ -61,13 +61,13 @@ impl Survey {
 
 /// The [`Survey`] of `statement` whose rows are `rows` (its own, or an application's combined
 /// rows), in one pass over them (each of its parts was a pass of its own, 60–80 µs before a
-/// 5,000-row report's two sides could start, 2026-11-26); the overview's sums only when `sums`
-/// (an application's statements are refused one by one, but their overview is the combined
-/// rows': a third of the survey's instructions).
+/// 5,000-row report's two sides could start, 2026-11-26); the overview's sums only when
+/// `with_sums` (an application's statements are refused one by one, but their overview is the
+/// combined rows': a third of the survey's instructions).
 pub(super) fn survey<'a>(
     statement: &Statement,
     rows: impl IntoIterator<Item = &'a Transaction>,
-    sums: bool,
+    with_sums: bool,
 ) -> Survey {
     let limit_cents = crate::money::MAX_AMOUNT * 100;
     let mut domain = Domain::default();
@@ -76,7 +76,6 @@ pub(super) fn survey<'a>(
     let mut dates: Option<(NaiveDate, NaiveDate)> = None;
     // In cents until an amount is found outside their domain (then added up again, in
     // `Decimal`, by `overview`).
-    let want_sums = sums;
     let mut month_runs = MonthRuns::<Cents>::default();
     for t in rows {
         let mut read = |a: Decimal| {
@@ -97,7 +96,7 @@ pub(super) fn survey<'a>(
             completed = true;
             // Only while every amount so far is in the domain of cents, whose total bounds
             // these sums (past it they are not used, and could overflow).
-            if want_sums && domain.arithmetic() == Arithmetic::Cents {
+            if with_sums && domain.arithmetic() == Arithmetic::Cents {
                 month_runs.add(t);
             }
         }
@@ -117,7 +116,7 @@ pub(super) fn survey<'a>(
         beyond_limit,
         completed,
         dates,
-        completed_sums: (want_sums && arithmetic == Arithmetic::Cents).then(|| month_runs.finish()),
+        completed_sums: (with_sums && arithmetic == Arithmetic::Cents).then(|| month_runs.finish()),
     }
 }
 

@@ -160,9 +160,9 @@ pub(crate) fn daily_balances_in<A: Amount>(
     Some(balances)
 }
 
-/// The sum of every account's end-of-day balances ([`daily_balances_in`] of its completed rows,
-/// exact copies once) for every day from `first` to `last`; `None` when an account prints no
-/// balance.
+/// The sum of every account's end-of-day balances ([`daily_balances_in`] of the rows of it the
+/// features count, [`super::counted`]) for every day from `first` to `last`; `None` when an
+/// account prints no balance.
 fn accounts_daily_balances_in<A: Amount>(
     accounts: &[Vec<&Transaction>],
     first: NaiveDate,
@@ -170,13 +170,7 @@ fn accounts_daily_balances_in<A: Amount>(
 ) -> Option<Vec<A>> {
     let mut total: Option<Vec<A>> = None;
     for account in accounts {
-        let mut rows: Vec<&Transaction> = account
-            .iter()
-            .copied()
-            .filter(|t| t.is_completed())
-            .collect();
-        rows.dedup_by(|copy, kept| kept.same_printed_row(copy));
-        let days = daily_balances_in::<A>(&rows, first, last)?;
+        let days = daily_balances_in::<A>(&super::counted(account), first, last)?;
         total = Some(match total {
             None => days,
             Some(sum) => sum.iter().zip(&days).map(|(a, b)| a.plus(*b)).collect(),

@@ -112,6 +112,16 @@ pub const DSR_CAP_DIVISOR: u32 = 3;
 /// [`crate::insights`]).
 pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
 
+/// The rows the features count, of `rows` in reading order: the completed ones, each once (exact
+/// copies, which `check::duplicates` names, are one row printed twice, adjacent in reading
+/// order).
+pub(super) fn counted<'a>(rows: &[&'a Transaction]) -> Vec<&'a Transaction> {
+    let mut counted: Vec<&Transaction> =
+        rows.iter().copied().filter(|t| t.is_completed()).collect();
+    counted.dedup_by(|copy, kept| kept.same_printed_row(copy));
+    counted
+}
+
 /// Computes the features of a statement from its completed rows (see the module rules), read
 /// in reading order (`reading`, [`Statement::reading`](crate::statement::Statement::reading)), with the money edges `thresholds` (a
 /// scorecard's, in the statement's currency: the caller checks that the currencies agree, as
@@ -120,15 +130,7 @@ pub const SURPLUS_SHARE: Decimal = Decimal::from_parts(5, 0, 0, false, 1);
 #[allow(clippy::too_many_lines)] // one assignment per figure, in the struct's order
 pub fn compute(reading: &Reading<'_>, thresholds: &Thresholds) -> Features {
     let statement = reading.statement;
-    let mut rows: Vec<&Transaction> = reading
-        .rows
-        .iter()
-        .copied()
-        .filter(|t| t.is_completed())
-        .collect();
-    // Each row once: exact copies (`check::duplicates` names them) are one row printed twice,
-    // adjacent in reading order.
-    rows.dedup_by(|copy, kept| kept.same_printed_row(copy));
+    let rows = counted(&reading.rows);
     let (Some(first_row), Some(last_row)) = (rows.first(), rows.last()) else {
         return Features::default();
     };
