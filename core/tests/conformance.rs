@@ -14,7 +14,7 @@
 //! warning; a thin file is Poor.
 
 use alama_core::testing::{PersonaKind, SplitMix64, every_category, in_wallet, persona_statement};
-use alama_core::wallets::{self, Party, Wallet};
+use alama_core::wallets::{self, Chain, Party, Wallet};
 use alama_core::{Band, ParseOptions, Report, Statement, Transaction};
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use proptest::prelude::*;
@@ -488,5 +488,38 @@ fn a_thin_file_is_poor() {
     for w in registered() {
         let s = carried(&alama_core::testing::thin_statement(10, 14), w);
         assert_eq!(report(&s).band, Band::Poor, "{}", w.id);
+    }
+}
+
+/// One digit typed over in a credit's amount (the tens or higher; the balances as printed):
+/// the statement does not add up, on every wallet (issue 50: 300 → 900 on a Lesotho PDF was
+/// `verified`). A wallet that lists every movement shows it in its chain; one that does not
+/// (Safaricom: Fuliza repayments and other movements without a row, often of round sizes)
+/// shows it in the SUMMARY it prints on every statement, which the persona is given here.
+#[test]
+fn a_digit_typed_over_an_amount_fails() {
+    for w in registered() {
+        let mut s = persona_of(w, 8);
+        if w.profile.chain == Chain::Unlisted {
+            let opening = alama_core::testing::edits::opening_balance(&s);
+            alama_core::testing::edits::rebalance(&mut s, opening);
+        }
+        let row = s
+            .transactions
+            .iter_mut()
+            .filter(|t| t.is_completed() && t.paid_in >= Decimal::ONE_HUNDRED)
+            .max_by_key(|t| t.paid_in)
+            .expect("a salaried persona has a credit of 100 or more");
+        let text = format!("{:.2}", row.paid_in);
+        let lead = text.as_bytes()[0] - b'0';
+        let typed = if lead == 9 { 1 } else { lead + 1 };
+        let forged = format!("{typed}{}", &text[1..]);
+        row.paid_in = forged.parse().expect("an amount");
+        let report = report(&s);
+        assert_eq!(
+            report.integrity.status, "failed",
+            "{}: {text} → {forged}: {:?}",
+            w.id, report.integrity.findings
+        );
     }
 }

@@ -29,6 +29,10 @@ pub enum Forgery {
     NaiveDigit,
     /// [`Forgery::NaiveDigit`] written back into the original file's own structure.
     NaiveWrittenBack,
+    /// A digit in the tens or higher of a credit of 10 or more typed over (what a borrower
+    /// raising income types: issue 50's 300 → 900), nothing else; written back into the
+    /// original file's own structure, so that only the figures can show it.
+    NaiveTensWrittenBack,
     /// One credit raised, that row's and every later balance and the SUMMARY's total credit
     /// and closing balance raised to agree, every figure keeping its length; saved by `lopdf`.
     CarefulSameLength,
@@ -46,9 +50,10 @@ pub enum Forgery {
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 7] = [
+    pub const ALL: [Forgery; 8] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
+        Forgery::NaiveTensWrittenBack,
         Forgery::CarefulSameLength,
         Forgery::CarefulLonger,
         Forgery::WrittenBack,
@@ -61,6 +66,7 @@ impl Forgery {
         match self {
             Forgery::NaiveDigit => "naive_digit",
             Forgery::NaiveWrittenBack => "naive_written_back",
+            Forgery::NaiveTensWrittenBack => "naive_tens_written_back",
             Forgery::CarefulSameLength => "careful_same_length",
             Forgery::CarefulLonger => "careful_longer",
             Forgery::WrittenBack => "written_back",
@@ -108,7 +114,9 @@ pub fn forge(
     }
     let mut text = Text::read(&doc)?;
     let changes = if matches!(forgery, Forgery::NaiveDigit | Forgery::NaiveWrittenBack) {
-        naive(&text, statement, &mut rng)?
+        naive(&text, statement, false, &mut rng)?
+    } else if forgery == Forgery::NaiveTensWrittenBack {
+        naive(&text, statement, true, &mut rng)?
     } else {
         careful(&text, statement, forgery.longer(), &mut rng)?
     };
@@ -116,9 +124,10 @@ pub fn forge(
         text.replace(run, &new)?;
     }
     match forgery {
-        Forgery::NaiveWrittenBack | Forgery::WrittenBack | Forgery::WrittenBackLonger => {
-            write_back(original, &doc, &text)
-        }
+        Forgery::NaiveWrittenBack
+        | Forgery::NaiveTensWrittenBack
+        | Forgery::WrittenBack
+        | Forgery::WrittenBackLonger => write_back(original, &doc, &text),
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
@@ -134,11 +143,12 @@ fn save(mut doc: Document) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// The money value a run's text ends with (`Ugx 25,111.80` → 25111.80), and where it starts.
+/// The money value a run's text ends with (`Ugx 25,111.80` → 25111.80; Vodacom Lesotho prints
+/// whole amounts without cents: `300`), and where it starts.
 fn money_in(text: &str) -> Option<(usize, Decimal)> {
     let start = text.rfind(' ').map_or(0, |i| i + 1);
     let tail = &text[start..];
-    let (whole, cents) = tail.split_once('.')?;
+    let (whole, cents) = tail.split_once('.').unwrap_or((tail, "00"));
     let ok = cents.len() == 2
         && cents.bytes().all(|b| b.is_ascii_digit())
         && !whole.is_empty()
@@ -146,6 +156,16 @@ fn money_in(text: &str) -> Option<(usize, Decimal)> {
         && whole.bytes().next().is_some_and(|b| b.is_ascii_digit());
     let value: Decimal = tail.replace(',', "").parse().ok()?;
     ok.then_some((start, value))
+}
+
+/// `value` written as the money at the end of `run` is (`commas`: thousands separated): a whole
+/// value without cents where the run prints none.
+fn styled(run: &str, value: Decimal, commas: bool) -> String {
+    let text = format_money(value, commas);
+    match text.strip_suffix(".00") {
+        Some(whole) if !run.contains('.') => whole.to_owned(),
+        _ => text,
+    }
 }
 
 /// The page text of a document, as pieces and runs.
@@ -448,16 +468,23 @@ fn rows_to_runs(text: &Text, statement: &Statement) -> Vec<(usize, usize, Option
     out
 }
 
-/// One digit of one credit's amount changed.
+/// One digit of one credit's amount changed: any digit, or (`tens`) one in the tens or higher
+/// of a credit of 10 or more.
 fn naive(
     text: &Text,
     statement: &Statement,
+    tens: bool,
     rng: &mut SplitMix64,
 ) -> Result<Vec<(usize, String)>, String> {
     let rows = rows_to_runs(text, statement);
+    let least = if tens {
+        Decimal::TEN
+    } else {
+        Decimal::ONE / Decimal::ONE_HUNDRED
+    };
     let credits: Vec<usize> = rows
         .iter()
-        .filter(|(i, _, a)| a.is_some() && !statement.transactions[*i].paid_in.is_zero())
+        .filter(|(i, _, a)| a.is_some() && statement.transactions[*i].paid_in >= least)
         .filter_map(|(_, _, a)| *a)
         .collect();
     if credits.is_empty() {
@@ -466,9 +493,15 @@ fn naive(
     let run = credits[rng.below(credits.len())];
     let (start, _) = money_in(&text.runs[run].text).ok_or("not money")?;
     let old: Vec<char> = text.runs[run].text.chars().skip(start).collect();
+    // The digits of the whole part but its last (tens and higher), when `tens`.
+    let point = old.iter().position(|c| *c == '.').unwrap_or(old.len());
     let digits: Vec<usize> = (0..old.len())
         .filter(|i| old[*i].is_ascii_digit())
+        .filter(|i| !tens || *i + 1 < point)
         .collect();
+    if digits.is_empty() {
+        return Err("no digit to type over".to_owned());
+    }
     let at = digits[rng.below(digits.len())];
     let mut new = old.clone();
     let d = old[at].to_digit(10).unwrap_or(0);
@@ -496,7 +529,7 @@ fn careful(
     let rows = rows_to_runs(text, statement);
     let reading = statement.reading();
     let position = |t: &Transaction| reading.rows.iter().position(|r| std::ptr::eq(*r, t));
-    let fmt = |v: Decimal| format_money(v, text.commas);
+    let fmt = |run: usize, v: Decimal| styled(&text.runs[run].text, v, text.commas);
     let mut credits: Vec<&(usize, usize, Option<usize>)> = rows
         .iter()
         .filter(|(i, _, a)| a.is_some() && !statement.transactions[*i].paid_in.is_zero())
@@ -521,13 +554,14 @@ fn careful(
         } else {
             Decimal::new(SAME[attempt % SAME.len()], 2)
         };
-        let mut changes = vec![(amount_run.ok_or("no amount run")?, fmt(amount + delta))];
+        let amount_run = amount_run.ok_or("no amount run")?;
+        let mut changes = vec![(amount_run, fmt(amount_run, amount + delta))];
         let from = position(row).ok_or("row not in the reading")?;
         for (i, balance_run, _) in &rows {
             let t = &statement.transactions[*i];
             if position(t).is_some_and(|p| p >= from) {
                 let b = t.balance.unwrap_or_default();
-                changes.push((*balance_run, fmt(b + delta)));
+                changes.push((*balance_run, fmt(*balance_run, b + delta)));
             }
         }
         let used: Vec<usize> = changes.iter().map(|(r, _)| *r).collect();
@@ -536,7 +570,7 @@ fn careful(
             if let Some((run, _, v)) = money.iter().find(|(r, _, v)| {
                 *v == value && !used.contains(r) && !changes.iter().any(|(c, _)| c == r)
             }) {
-                changes.push((*run, fmt(*v + delta)));
+                changes.push((*run, fmt(*run, *v + delta)));
             }
         };
         if let Some(s) = &statement.summary {
