@@ -1,7 +1,9 @@
 //! Applications (issue 53): several statements of one applicant scored as one. Relations, never
 //! figures: the card's points change between versions, the relations do not.
 
-use alama_core::testing::application::{consecutive, overlapping, own_transfer, two_sims};
+use alama_core::testing::application::{
+    consecutive, overlapping, own_transfer, own_transfer_charge, two_sims,
+};
 use alama_core::testing::synthetic_statement;
 use alama_core::{ApplicationReport, Report, Severity, Statement, score, score_application};
 use proptest::prelude::*;
@@ -119,8 +121,9 @@ fn overlapping_statements_that_differ_are_a_critical_finding_naming_the_rows() {
 #[test]
 fn own_transfers_are_neither_income_nor_spending() {
     for seed in [1, 5, 9] {
-        let plain = apply(&two_sims(seed));
         for amount in [dec!(500), dec!(20000)] {
+            // The lines with the send's charge alone: the charge is spending, the transfer not.
+            let plain = apply(&own_transfer_charge(seed, amount));
             let moved = apply(&own_transfer(seed, amount));
             assert_eq!(moved.score, plain.score, "seed {seed}");
             assert_eq!(moved.factors, plain.factors);

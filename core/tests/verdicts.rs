@@ -351,3 +351,43 @@ fn figures() {
         r.reason_codes.first().map(|c| &c.code)
     );
 }
+
+/// Every send and agent withdrawal a persona makes carries the charge Safaricom's tariff sets
+/// (the generator charges by the same tables), and an amount typed over into another band
+/// keeps its old charge: `charge_off_tariff` (issue 50).
+#[test]
+fn a_send_typed_over_keeps_its_old_charge() {
+    let mut forged_sends = 0;
+    for kind in PersonaKind::ALL {
+        let s = persona_statement(kind, 3, 6);
+        let r = report(&s);
+        assert!(
+            !codes(&r).contains(&"charge_off_tariff"),
+            "{kind:?}: {:?}",
+            codes(&r)
+        );
+        let mut forged = s.clone();
+        let Some(send) = forged.transactions.iter_mut().find(|t| {
+            t.is_completed()
+                && t.details.starts_with("Customer Transfer to")
+                && t.withdrawn >= Decimal::from(101)
+                && t.withdrawn <= Decimal::from(500)
+        }) else {
+            continue;
+        };
+        // 101–500 → 5,001–7,500: another band, the balances left as printed.
+        send.withdrawn += Decimal::from(6_000);
+        let r = report(&forged);
+        assert!(
+            codes(&r).contains(&"charge_off_tariff"),
+            "{kind:?}: {:?}",
+            codes(&r)
+        );
+        assert_ne!(r.integrity.status, "consistent");
+        forged_sends += 1;
+    }
+    assert!(
+        forged_sends >= 3,
+        "only {forged_sends} personas send 101–500"
+    );
+}

@@ -14,6 +14,7 @@
 //! - [`forensics`]: the PDF file itself against the wallet's writer (writer, incremental
 //!   updates, fonts, pages).
 //! - [`duplicates`]: rows printed twice.
+//! - [`fees`]: charges against the wallet's published tariff.
 //! - [`ids`]: transaction ids that must rise with time.
 //! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
 //!   request, balances below its floor, impossible row rates).
@@ -28,6 +29,7 @@
 
 pub mod balance;
 pub mod duplicates;
+pub mod fees;
 pub mod forensics;
 pub mod ids;
 pub mod listed;
@@ -67,6 +69,7 @@ pub fn check(reading: &Reading<'_>, wallet: &Wallet, as_of: Option<NaiveDate>) -
         chain @ Chain::Listed { .. } => listed::check(statement, by_time, chain, &mut findings),
     }
     duplicates::check(by_time, &mut findings);
+    fees::check(wallet, by_time, &mut findings);
     ids::check(wallet, by_time, &mut findings);
     plausible::check(statement, wallet, by_time, as_of, &mut findings);
     let evidence_level = match (&statement.document, statement.source) {

@@ -6,7 +6,7 @@ use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 use super::edits::{insert_rows, window};
-use crate::statement::Statement;
+use crate::statement::{Statement, Transaction};
 use crate::wallets::synthetic_statement;
 
 fn day(y: i32, m: u32, d: u32) -> NaiveDate {
@@ -47,8 +47,20 @@ pub fn two_sims(seed: u64) -> Vec<Statement> {
 }
 
 /// [`two_sims`] with `amount` sent from the first line to the second on 2024-03-15 at 10:00,
-/// under one receipt number on both statements (the charge stays on the first).
+/// under one receipt number on both statements; the send's charge, as Safaricom's tariff
+/// sets it, stays on the first line under the same receipt ([`own_transfer_charge`] is the
+/// same lines with the charge alone).
 pub fn own_transfer(seed: u64, amount: Decimal) -> Vec<Statement> {
+    transfer(seed, amount, true)
+}
+
+/// [`two_sims`] with only the charge of [`own_transfer`]'s send on the first line: what the
+/// transfer costs, the baseline an own transfer is compared with.
+pub fn own_transfer_charge(seed: u64, amount: Decimal) -> Vec<Statement> {
+    transfer(seed, amount, false)
+}
+
+fn transfer(seed: u64, amount: Decimal, moved: bool) -> Vec<Statement> {
     let [a, b] = <[Statement; 2]>::try_from(two_sims(seed)).unwrap_or_default();
     let name = a.holder.name.clone().unwrap_or_default();
     let at = day(2024, 3, 15).and_hms_opt(10, 0, 0).unwrap_or_default();
@@ -58,8 +70,33 @@ pub fn own_transfer(seed: u64, amount: Decimal) -> Vec<Statement> {
     };
     let send = format!("Customer Transfer to 2547******{} - {name}", tail(&b));
     let receive = format!("Funds received from 2547******{} - {name}", tail(&a));
-    vec![
-        insert_rows(&a, &[(at, &send, -amount)]),
-        insert_rows(&b, &[(at, &receive, amount)]),
-    ]
+    let charged = Transaction {
+        completed_at: at,
+        details: send.clone(),
+        withdrawn: amount,
+        ..Transaction::empty()
+    };
+    let charge = crate::wallets::of(&a.provider)
+        .ok()
+        .and_then(|w| w.profile.tariff)
+        .and_then(|t| (t.charge)(&charged))
+        .unwrap_or_default();
+    let mut rows = Vec::new();
+    if moved {
+        rows.push((at, send.as_str(), -amount));
+    }
+    if !charge.is_zero() {
+        rows.push((at, "Customer Transfer of Funds Charge", -charge));
+    }
+    let mut sent = insert_rows(&a, &rows);
+    // One receipt for the movement (`insert_rows` numbers each row).
+    for t in &mut sent.transactions {
+        if t.receipt_no == "ZED0000001" {
+            "ZED0000000".clone_into(&mut t.receipt_no);
+        }
+    }
+    if !moved {
+        return vec![sent, b];
+    }
+    vec![sent, insert_rows(&b, &[(at, &receive, amount)])]
 }

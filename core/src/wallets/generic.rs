@@ -34,6 +34,7 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             summary_completed_only: false,
             ids_rise_with_time: false,
             password_hint: None,
+            tariff: None,
         },
         #[cfg(feature = "testing")]
         generator: None,

@@ -149,6 +149,25 @@ pub struct Profile {
     /// The hint an encrypted file's password error gives (`"normally the customer's ID
     /// number"`), when the wallet encrypts its statements.
     pub password_hint: Option<&'static str>,
+    /// Its published tariff, where it is data ([`Tariff`]); `None`: no charge is checked.
+    pub tariff: Option<Tariff>,
+}
+
+/// A wallet's published tariff as data (its tables, sources and dates live in the wallet's
+/// folder): the charge it sets on a row whose charge the statement prints as a row of its own
+/// under the same receipt and completion time (Safaricom's `Customer Transfer of Funds
+/// Charge`). A charge the tariff does not set shows an amount changed after the fact or a row
+/// invented without its charge (`crate::check::fees`).
+#[derive(Debug, Clone, Copy)]
+pub struct Tariff {
+    /// The charge the tariff sets on a completed row, major units of the statement's currency;
+    /// `None` where no table covers the row (another kind of row, a day before the tables, an
+    /// amount outside their bands).
+    pub charge: fn(&Transaction) -> Option<Decimal>,
+    /// Whether a row is the charge row of the row it shares a receipt with.
+    pub is_charge: fn(&Transaction) -> bool,
+    /// Where the tables come from, for messages (`"Safaricom's M-Pesa tariff of …"`).
+    pub source: &'static str,
 }
 
 /// A wallet's launch day and where that is written.

@@ -83,6 +83,7 @@ pub static WALLET: Wallet = Wallet {
         // Transaction IDs rise with time: 23 rows of the genuine 2026 sample, no exception.
         ids_rise_with_time: true,
         password_hint: None,
+        tariff: None,
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

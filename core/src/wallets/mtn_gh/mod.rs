@@ -61,6 +61,7 @@ pub static WALLET: Wallet = Wallet {
         // F_ID rises with time: 105 rows of the genuine 2025 export, no exception.
         ids_rise_with_time: true,
         password_hint: None,
+        tariff: None,
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

@@ -7,6 +7,7 @@
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime};
 use rust_decimal::Decimal;
 
+use super::tariff::Service;
 use crate::categorise::Category;
 use crate::rng::SplitMix64;
 use crate::statement::{
@@ -449,7 +450,7 @@ impl Builder {
                     at,
                     "Customer Withdrawal At Agent Till 12345 - FICTIONAL AGENCIES".to_owned(),
                     amount,
-                    29,
+                    tariff_charge(Service::Withdrawal, amount, at),
                     p.fuliza_user,
                 );
             }
@@ -463,7 +464,7 @@ impl Builder {
                         LAST[1]
                     ),
                     amount,
-                    13,
+                    tariff_charge(Service::Send, amount, at),
                     p.fuliza_user,
                 );
             }
@@ -489,6 +490,15 @@ impl Builder {
             }
         }
     }
+}
+
+/// The charge, whole shillings, Safaricom's tariff ([`super::tariff`]) sets on a `service` of
+/// `amount` shillings at `at`; a day before the tariff's first table is charged by that table.
+pub(super) fn tariff_charge(service: Service, amount: u64, at: NaiveDateTime) -> u64 {
+    let amount = u32::try_from(amount).unwrap_or(u32::MAX);
+    super::tariff::charge(service, amount, at.date())
+        .or_else(|| super::tariff::charge(service, amount, super::tariff::FROM))
+        .map_or(0, u64::from)
 }
 
 /// A row's text in Safaricom's words (2023+ layout: the masked number after the dash).

@@ -8,7 +8,8 @@
 //!   Details of every row it funds.
 //! - **Profile**: KES, East Africa Time; launched on 6 March 2007; a balance never below zero
 //!   but on a payment Fuliza funded (the 2019 layout printed the overdrawn balance there); the
-//!   writers iText 5 and `OpenPDF`, encrypted; a chain that does not list every movement.
+//!   writers iText 5 and `OpenPDF`, encrypted; a chain that does not list every movement; its
+//!   send and agent-withdrawal tariff as data ([`tariff`]).
 
 #[cfg(feature = "testing")]
 pub(super) mod generator;
@@ -16,11 +17,12 @@ pub(crate) mod pdf;
 #[cfg(feature = "testing")]
 pub(super) mod personas;
 mod rules;
+pub(crate) mod tariff;
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
+use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Tariff, Wallet, Writer};
 use crate::statement::Transaction;
 
 pub(super) use rules::TABLE;
@@ -85,6 +87,12 @@ pub static WALLET: Wallet = Wallet {
         // Receipts are letters and digits, not numbered in time order.
         ids_rise_with_time: false,
         password_hint: Some("normally the customer's ID number"),
+        tariff: Some(Tariff {
+            charge: tariff::charge_of,
+            is_charge: tariff::is_charge,
+            source: "Safaricom's M-Pesa tariff (sends and agent withdrawals, 1 January 2021 and \
+                     29 July 2023 tables)",
+        }),
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

@@ -8,7 +8,10 @@
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime};
 use rust_decimal::Decimal;
 
-use super::generator::{Builder, EMPLOYERS, FIRST, LAST, SHOPS, first_of_month_back};
+use super::generator::{
+    Builder, EMPLOYERS, FIRST, LAST, SHOPS, first_of_month_back, tariff_charge,
+};
+use super::tariff::Service;
 use crate::rng::SplitMix64;
 use crate::statement::{Period, Statement};
 
@@ -168,7 +171,7 @@ fn everyday(b: &mut Builder, day: NaiveDate, monthly: u64, fuliza: bool) {
                         LAST[1]
                     ),
                     amount,
-                    13,
+                    tariff_charge(Service::Send, amount, at),
                     fuliza,
                 );
             }
@@ -178,7 +181,7 @@ fn everyday(b: &mut Builder, day: NaiveDate, monthly: u64, fuliza: bool) {
                     at,
                     "Customer Withdrawal At Agent Till 12345 - FICTIONAL AGENCIES".to_owned(),
                     amount,
-                    29,
+                    tariff_charge(Service::Withdrawal, amount, at),
                     fuliza,
                 );
             }

@@ -84,6 +84,7 @@ pub static WALLET: Wallet = Wallet {
         // No transaction ids printed.
         ids_rise_with_time: false,
         password_hint: None,
+        tariff: None,
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {
