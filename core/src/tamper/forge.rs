@@ -11,6 +11,10 @@
 //! their lengths replaced, offsets fixed: the original's object order, dictionaries,
 //! cross-reference table and document information kept), or rebuilt (objects renumbered into a
 //! new file, the document information copied byte for byte).
+//!
+//! One file over the usual 400 lines: the forgers, the page-text model they edit (pieces and
+//! runs of every font) and the three ways of saving share that model's internals; a test-only
+//! tool (feature `testing`), it is read as a whole.
 
 use lopdf::content::Content;
 use lopdf::{Document, Object, ObjectId};
