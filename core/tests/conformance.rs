@@ -521,5 +521,18 @@ fn a_digit_typed_over_an_amount_fails() {
             "{}: {text} → {forged}: {:?}",
             w.id, report.integrity.findings
         );
+        // Where the chain lists every movement, the chain itself names the row.
+        if w.profile.chain != Chain::Unlisted {
+            assert!(
+                report
+                    .integrity
+                    .findings
+                    .iter()
+                    .any(|f| f.code == "amount_digit_edited"),
+                "{}: {:?}",
+                w.id,
+                report.integrity.findings
+            );
+        }
     }
 }

@@ -23,9 +23,9 @@
 //!   total moves the balance);
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit worth ten currency units or
-//!   more (300.00 printed, 900.00 moved): the shape of a digit typed over, on every wallet. A
+//!   more (300.00 printed, 900.00 moved): the shape of a digit typed over, on every such wallet. A
 //!   wallet's own silent charges break the chain by a few units (Vodacom Lesotho's genuine
-//!   sample: 1.73 to 20.02, and a two-part payment printing 51.00 for a 50.00 step), so the
+//!   sample: 0.63 to 20.02, and a two-part payment printing 51.00 for a 50.00 step), so the
 //!   units and cents digits are left to the next rule;
 //! - `balance_chain_break`: anything else; a warning where the wallet's breaks are evidence
 //!   (`breaks_are_evidence`), else info.
@@ -222,7 +222,9 @@ fn digit_typed_over(group: &[&Transaction], balance: Decimal) -> Option<(TypedOv
     let net: Decimal = group.iter().map(|t| t.net()).sum();
     group.iter().find_map(|row| {
         let others = balance + net - row.net();
-        group.iter().find_map(|end| {
+        // The group's last balance first: where the group ends when the typed-over row is not
+        // its last (an earlier row's balance would leave the next group a break).
+        group.iter().rev().find_map(|end| {
             let after = end.balance?;
             TypedOver::of(row, after - others).map(|typed| (typed, after))
         })
@@ -357,5 +359,69 @@ fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
                 balances.opening, summary.total.paid_in, summary.total.paid_out, balances.closing
             ),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+    use rust_decimal::Decimal;
+
+    use crate::statement::{Statement, Transaction, TransactionStatus};
+    use crate::wallets::Chain;
+
+    /// A completed row at `second` past 09:00 on 2024-03-01: `net` (positive: money in) and the
+    /// balance it prints.
+    fn row(receipt: &str, second: u32, net: i64, balance: i64) -> Transaction {
+        Transaction {
+            receipt_no: receipt.to_owned(),
+            completed_at: NaiveDate::from_ymd_opt(2024, 3, 1)
+                .and_then(|d| d.and_hms_opt(9, 0, second))
+                .unwrap_or_default(),
+            details: "Received".to_owned(),
+            status: TransactionStatus::Completed,
+            paid_in: Decimal::from(net.max(0)),
+            withdrawn: Decimal::from((-net).max(0)),
+            balance: Some(Decimal::from(balance)),
+            ..Transaction::empty()
+        }
+    }
+
+    fn codes(rows: Vec<Transaction>) -> Vec<String> {
+        let statement = Statement {
+            transactions: rows,
+            ..Statement::default()
+        };
+        let reading = statement.reading();
+        let mut findings = Vec::new();
+        let chain = Chain::Listed {
+            group_seconds: 2,
+            settle_seconds: 0,
+            breaks_are_evidence: true,
+        };
+        super::check(&statement, &reading.rows, chain, &mut findings);
+        findings.into_iter().map(|f| f.code).collect()
+    }
+
+    #[test]
+    fn a_digit_typed_over_inside_a_group_is_one_finding_and_the_chain_goes_on() {
+        // 900 received, printed as 300, then 100 a second later; the chain goes on after them.
+        let rows = vec![
+            row("A", 0, 50, 1_000),
+            row("B", 30, 300, 1_900),
+            row("C", 31, 100, 2_000),
+            row("D", 59, -500, 1_500),
+        ];
+        assert_eq!(codes(rows), ["amount_digit_edited"]);
+    }
+
+    #[test]
+    fn a_break_of_a_units_digit_is_a_break() {
+        let rows = vec![
+            row("A", 0, 50, 1_000),
+            row("B", 30, 303, 1_300),
+            row("C", 59, -500, 800),
+        ];
+        assert_eq!(codes(rows), ["balance_chain_break"]);
     }
 }

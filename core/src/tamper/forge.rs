@@ -512,7 +512,8 @@ fn naive(
     new[at] = char::from_digit((d + 1 + u32::try_from(rng.below(8)).unwrap_or(0)) % 10, 10)
         .unwrap_or('1');
     if at == 0 && new[at] == '0' {
-        new[at] = '9';
+        // A leading zero would change the length: another non-zero digit than the old one.
+        new[at] = if d == 9 { '8' } else { '9' };
     }
     Ok(vec![(run, new.into_iter().collect())])
 }

@@ -34,7 +34,8 @@ const fn b(up_to: u32, charge: u16) -> Band {
     Band { up_to, charge }
 }
 
-/// Sends to registered users, 1 January 2021 to 28 July 2023.
+/// Sends to registered users, 1 January 2021 to 28 July 2023 (the last band's top is the
+/// transaction limit: KES 150,000, and 250,000 from 5 February 2024, see [`charge`]).
 const SEND_2021: &[Band] = &[
     b(100, 0),
     b(500, 6),
@@ -105,6 +106,8 @@ const LEAST_WITHDRAWAL: u32 = 50;
 /// The first day the tables are checked from, and the day the 2023 tables start.
 pub(crate) const FROM: NaiveDate = day(2021, 1, 1);
 const REVISED: NaiveDate = day(2023, 7, 29);
+/// The day the largest transaction rose from KES 150,000 to 250,000 (the last band's top).
+const LIMIT_RAISED: NaiveDate = day(2024, 2, 5);
 
 const fn day(y: i32, m: u32, d: u32) -> NaiveDate {
     match NaiveDate::from_ymd_opt(y, m, d) {
@@ -135,6 +138,10 @@ pub(crate) fn charge(service: Service, amount: u32, on: NaiveDate) -> Option<u16
         (Service::Withdrawal, true) => WITHDRAWAL_2018,
         (Service::Withdrawal, false) => WITHDRAWAL_2023,
     };
+    let top = if on < LIMIT_RAISED { 150_000 } else { 250_000 };
+    if amount > top {
+        return None;
+    }
     bands.iter().find(|b| amount <= b.up_to).map(|b| b.charge)
 }
 
@@ -182,7 +189,15 @@ mod tests {
         assert_eq!(charge(Service::Send, 1_000, after), Some(13));
         assert_eq!(charge(Service::Withdrawal, 2_500, before), Some(28));
         assert_eq!(charge(Service::Withdrawal, 2_501, after), Some(52));
-        assert_eq!(charge(Service::Withdrawal, 250_000, after), Some(309));
+        assert_eq!(
+            charge(Service::Withdrawal, 250_000, day(2024, 2, 5)),
+            Some(309)
+        );
+        assert_eq!(charge(Service::Withdrawal, 500, before), Some(27));
+        assert_eq!(charge(Service::Withdrawal, 501, before), Some(28));
+        assert_eq!(charge(Service::Withdrawal, 100, after), Some(11));
+        assert_eq!(charge(Service::Withdrawal, 101, after), Some(29));
+        assert_eq!(charge(Service::Send, 101, day(2021, 1, 1)), Some(6));
     }
 
     #[test]
@@ -190,5 +205,8 @@ mod tests {
         assert_eq!(charge(Service::Send, 1_000, day(2020, 12, 31)), None);
         assert_eq!(charge(Service::Withdrawal, 49, day(2024, 1, 1)), None);
         assert_eq!(charge(Service::Send, 250_001, day(2024, 3, 1)), None);
+        // Above the transaction limit of the day: KES 150,000 before 5 February 2024.
+        assert_eq!(charge(Service::Send, 150_001, day(2024, 2, 4)), None);
+        assert_eq!(charge(Service::Send, 150_001, day(2024, 2, 5)), Some(108));
     }
 }
