@@ -536,3 +536,47 @@ fn a_digit_typed_over_an_amount_fails() {
         }
     }
 }
+
+/// Where every genuine break is explained (`breaks_are_evidence`), a digit typed over fails
+/// whatever its place: here the units digit of a credit.
+#[test]
+fn a_units_digit_typed_over_fails_where_every_break_is_evidence() {
+    let mut checked = 0;
+    for w in registered() {
+        let Chain::Listed {
+            breaks_are_evidence: true,
+            ..
+        } = w.profile.chain
+        else {
+            continue;
+        };
+        let mut s = persona_of(w, 9);
+        let row = s
+            .transactions
+            .iter_mut()
+            .filter(|t| t.is_completed() && t.paid_in >= Decimal::TEN)
+            .max_by_key(|t| t.paid_in)
+            .expect("a salaried persona has a credit of 10 or more");
+        let text = format!("{:.2}", row.paid_in);
+        let units = text.len() - 4; // the digit before the point
+        let digit = text.as_bytes()[units] - b'0';
+        let forged = format!(
+            "{}{}{}",
+            &text[..units],
+            (digit + 1) % 10,
+            &text[units + 1..]
+        );
+        row.paid_in = forged.parse().expect("an amount");
+        let report = report(&s);
+        assert_eq!(
+            report.integrity.status, "failed",
+            "{}: {text} → {forged}: {:?}",
+            w.id, report.integrity.findings
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 2,
+        "Airtel Uganda and MTN Ghana list every movement as evidence"
+    );
+}
