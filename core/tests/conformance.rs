@@ -491,6 +491,39 @@ fn a_thin_file_is_poor() {
     }
 }
 
+/// The largest completed credit of at least `least` with the digit at `place` of its amount
+/// (written with two decimals) typed over (the next digit; a leading 9 becomes 1), the
+/// balances as printed; returns the amount before and after, for messages.
+fn type_over(s: &mut Statement, least: Decimal, place: fn(&str) -> usize) -> (String, String) {
+    let row = s
+        .transactions
+        .iter_mut()
+        .filter(|t| t.is_completed() && t.paid_in >= least)
+        .max_by_key(|t| t.paid_in)
+        .expect("a salaried persona has a large enough credit");
+    let text = format!("{:.2}", row.paid_in);
+    let at = place(&text);
+    let digit = text.as_bytes()[at] - b'0';
+    let typed = match (at, digit) {
+        (0, 9) => 1,
+        _ => (digit + 1) % 10,
+    };
+    let forged = format!("{}{typed}{}", &text[..at], &text[at + 1..]);
+    row.paid_in = forged.parse().expect("an amount");
+    (text, forged)
+}
+
+/// The report of `s`, asserted `failed`.
+fn failed(w: &Wallet, s: &Statement, (text, forged): (String, String)) -> Report {
+    let report = report(s);
+    assert_eq!(
+        report.integrity.status, "failed",
+        "{}: {text} → {forged}: {:?}",
+        w.id, report.integrity.findings
+    );
+    report
+}
+
 /// One digit typed over in a credit's amount (the tens or higher; the balances as printed):
 /// the statement does not add up, on every wallet (issue 50: 300 → 900 on a Lesotho PDF was
 /// `verified`). A wallet that lists every movement shows it in its chain; one that does not
@@ -504,23 +537,8 @@ fn a_digit_typed_over_an_amount_fails() {
             let opening = alama_core::testing::edits::opening_balance(&s);
             alama_core::testing::edits::rebalance(&mut s, opening);
         }
-        let row = s
-            .transactions
-            .iter_mut()
-            .filter(|t| t.is_completed() && t.paid_in >= Decimal::ONE_HUNDRED)
-            .max_by_key(|t| t.paid_in)
-            .expect("a salaried persona has a credit of 100 or more");
-        let text = format!("{:.2}", row.paid_in);
-        let lead = text.as_bytes()[0] - b'0';
-        let typed = if lead == 9 { 1 } else { lead + 1 };
-        let forged = format!("{typed}{}", &text[1..]);
-        row.paid_in = forged.parse().expect("an amount");
-        let report = report(&s);
-        assert_eq!(
-            report.integrity.status, "failed",
-            "{}: {text} → {forged}: {:?}",
-            w.id, report.integrity.findings
-        );
+        let amounts = type_over(&mut s, Decimal::ONE_HUNDRED, |_| 0);
+        let report = failed(w, &s, amounts);
         // Where the chain lists every movement, the chain itself names the row.
         if w.profile.chain != Chain::Unlisted {
             assert!(
@@ -551,28 +569,9 @@ fn a_units_digit_typed_over_fails_where_every_break_is_evidence() {
             continue;
         };
         let mut s = persona_of(w, 9);
-        let row = s
-            .transactions
-            .iter_mut()
-            .filter(|t| t.is_completed() && t.paid_in >= Decimal::TEN)
-            .max_by_key(|t| t.paid_in)
-            .expect("a salaried persona has a credit of 10 or more");
-        let text = format!("{:.2}", row.paid_in);
-        let units = text.len() - 4; // the digit before the point
-        let digit = text.as_bytes()[units] - b'0';
-        let forged = format!(
-            "{}{}{}",
-            &text[..units],
-            (digit + 1) % 10,
-            &text[units + 1..]
-        );
-        row.paid_in = forged.parse().expect("an amount");
-        let report = report(&s);
-        assert_eq!(
-            report.integrity.status, "failed",
-            "{}: {text} → {forged}: {:?}",
-            w.id, report.integrity.findings
-        );
+        // The digit before the point.
+        let amounts = type_over(&mut s, Decimal::TEN, |text| text.len() - 4);
+        failed(w, &s, amounts);
         checked += 1;
     }
     assert!(
