@@ -24,7 +24,7 @@
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit (300.00 printed, 900.00
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, only a
-//!   digit worth ten currency units or more (`super::LEAST_UNEXPLAINED`): its own silent charges
+//!   digit worth ten currency units or more (`super::typed_over`): its own silent charges
 //!   break the chain by a few units (Vodacom Lesotho's genuine sample: 0.63 to 20.02, and a
 //!   two-part payment printing 51.00 for a 50.00 step), so its units and cents digits are left
 //!   to the next rule;
@@ -37,7 +37,8 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use super::{LEAST_UNEXPLAINED, TypedOver, finding, report_typed_over};
+use super::finding;
+use super::typed_over::{self, TypedOver};
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
@@ -208,38 +209,12 @@ fn step(
         tallies.idle.add(at);
         return (left_out, end);
     }
-    let least = if rules.breaks_are_evidence {
-        Decimal::ZERO
-    } else {
-        LEAST_UNEXPLAINED
-    };
-    if let Some((typed, after)) = digit_typed_over(group, balance, least) {
+    if let Some((typed, after)) = typed_over::in_group(group, expected, rules.breaks_are_evidence) {
         tallies.edited.push(typed);
         return (after, end);
     }
     tallies.breaks.add(at);
     (last.unwrap_or(expected), end)
-}
-
-/// The row of a `group` that breaks the chain from the running `balance` whose amount, replaced
-/// by the amount the printed balances say it moved, makes the group chain, when the two differ
-/// by one digit typed over ([`TypedOver`]) by `least` or more, and the balance the group then
-/// ends on.
-fn digit_typed_over(
-    group: &[&Transaction],
-    balance: Decimal,
-    least: Decimal,
-) -> Option<(TypedOver, Decimal)> {
-    let net: Decimal = group.iter().map(|t| t.net()).sum();
-    group.iter().find_map(|row| {
-        let others = balance + net - row.net();
-        // The group's last balance first: where the group ends when the typed-over row is not
-        // its last (an earlier row's balance would leave the next group a break).
-        group.iter().rev().find_map(|end| {
-            let after = end.balance?;
-            TypedOver::of(row, after - others, least).map(|typed| (typed, after))
-        })
-    })
 }
 
 /// The group `rows[start..end]` read with the groups that follow it within the wallet's
@@ -287,7 +262,7 @@ fn report(tallies: Tallies, breaks_are_evidence: bool, findings: &mut Vec<Findin
         breaks,
         edited,
     } = tallies;
-    report_typed_over(&edited, findings);
+    typed_over::report(&edited, findings);
     let reports = [
         (
             "balance_of_another_account",

@@ -36,13 +36,14 @@ pub mod listed;
 pub mod named;
 pub mod plausible;
 pub mod reconcile;
+mod typed_over;
 
-use chrono::{NaiveDate, NaiveDateTime};
+use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 use crate::parse::Format;
 use crate::report::{EvidenceLevel, Finding, Integrity, Severity};
-use crate::statement::{Reading, Statement, Transaction};
+use crate::statement::{Reading, Statement};
 use crate::wallets::{Chain, Wallet};
 
 pub use reconcile::listed_totals;
@@ -140,83 +141,6 @@ fn edits_unseen(wallet: &Wallet, reconciled: Option<bool>, findings: &mut Vec<Fi
     true
 }
 
-/// A row whose printed amount is one digit off the amount its balances moved by
-/// ([`one_digit_apart`]), found by the chain of a wallet that lists every movement
-/// ([`listed`]). Not on Safaricom's chain ([`balance`]): its movements without a row (Fuliza
-/// repayments and others) are often round, and on the 2023 sample 27 of them sit beside a row
-/// one digit off (20.00 printed, 80.00 moved); its edits show in the SUMMARY instead.
-pub(super) struct TypedOver {
-    at: NaiveDateTime,
-    receipt: String,
-    /// The row's printed net (paid in − withdrawn) and the net its balances moved by, in the
-    /// statement's currency.
-    printed: Decimal,
-    moved: Decimal,
-}
-
-impl TypedOver {
-    /// `row`, whose balances moved by `moved` (signed as its net), when `moved` and the row's
-    /// printed net are [`one_digit_apart`] by at least `least` (major units).
-    pub(super) fn of(row: &Transaction, moved: Decimal, least: Decimal) -> Option<Self> {
-        one_digit_apart(row.net(), moved, least).then(|| Self {
-            at: row.completed_at,
-            receipt: row.receipt_no.clone(),
-            printed: row.net(),
-            moved,
-        })
-    }
-}
-
-/// The least difference a digit typed over must make on a wallet whose genuine chains break
-/// for reasons not all explained (`breaks_are_evidence: false`): ten currency units, a digit in
-/// the tens or higher. Such a wallet's silent charges break a chain by a few units (Vodacom
-/// Lesotho's genuine sample: 0.63 to 20.02, one of them round, 3.00; a two-part payment
-/// printing 51.00 for a 50.00 step), which an edit of the units or cents digits cannot be told
-/// from. Where every genuine break is explained, any digit counts.
-pub(super) const LEAST_UNEXPLAINED: Decimal = Decimal::TEN;
-
-/// Whether a row's printed net and the net its balances moved by have the same sign and, written
-/// with two decimals, the same number of digits, differing in exactly one of them by `least`
-/// or more: a digit typed over (300.00 printed for a 900.00 step; issue 50's Lesotho forgery).
-fn one_digit_apart(printed: Decimal, moved: Decimal, least: Decimal) -> bool {
-    if printed.is_zero() || printed.is_sign_negative() != moved.is_sign_negative() {
-        return false;
-    }
-    if (printed - moved).abs() < least {
-        return false;
-    }
-    let (a, b) = (
-        format!("{:.2}", printed.abs()),
-        format!("{:.2}", moved.abs()),
-    );
-    a.len() == b.len() && a.bytes().zip(b.bytes()).filter(|(x, y)| x != y).count() == 1
-}
-
-/// The critical finding `amount_digit_edited` for the rows `typed` (none: no finding).
-pub(super) fn report_typed_over(typed: &[TypedOver], findings: &mut Vec<Finding>) {
-    let Some(first) = typed.first() else {
-        return;
-    };
-    let receipt = if first.receipt.is_empty() {
-        String::new()
-    } else {
-        format!(", receipt {}", first.receipt)
-    };
-    findings.push(finding(
-        "amount_digit_edited",
-        Severity::Critical,
-        format!(
-            "{} row(s) print an amount one digit away from the amount their balances moved by \
-             on a wallet that lists every movement, the shape of a digit typed over (first at {}{receipt}: printed {}, the balances \
-             moved {})",
-            typed.len(),
-            first.at,
-            first.printed.abs(),
-            first.moved.abs()
-        ),
-    ));
-}
-
 fn finding(code: &str, severity: Severity, message: String) -> Finding {
     Finding {
         code: code.to_owned(),
@@ -275,44 +199,5 @@ fn check_period(statement: &Statement, findings: &mut Vec<Finding>) {
                 period.start, period.end
             ),
         ));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::LEAST_UNEXPLAINED;
-    use rust_decimal::Decimal;
-
-    fn one_digit_apart(printed: Decimal, moved: Decimal) -> bool {
-        super::one_digit_apart(printed, moved, LEAST_UNEXPLAINED)
-    }
-
-    fn d(s: &str) -> Decimal {
-        s.parse().expect("a decimal")
-    }
-
-    #[test]
-    fn a_digit_typed_over_in_the_tens_or_higher_is_one_digit_apart() {
-        assert!(one_digit_apart(d("900"), d("300.00")));
-        assert!(one_digit_apart(d("-1250.50"), d("-1850.50")));
-        assert!(one_digit_apart(d("310.50"), d("300.50")));
-    }
-
-    #[test]
-    fn units_cents_lengths_and_signs_are_not() {
-        // The genuine Vodacom break: a two-part payment printing 51.00 for a 50.00 step.
-        assert!(!one_digit_apart(d("51.00"), d("50.00")));
-        assert!(!one_digit_apart(d("5.78"), d("8.78")));
-        assert!(!one_digit_apart(d("1300"), d("300")));
-        assert!(!one_digit_apart(d("900"), d("-300")));
-        assert!(!one_digit_apart(d("900"), d("310")));
-        assert!(!one_digit_apart(Decimal::ZERO, d("100")));
-    }
-
-    #[test]
-    fn where_every_break_is_explained_any_digit_counts() {
-        assert!(super::one_digit_apart(d("5.78"), d("8.78"), Decimal::ZERO));
-        assert!(super::one_digit_apart(d("0.26"), d("0.24"), Decimal::ZERO));
-        assert!(!super::one_digit_apart(d("5.78"), d("8.79"), Decimal::ZERO));
     }
 }

@@ -117,10 +117,12 @@ pub fn forge(
         return Err("encrypted: forged by `tamper::mutate`".to_owned());
     }
     let mut text = Text::read(&doc)?;
-    let changes = if matches!(forgery, Forgery::NaiveDigit | Forgery::NaiveWrittenBack) {
-        naive(&text, statement, false, &mut rng)?
-    } else if forgery == Forgery::NaiveTensWrittenBack {
-        naive(&text, statement, true, &mut rng)?
+    let changes = if matches!(
+        forgery,
+        Forgery::NaiveDigit | Forgery::NaiveWrittenBack | Forgery::NaiveTensWrittenBack
+    ) {
+        let tens = forgery == Forgery::NaiveTensWrittenBack;
+        naive(&text, statement, tens, &mut rng)?
     } else {
         careful(&text, statement, forgery.longer(), &mut rng)?
     };
