@@ -7,6 +7,11 @@ use alama_core::testing::wallets::{airtel_statement, mtn_statement, vodacom_stat
 
 /// `s` with every credit `income` picks split into `parts` credits of the same Details, seven
 /// seconds apart (the last takes the rounding); balances recomputed, rows newest first.
+///
+/// Each part but the last is a multiple of [`exact_step`], so the parts still add up to the
+/// credit once carried into the run's market: each row is converted and rounded on its own, and
+/// parts that gained a cent each would be new income, not the same income split. A credit
+/// smaller than `parts` steps is split into as many parts as it holds steps.
 fn split(
     s: &Statement,
     parts: usize,
@@ -21,8 +26,13 @@ fn split(
         if !income(t) {
             return true;
         }
+        let step = exact_step();
+        let parts = parts
+            .min(usize::try_from((t.paid_in / step).floor()).unwrap_or(1))
+            .max(1);
         let n = Decimal::from(parts);
-        let part = (t.paid_in / n).round_dp(2);
+        // Rounded down, so the last part, which takes the rest, is the largest.
+        let part = (t.paid_in / n / step).floor() * step;
         for k in 0..parts {
             let mut c = t.clone();
             c.receipt_no = format!("{}S{k:02}", t.receipt_no);
@@ -41,6 +51,20 @@ fn split(
         .sort_by_key(|t| std::cmp::Reverse(t.completed_at));
     edits::rebalance(&mut out, opening);
     out
+}
+
+/// The least KES amount whose every multiple converts exactly into the run's market: the
+/// market's factor has `s` decimals and its currency `p`, so multiples of 10^(s − p) KES
+/// (100 KES for UGX 30.23, GHS 0.1086 and LSL 0.1373); KES 0.01 at home.
+fn exact_step() -> Decimal {
+    let Some((wallet, factor)) = market() else {
+        return Decimal::new(1, 2);
+    };
+    let places = wallet
+        .currency
+        .and_then(alama_core::money::currency_exponent)
+        .unwrap_or(2);
+    Decimal::from(10u64.pow(factor.scale().saturating_sub(places)))
 }
 
 proptest! {
