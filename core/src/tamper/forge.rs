@@ -460,10 +460,15 @@ fn rows_to_runs(text: &Text, statement: &Statement) -> Vec<(usize, usize, Option
         let Some(balance) = row.balance else {
             continue;
         };
-        let Some(j) = (at..money.len()).find(|j| money[*j].2 == balance) else {
+        let Some(mut j) = (at..money.len()).find(|j| money[*j].2 == balance) else {
             continue;
         };
         let amount = row.paid_in.max(row.withdrawn);
+        // A row whose amount is its balance (a credit into an empty wallet) prints the value
+        // twice, the amount first.
+        if amount == balance && money.get(j + 1).is_some_and(|m| m.2 == balance) {
+            j += 1;
+        }
         let amount_run = (at..j)
             .rev()
             .find(|k| money[*k].2 == amount)
