@@ -238,22 +238,20 @@ fn forgery_benchmark() {
     for ((wallet, source, forgery), outcomes) in &table {
         let of = |s: &str| outcomes.get(s).copied().unwrap_or(0);
         match forgery.as_str() {
-            // A naive edit fails wherever the rows can show it: any digit where a SUMMARY
-            // reconciles or every break is evidence, a digit in the tens or higher on every
-            // wallet (on Vodacom Lesotho an edit of a few maloti is the size of the wallet's
-            // own unexplained breaks).
-            "naive_digit" | "naive_written_back" if !wallet.starts_with("vodacom") => {
+            // A naive edit fails wherever the rows can show it: where a SUMMARY reconciles or
+            // every break is evidence, always; where genuine breaks are not all explained
+            // (Vodacom Lesotho), unless the edited row follows a row printing 0 whose amount
+            // is not known or a group that took a charge twice (docs/integrity.md): the rate
+            // is the table's, and such an edit is never verified.
+            "naive_digit" | "naive_written_back" | "naive_tens_written_back"
+                if !unexplained_breaks(wallet) =>
+            {
                 assert_eq!(
-                    of("verified") + of("consistent"),
-                    0,
-                    "{wallet} {source}: a naive edit passed ({outcomes:?})"
+                    of("failed"),
+                    outcomes.values().sum::<u32>(),
+                    "{wallet} {source}: a naive edit did not fail ({outcomes:?})"
                 );
             }
-            "naive_tens_written_back" => assert_eq!(
-                of("failed"),
-                outcomes.values().sum::<u32>(),
-                "{wallet} {source}: a digit typed over in the tens did not fail ({outcomes:?})"
-            ),
             // No length-changing, re-saved or rebuilt copy, and no Lesotho edit, is verified.
             "genuine" | "generated_file" | "written_back" => {}
             _ => assert_eq!(
@@ -263,4 +261,18 @@ fn forgery_benchmark() {
             ),
         }
     }
+}
+
+/// Whether the wallet of the table's `wallet` column lists every movement but its genuine chains
+/// break for reasons not all explained (`breaks_are_evidence: false`; Vodacom Lesotho).
+fn unexplained_breaks(wallet: &str) -> bool {
+    alama_core::wallets::find(wallet).is_some_and(|w| {
+        matches!(
+            w.profile.chain,
+            alama_core::wallets::Chain::Listed {
+                breaks_are_evidence: false,
+                ..
+            }
+        )
+    })
 }

@@ -1,0 +1,109 @@
+//! The listed chain's rules on hand-made rows: a digit typed over, the movements a wallet takes
+//! without a row, and where the chain goes on after a group that did not chain.
+
+use chrono::NaiveDate;
+use rust_decimal::Decimal;
+
+use crate::statement::{Statement, Transaction, TransactionStatus};
+use crate::wallets::Chain;
+
+/// A completed row at `second` past 09:00 on 2024-03-01: `net` (positive: money in) and the
+/// balance it prints.
+fn row(receipt: &str, second: u32, net: i64, balance: i64) -> Transaction {
+    Transaction {
+        receipt_no: receipt.to_owned(),
+        completed_at: NaiveDate::from_ymd_opt(2024, 3, 1)
+            .and_then(|d| d.and_hms_opt(9, 0, second))
+            .unwrap_or_default(),
+        details: "Received".to_owned(),
+        status: TransactionStatus::Completed,
+        paid_in: Decimal::from(net.max(0)),
+        withdrawn: Decimal::from((-net).max(0)),
+        balance: Some(Decimal::from(balance)),
+        ..Transaction::empty()
+    }
+}
+
+fn codes(rows: Vec<Transaction>, breaks_are_evidence: bool) -> Vec<String> {
+    let statement = Statement {
+        transactions: rows,
+        ..Statement::default()
+    };
+    let reading = statement.reading();
+    let mut findings = Vec::new();
+    let chain = Chain::Listed {
+        group_seconds: 2,
+        settle_seconds: 0,
+        breaks_are_evidence,
+    };
+    super::check(&statement, &reading.rows, chain, &mut findings);
+    findings.into_iter().map(|f| f.code).collect()
+}
+
+#[test]
+fn a_digit_typed_over_inside_a_group_is_one_finding_and_the_chain_goes_on() {
+    // 900 received, printed as 300, then 100 a second later; the chain goes on after them.
+    let rows = vec![
+        row("A", 0, 50, 1_000),
+        row("B", 30, 300, 1_900),
+        row("C", 31, 100, 2_000),
+        row("D", 59, -500, 1_500),
+    ];
+    assert_eq!(codes(rows.clone(), false), ["amount_digit_edited"]);
+    assert_eq!(codes(rows, true), ["amount_digit_edited"]);
+}
+
+#[test]
+fn a_units_digit_typed_over_is_an_edit_where_nothing_silent_can_be_the_difference() {
+    let rows = vec![
+        row("A", 0, 50, 1_000),
+        row("B", 30, 303, 1_300),
+        row("C", 59, -500, 800),
+    ];
+    // 300 received, printed as 303, on a statement that prints no charge of 3.
+    assert_eq!(codes(rows.clone(), false), ["amount_digit_edited"]);
+    assert_eq!(codes(rows, true), ["amount_digit_edited"]);
+}
+
+#[test]
+fn a_units_break_a_charge_without_its_row_may_be_is_a_break_where_breaks_are_no_evidence() {
+    let charge = |receipt: &str, second: u32, balance: i64| Transaction {
+        category: crate::Category::Charges,
+        ..row(receipt, second, -3, balance)
+    };
+    // A debit without its charge row, then 300 received printed as 303: the balance 3.00
+    // short may be the debit's charge (the statement prints charges of 3) taken without
+    // its row, as Vodacom Lesotho does.
+    let rows = vec![
+        row("A", 0, -50, 1_000),
+        row("B", 30, 303, 1_300),
+        row("C", 40, -500, 800),
+        charge("D", 41, 797),
+    ];
+    assert_eq!(codes(rows.clone(), false), ["balance_chain_break"]);
+    assert_eq!(codes(rows, true), ["amount_digit_edited"]);
+    // After a debit printed with its charge row, nothing was left to take: an edit.
+    let rows = vec![
+        row("A", 0, -50, 1_003),
+        charge("Z", 0, 1_000),
+        row("B", 30, 303, 1_300),
+        row("C", 40, -500, 800),
+    ];
+    assert_eq!(codes(rows.clone(), false), ["amount_digit_edited"]);
+    assert_eq!(codes(rows, true), ["amount_digit_edited"]);
+}
+
+#[test]
+fn the_chain_goes_on_from_the_balance_the_next_group_chains_from() {
+    // A receipt and a row printing 0 whose balance holds 4 more (a charge the sender paid):
+    // the next rows chain from that balance, so the 0 row is the only finding.
+    let rows = vec![
+        row("A", 0, 50, 1_000),
+        row("B", 30, 250, 1_250),
+        row("C", 30, 0, 1_254),
+        row("D", 50, -2, 1_252),
+        row("E", 59, -500, 752),
+    ];
+    assert_eq!(codes(rows.clone(), false), ["amount_not_printed"]);
+    assert_eq!(codes(rows, true), ["amount_not_printed"]);
+}
