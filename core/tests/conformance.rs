@@ -558,7 +558,8 @@ fn a_digit_typed_over_an_amount_fails() {
 /// On every wallet that lists every movement, a digit typed over fails whatever its place: here
 /// the units digit of a credit. Where the wallet's genuine breaks are not all explained
 /// (Vodacom Lesotho), it still fails when none of the wallet's movements without a row can be
-/// the difference (a charge the statement prints, a row printing 0 or a charge row beside it).
+/// the difference (a charge the statement prints after a debit without its charge row, a row
+/// printing 0 before or beside it, a payment printed with its charge row).
 #[test]
 fn a_units_digit_typed_over_fails_on_every_wallet_that_lists_every_movement() {
     let mut checked = 0;

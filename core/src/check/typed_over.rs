@@ -54,9 +54,9 @@ const TENS: Decimal = Decimal::TEN;
 ///   one of the charges the statement prints (1.84 there);
 /// - the charge of a debit printed without its charge row (a withdrawal of 270, whose 6.32
 ///   shows only in the next balance);
-/// - a charged movement printing one amount and moving another (a two-part payment printing
-///   51.00 for a 50.00 step beside its charge row; a transfer with withdrawal printing one of
-///   its two charges).
+/// - a payment printed with its charge row, printing one amount and moving another (a
+///   two-part payment printing 51.00 for a 50.00 step, and its charge row 1.97 for a 0.97
+///   step).
 ///
 /// A break of a units or cents digit is the shape of a digit typed over only where none of
 /// these can be it; a digit in the tens or higher always is.
@@ -67,10 +67,14 @@ pub(super) struct Silent {
     charges: Vec<Decimal>,
     /// Whether the group read before holds a row printing 0 whose printed balance the chain
     /// did not go on from: its amount is not known.
-    pub(super) after_unprinted: bool,
+    after_unprinted: bool,
+    /// The other balances the group read before prints, each with whether a row printing 0
+    /// would then be left unknown: where that group did not chain, or chained only as far as
+    /// its printed rows tell, it may have ended on any of them.
+    others: Vec<(Decimal, bool)>,
     /// Whether the group read before holds a debit and no charge row: a charge may have been
     /// taken without its row.
-    pub(super) after_uncharged_debit: bool,
+    after_uncharged_debit: bool,
 }
 
 impl Silent {
@@ -92,24 +96,47 @@ impl Silent {
 
     /// Records the `group` just read, after which the chain went on from `balance`.
     pub(super) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
-        self.after_unprinted = group
-            .iter()
-            .any(|t| t.net().is_zero() && t.balance != Some(balance));
+        let unknown = |end: Decimal| {
+            group
+                .iter()
+                .any(|t| t.net().is_zero() && t.balance != Some(end))
+        };
+        self.after_unprinted = unknown(balance);
         self.after_uncharged_debit = group.iter().any(|t| t.net().is_sign_negative())
             && !group.iter().any(|t| t.category == Category::Charges);
+        self.others.clear();
+        for b in group.iter().filter_map(|t| t.balance) {
+            if b != balance && !self.others.iter().any(|(o, _)| *o == b) {
+                self.others.push((b, unknown(b)));
+            }
+        }
     }
 
     /// Whether a break of less than [`TENS`] on `row` of `group` (printed `row.net()`, its
     /// balances moving `moved`) may be one of the wallet's movements without a row (see
     /// [`Silent`]); a charge taken without its row leaves the balance short by the charge.
-    fn may_explain(&self, row: &Transaction, group: &[&Transaction], moved: Decimal) -> bool {
-        let charged = group.len() > 1
-            && group
-                .iter()
-                .any(|t| t.net().is_zero() || t.category == Category::Charges);
+    fn may_explain(
+        &self,
+        after_unprinted: bool,
+        row: &Transaction,
+        group: &[&Transaction],
+        moved: Decimal,
+    ) -> bool {
+        // A row printing 0 beside it, or a payment printed with its charge row (Vodacom
+        // Lesotho's two-part payments print the principal, the charge or the total on either
+        // row, not always what moved). A withdrawal or a send with its charge row is read to
+        // the digit: on the genuine sample every one prints what moved.
+        let unprinted = group.len() > 1 && group.iter().any(|t| t.net().is_zero());
+        let payment = group.iter().any(|t| t.category == Category::Charges)
+            && group.iter().any(|t| {
+                matches!(
+                    t.category,
+                    Category::Paybill | Category::BuyGoods | Category::Utilities
+                )
+            });
         let hidden_charge =
             self.after_uncharged_debit && self.charges.binary_search(&(row.net() - moved)).is_ok();
-        self.after_unprinted || charged || hidden_charge
+        after_unprinted || unprinted || payment || hidden_charge
     }
 }
 
@@ -130,16 +157,35 @@ fn one_digit_apart(printed: Decimal, moved: Decimal, least: Decimal) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).filter(|(x, y)| x != y).count() == 1
 }
 
-/// The row of a `group` of rows that breaks the chain (`expected`: the running balance plus the
-/// group's printed net) whose amount, replaced by the amount the printed balances say it
+/// The row of a `group` of rows that breaks the chain, read from the running `balance` (`net`:
+/// the group's printed net), whose amount, replaced by the amount the printed balances say it
 /// moved, makes the group chain, when the two are [`one_digit_apart`]: by any digit where
 /// `breaks_are_evidence`, else by [`TENS`] or more, or by less where no movement without a row
-/// ([`Silent`]) may be the difference; and the balance the group then ends on.
+/// ([`Silent`]) may be the difference; and the balance the group then ends on. Where the
+/// running balance shows none, each other balance the group before prints is tried (that
+/// group may have ended on it: a charge taken twice, a row printing 0 beside its receipt).
 pub(super) fn in_group(
+    group: &[&Transaction],
+    balance: Decimal,
+    net: Decimal,
+    breaks_are_evidence: bool,
+    silent: &Silent,
+) -> Option<(TypedOver, Decimal)> {
+    std::iter::once((balance, silent.after_unprinted))
+        .chain(silent.others.iter().copied())
+        .find_map(|(before, unprinted)| {
+            from(group, before + net, breaks_are_evidence, silent, unprinted)
+        })
+}
+
+/// [`in_group`] from one balance before the group (`expected`: it plus the group's net), with
+/// `after_unprinted` saying whether a row printing 0 before it is left unknown.
+fn from(
     group: &[&Transaction],
     expected: Decimal,
     breaks_are_evidence: bool,
     silent: &Silent,
+    after_unprinted: bool,
 ) -> Option<(TypedOver, Decimal)> {
     group.iter().find_map(|row| {
         let others = expected - row.net();
@@ -148,11 +194,12 @@ pub(super) fn in_group(
         group.iter().rev().find_map(|end| {
             let after = end.balance?;
             let moved = after - others;
-            let least = if !breaks_are_evidence && silent.may_explain(row, group, moved) {
-                TENS
-            } else {
-                Decimal::ZERO
-            };
+            let least =
+                if !breaks_are_evidence && silent.may_explain(after_unprinted, row, group, moved) {
+                    TENS
+                } else {
+                    Decimal::ZERO
+                };
             TypedOver::of(row, moved, least).map(|typed| (typed, after))
         })
     })

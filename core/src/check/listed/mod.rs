@@ -31,8 +31,9 @@
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a
 //!   units or cents digit counts only where none of the wallet's own movements without a row
 //!   may be the difference (`super::typed_over::Silent`: a charge the statement prints, taken
-//!   again; a row printing 0 in the group before or beside it; a charge row beside it, as in
-//!   Vodacom Lesotho's two-part payment printing 51.00 for a 50.00 step);
+//!   after a debit without its charge row; a row printing 0 in the group before or beside it;
+//!   a payment printed with its charge row, as Vodacom Lesotho's two-part payment printing
+//!   51.00 for a 50.00 step);
 //! - `balance_chain_break`: anything else; a warning where the wallet's breaks are evidence
 //!   (`breaks_are_evidence`), else info.
 //!
@@ -227,6 +228,14 @@ fn step(
         tallies.zero.add(at);
         return (last.unwrap_or(balance), end);
     }
+    // Before a row not moving the balance: a charge row typed over leaves its group chaining
+    // without it, the shape of a two-part payment.
+    if let Some((typed, after)) =
+        typed_over::in_group(group, balance, net, rules.breaks_are_evidence, silent)
+    {
+        tallies.edited.push(typed);
+        return (after, end);
+    }
     if let Some(left_out) = group
         .iter()
         .map(|t| expected - t.net())
@@ -237,12 +246,6 @@ fn step(
             .then(|| resume(rows, start, end, rules))
             .flatten();
         return (resumed.unwrap_or(left_out), end);
-    }
-    if let Some((typed, after)) =
-        typed_over::in_group(group, expected, rules.breaks_are_evidence, silent)
-    {
-        tallies.edited.push(typed);
-        return (after, end);
     }
     tallies.breaks.add(at);
     (last.unwrap_or(expected), end)

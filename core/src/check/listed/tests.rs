@@ -107,3 +107,48 @@ fn the_chain_goes_on_from_the_balance_the_next_group_chains_from() {
     assert_eq!(codes(rows.clone(), false), ["amount_not_printed"]);
     assert_eq!(codes(rows, true), ["amount_not_printed"]);
 }
+
+#[test]
+fn a_units_digit_typed_over_a_withdrawal_fails_but_not_in_a_payment_with_its_charge_row() {
+    let group = |category| {
+        vec![
+            row("A", 0, 50, 1_000),
+            // 200 paid out, printed as 201, and its charge of 3.
+            Transaction {
+                category,
+                ..row("B", 30, -201, 800)
+            },
+            Transaction {
+                category: crate::Category::Charges,
+                ..row("C", 31, -3, 797)
+            },
+            row("D", 59, -500, 297),
+        ]
+    };
+    let withdrawal = group(crate::Category::AgentWithdrawal);
+    assert_eq!(codes(withdrawal.clone(), false), ["amount_digit_edited"]);
+    assert_eq!(codes(withdrawal, true), ["amount_digit_edited"]);
+    // Vodacom Lesotho's two-part payments print a total one unit off what moved.
+    let payment = group(crate::Category::Paybill);
+    assert_eq!(codes(payment.clone(), false), ["balance_chain_break"]);
+    assert_eq!(codes(payment, true), ["amount_digit_edited"]);
+}
+
+#[test]
+fn a_digit_typed_over_after_a_charge_taken_twice_is_read_from_the_group_s_other_balance() {
+    let rows = vec![
+        row("A", 0, 50, 1_000),
+        // A withdrawal whose printed balance already holds its charge, then the charge again
+        // (Vodacom Lesotho's genuine sample does this once): the group ends on 976, not 978.
+        row("B", 30, -20, 978),
+        Transaction {
+            category: crate::Category::Charges,
+            ..row("C", 31, -2, 976)
+        },
+        // 670 received, printed as 673.
+        row("D", 50, 673, 1_646),
+        row("E", 59, -500, 1_146),
+    ];
+    assert_eq!(codes(rows.clone(), false), ["amount_digit_edited"]);
+    assert_eq!(codes(rows, true), ["amount_digit_edited"]);
+}
