@@ -171,38 +171,115 @@ pub(super) fn in_group(
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
+    // A two-part payment's principal, printed on a charge row (ten units or more: a charge is
+    // less, see `Silent::charges`), does not move the balance: read the group without it too
+    // (where breaks are no evidence, the wallets that print them).
+    let principals = group
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            !breaks_are_evidence
+                && group.len() > 1
+                && t.category == Category::Charges
+                && t.withdrawn >= TENS
+        })
+        .map(|(i, t)| (Some(i), t.net()));
+    let readings: Vec<(Option<usize>, Decimal)> = std::iter::once((None, Decimal::ZERO))
+        .chain(principals)
+        .collect();
     std::iter::once((balance, silent.after_unprinted))
         .chain(silent.others.iter().copied())
         .find_map(|(before, unprinted)| {
-            from(group, before + net, breaks_are_evidence, silent, unprinted)
+            readings.iter().find_map(|(skip, left_out)| {
+                let reading = Reading {
+                    expected: before + net - left_out,
+                    skip: *skip,
+                    after_unprinted: unprinted,
+                };
+                from(group, &reading, breaks_are_evidence, silent)
+            })
         })
 }
 
-/// [`in_group`] from one balance before the group (`expected`: it plus the group's net), with
-/// `after_unprinted` saying whether a row printing 0 before it is left unknown.
+/// The row `idle` of a `group` that chains without it, when it is a two-part payment's
+/// principal (a charge row of ten units or more) one digit off the principal another row's
+/// total implies (the total less nothing or less a charge the statement prints), by ten units
+/// or more, and no row's total is the principal plus a charge (less than ten units more):
+/// Vodacom Lesotho prints the principal on its `Pay Bill Charge` row and the total, which
+/// alone moves the balance, on the payment's (100.00 and 103.21 on the genuine sample).
+pub(super) fn principal(
+    group: &[&Transaction],
+    idle: &Transaction,
+    silent: &Silent,
+) -> Option<TypedOver> {
+    if idle.category != Category::Charges || idle.withdrawn < TENS {
+        return None;
+    }
+    let totals = || {
+        group
+            .iter()
+            .filter(|t| !std::ptr::eq(**t, idle) && t.net() < Decimal::ZERO)
+    };
+    if totals().any(|t| (Decimal::ZERO..TENS).contains(&(t.withdrawn - idle.withdrawn))) {
+        return None;
+    }
+    totals().find_map(|t| {
+        std::iter::once(&Decimal::ZERO)
+            .chain(&silent.charges)
+            .find_map(|c| TypedOver::of(idle, c - t.withdrawn, TENS))
+    })
+}
+
+/// One way of reading a group in [`in_group`]: the balance it should end on, the row left out
+/// as not moving the balance, and whether a row printing 0 before it is left unknown.
+struct Reading {
+    expected: Decimal,
+    skip: Option<usize>,
+    after_unprinted: bool,
+}
+
+/// [`in_group`] for one [`Reading`]. Beside a row printing 0 in the group (a receipt whose
+/// sender paid its withdrawal charge), a row's movement is also read less each charge the
+/// statement prints (the charge below ten units, a digit typed over at ten or more: the two
+/// cannot be taken for each other).
 fn from(
     group: &[&Transaction],
-    expected: Decimal,
+    reading: &Reading,
     breaks_are_evidence: bool,
     silent: &Silent,
-    after_unprinted: bool,
 ) -> Option<(TypedOver, Decimal)> {
-    group.iter().find_map(|row| {
-        let others = expected - row.net();
-        // The group's last balance first: where the group ends when the typed-over row is not
-        // its last (an earlier row's balance would leave the next group a break).
-        group.iter().rev().find_map(|end| {
-            let after = end.balance?;
-            let moved = after - others;
-            let least =
-                if !breaks_are_evidence && silent.may_explain(after_unprinted, row, group, moved) {
+    let unprinted =
+        !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
+    let shifts: &[Decimal] = if unprinted { &silent.charges } else { &[] };
+    group
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != reading.skip)
+        .find_map(|(_, row)| {
+            let others = reading.expected - row.net();
+            // The group's last balance first: where the group ends when the typed-over row is
+            // not its last (an earlier row's balance would leave the next group a break).
+            group.iter().rev().find_map(|end| {
+                let after = end.balance?;
+                let moved = after - others;
+                let least = if !breaks_are_evidence
+                    && silent.may_explain(reading.after_unprinted, row, group, moved)
+                {
                     TENS
                 } else {
                     Decimal::ZERO
                 };
-            TypedOver::of(row, moved, least).map(|typed| (typed, after))
+                let toward = if row.net().is_sign_negative() {
+                    Decimal::NEGATIVE_ONE
+                } else {
+                    Decimal::ONE
+                };
+                std::iter::once(moved)
+                    .chain(shifts.iter().map(|c| moved - toward * c))
+                    .find_map(|m| TypedOver::of(row, m, least))
+                    .map(|typed| (typed, after))
+            })
         })
-    })
 }
 
 /// The critical finding `amount_digit_edited` for the rows `typed` (none: no finding).

@@ -236,12 +236,15 @@ fn step(
         tallies.edited.push(typed);
         return (after, end);
     }
-    if let Some(left_out) = group
+    if let Some((idle, left_out)) = group
         .iter()
-        .map(|t| expected - t.net())
-        .find(|b| group.iter().any(|t| t.balance == Some(*b)))
+        .map(|t| (*t, expected - t.net()))
+        .find(|(_, b)| group.iter().any(|t| t.balance == Some(*b)))
     {
-        tallies.idle.add(at);
+        match typed_over::principal(group, idle, silent) {
+            Some(typed) => tallies.edited.push(typed),
+            None => tallies.idle.add(at),
+        }
         let resumed = (!chains_from(rows, end, left_out, rules))
             .then(|| resume(rows, start, end, rules))
             .flatten();

@@ -152,3 +152,52 @@ fn a_digit_typed_over_after_a_charge_taken_twice_is_read_from_the_group_s_other_
     assert_eq!(codes(rows.clone(), false), ["amount_digit_edited"]);
     assert_eq!(codes(rows, true), ["amount_digit_edited"]);
 }
+
+/// Vodacom Lesotho's two-part payment: the principal on a charge row (not moving the balance)
+/// and the total, principal plus charge, on the payment row; the statement prints a charge of
+/// 3 before it (a withdrawal's).
+fn two_part(principal: i64, total: i64) -> Vec<Transaction> {
+    let charge = |receipt: &str, second: u32, net: i64, balance: i64| Transaction {
+        category: crate::Category::Charges,
+        ..row(receipt, second, net, balance)
+    };
+    vec![
+        row("A", 0, -50, 1_003),
+        charge("Z", 0, -3, 1_000),
+        charge("B", 30, -principal, 897),
+        Transaction {
+            category: crate::Category::Paybill,
+            ..row("C", 30, -total, 897)
+        },
+        row("D", 59, -500, 397),
+    ]
+}
+
+#[test]
+fn a_two_part_payment_chains_and_its_figures_typed_over_in_the_tens_fail() {
+    // 100 paid with a charge of 3: the principal's row does not move the balance.
+    assert_eq!(codes(two_part(100, 103), false), ["row_not_moving_balance"]);
+    // The principal typed over (150 for 100), or the total (153 for 103).
+    assert_eq!(codes(two_part(150, 103), false), ["amount_digit_edited"]);
+    assert_eq!(codes(two_part(100, 153), false), ["amount_digit_edited"]);
+}
+
+#[test]
+fn a_receipt_typed_over_beside_its_sender_paid_charge_fails_in_the_tens() {
+    // 250 received, printed as 280, with the sender's withdrawal charge of 4 on a row printing
+    // 0; the statement prints charges of 4 elsewhere.
+    let rows = |printed: i64| {
+        vec![
+            row("A", 0, 50, 1_000),
+            Transaction {
+                category: crate::Category::Charges,
+                ..row("B", 10, -4, 996)
+            },
+            row("C", 30, printed, 1_246),
+            row("D", 30, 0, 1_250),
+            row("E", 59, -500, 750),
+        ]
+    };
+    assert_eq!(codes(rows(250), false), ["amount_not_printed"]);
+    assert_eq!(codes(rows(280), false), ["amount_digit_edited"]);
+}
