@@ -168,9 +168,16 @@ pub(super) fn in_group(
     group: &[&Transaction],
     balance: Decimal,
     net: Decimal,
+    next_before: Option<Decimal>,
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
+    // Where the group may end: its printed balances, its last row's first (where the group ends
+    // when the typed-over row is not its last: an earlier row's balance would leave the next
+    // group a break), then the balance the next row prints before it (MTN's rows whose own
+    // balances are another account's).
+    let mut ends: Vec<Decimal> = group.iter().rev().filter_map(|t| t.balance).collect();
+    ends.extend(next_before.filter(|b| !ends.contains(b)));
     // A two-part payment's principal, printed on a charge row (ten units or more: a charge is
     // less, see `Silent::charges`), does not move the balance: read the group without it too
     // (where breaks are no evidence, the wallets that print them).
@@ -196,7 +203,7 @@ pub(super) fn in_group(
                     skip: *skip,
                     after_unprinted: unprinted,
                 };
-                from(group, &reading, breaks_are_evidence, silent)
+                from(group, &ends, &reading, breaks_are_evidence, silent)
             })
         })
 }
@@ -244,6 +251,7 @@ struct Reading {
 /// cannot be taken for each other).
 fn from(
     group: &[&Transaction],
+    ends: &[Decimal],
     reading: &Reading,
     breaks_are_evidence: bool,
     silent: &Silent,
@@ -257,10 +265,7 @@ fn from(
         .filter(|(i, _)| Some(*i) != reading.skip)
         .find_map(|(_, row)| {
             let others = reading.expected - row.net();
-            // The group's last balance first: where the group ends when the typed-over row is
-            // not its last (an earlier row's balance would leave the next group a break).
-            group.iter().rev().find_map(|end| {
-                let after = end.balance?;
+            ends.iter().find_map(|&after| {
                 let moved = after - others;
                 let least = if !breaks_are_evidence
                     && silent.may_explain(reading.after_unprinted, row, group, moved)

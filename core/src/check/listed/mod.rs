@@ -230,9 +230,14 @@ fn step(
     }
     // Before a row not moving the balance: a charge row typed over leaves its group chaining
     // without it, the shape of a two-part payment.
-    if let Some((typed, after)) =
-        typed_over::in_group(group, balance, net, rules.breaks_are_evidence, silent)
-    {
+    if let Some((typed, after)) = typed_over::in_group(
+        group,
+        balance,
+        net,
+        next_before,
+        rules.breaks_are_evidence,
+        silent,
+    ) {
         tallies.edited.push(typed);
         return (after, end);
     }
