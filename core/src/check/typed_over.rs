@@ -46,9 +46,10 @@ impl TypedOver {
 const TENS: Decimal = Decimal::TEN;
 
 /// What may have moved a balance without a row of its own on a wallet whose genuine chains
-/// break for reasons not all explained, measured on Vodacom Lesotho's genuine sample (its 22
-/// breaks, 0.63 to 20.02 maloti, before the walk went on from the balance the next group
-/// chains from):
+/// break for reasons not all explained, measured on Vodacom Lesotho's genuine sample (22
+/// breaks of 0.63 to 20.02 maloti on the walk of 6f882ba, 12 once the walk goes on from the
+/// balance the next group chains from; on it, the only rows one digit off are a two-part
+/// payment and its charge row, held back below):
 /// - the amount of a row printed as 0 whose balance is not the wallet's (a withdrawal charge
 ///   printing 0 beside a balance of 72,238.63): the amount lands on the next balance, and is
 ///   one of the charges the statement prints (1.84 there);

@@ -25,7 +25,8 @@
 //!   next row's balance before has taken (MTN's E-LEVY);
 //! - `row_not_moving_balance` (info): a group that chains without one of its rows (Vodacom
 //!   Lesotho prints a two-part payment's total and a `… Charge` row of its principal; only the
-//!   total moves the balance);
+//!   total moves the balance); where breaks are no evidence, a principal one digit off what its
+//!   total implies is `amount_digit_edited` instead (`super::typed_over::principal`);
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit (300.00 printed, 900.00
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a
@@ -45,6 +46,7 @@ use rust_decimal::Decimal;
 
 use super::finding;
 use super::typed_over::{self, Silent, TypedOver};
+use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
@@ -135,7 +137,7 @@ fn walk(
             running = Some(next);
             end = through;
         } else {
-            running = rows[end - 1].balance;
+            running = resume(&rows, start, end, rules).or(rows[end - 1].balance);
         }
         if let Some(balance) = running {
             silent.read(&rows[start..end], balance);
@@ -192,8 +194,14 @@ fn step(
         // The rows chain, but the next group goes on from another balance of theirs: the group
         // moved by more than it prints. A row printing 0 among them is that movement (Vodacom
         // Lesotho's receipt whose sender paid the withdrawal charge: the charge row prints 0
-        // and the balance after both); without one, a break (a charge taken twice).
-        if !chains_from(rows, end, expected, rules)
+        // and the balance after both); a charge row, a charge taken twice (a break). Without
+        // either, the next group's own rows are read (an amount edited there by as much as one
+        // of these rows must not be taken for this group's).
+        let unsure = group
+            .iter()
+            .any(|t| t.net().is_zero() || t.category == Category::Charges);
+        if unsure
+            && !chains_from(rows, end, expected, rules)
             && let Some(resumed) = resume(rows, start, end, rules)
         {
             if group.iter().any(|t| t.net().is_zero()) {
@@ -216,8 +224,13 @@ fn step(
         tallies.foreign.add(at);
         return (expected, end);
     }
+    // Rows settled out of order are one movement, unless the group alone leads to the next
+    // group while the rows taken with it do not lead on (a forged amount chaining with its
+    // neighbours by chance).
     if let Some((settled, through)) = settle(rows, start, end, balance, rules)
-        && (through == rows.len() || chains_from(rows, through, settled, rules))
+        && (through == rows.len()
+            || chains_from(rows, through, settled, rules)
+            || resume(rows, start, end, rules).is_none())
     {
         tallies.settled.add(at);
         return (settled, through);
@@ -239,14 +252,32 @@ fn step(
         silent,
     ) {
         tallies.edited.push(typed);
+        let after = if chains_from(rows, end, after, rules) {
+            after
+        } else {
+            resume(rows, start, end, rules).unwrap_or(after)
+        };
         return (after, end);
     }
-    if let Some((idle, left_out)) = group
+    let chains_without =
+        |t: &Transaction| group.iter().any(|u| u.balance == Some(expected - t.net()));
+    if let Some(left_out) = group
         .iter()
-        .map(|t| (*t, expected - t.net()))
-        .find(|(_, b)| group.iter().any(|t| t.balance == Some(*b)))
+        .find(|t| chains_without(t))
+        .map(|t| expected - t.net())
     {
-        match typed_over::principal(group, idle, silent) {
+        // Every row the group chains without is tried as a typed-over principal, whatever
+        // order the rows are listed in; only where breaks are no evidence (the wallets that
+        // print two-part payments: Airtel's fee rows are charges of ten units or more).
+        let principal = (!rules.breaks_are_evidence)
+            .then(|| {
+                group
+                    .iter()
+                    .filter(|t| chains_without(t))
+                    .find_map(|idle| typed_over::principal(group, idle, silent))
+            })
+            .flatten();
+        match principal {
             Some(typed) => tallies.edited.push(typed),
             None => tallies.idle.add(at),
         }
@@ -259,9 +290,9 @@ fn step(
     (last.unwrap_or(expected), end)
 }
 
-/// Where the chain goes on after the group `rows[start..end]`, which did not chain: the printed
-/// balance of one of its rows (its last first) from which the next group chains, when one
-/// does. Rows of one group are listed in any order, and a group that moved by more or less than
+/// Where the chain goes on after the group `rows[start..end]`, whose end is in doubt (it did
+/// not chain, or the next group does not chain from where it did): the printed balance of one
+/// of its rows (its last first) from which the next group chains, when one does. Rows of one group are listed in any order, and a group that moved by more or less than
 /// it prints (a charge taken without its row, a row printing 0) ends on the balance its last
 /// movement printed, not always its last row's: one break, not a break on every group after.
 fn resume(rows: &[&Transaction], start: usize, end: usize, rules: Rules) -> Option<Decimal> {

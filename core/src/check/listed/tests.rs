@@ -180,6 +180,9 @@ fn a_two_part_payment_chains_and_its_figures_typed_over_in_the_tens_fail() {
     // The principal typed over (150 for 100), or the total (153 for 103).
     assert_eq!(codes(two_part(150, 103), false), ["amount_digit_edited"]);
     assert_eq!(codes(two_part(100, 153), false), ["amount_digit_edited"]);
+    // Where every break is evidence, no wallet prints two-part payments: a charge row the group
+    // chains without stays a row not moving the balance (Airtel's fee rows are charges too).
+    assert_eq!(codes(two_part(150, 103), true), ["row_not_moving_balance"]);
 }
 
 #[test]
