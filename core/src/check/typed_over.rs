@@ -113,32 +113,38 @@ impl Silent {
         }
     }
 
-    /// Whether a break of less than [`TENS`] on `row` of `group` (printed `row.net()`, its
-    /// balances moving `moved`) may be one of the wallet's movements without a row (see
-    /// [`Silent`]); a charge taken without its row leaves the balance short by the charge.
+    /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
+    /// `moved`) may be one of the wallet's movements without a row (see [`Silent`]): a row
+    /// printing 0 before it left unknown (`after_unprinted`), its own group's shape
+    /// (`held_back`, [`held_back`]), or a charge taken without its row, which leaves the balance
+    /// short by the charge.
     fn may_explain(
         &self,
         after_unprinted: bool,
+        held_back: bool,
         row: &Transaction,
-        group: &[&Transaction],
         moved: Decimal,
     ) -> bool {
-        // A row printing 0 beside it, or a payment printed with its charge row (Vodacom
-        // Lesotho's two-part payments print the principal, the charge or the total on either
-        // row, not always what moved). A withdrawal or a send with its charge row is read to
-        // the digit: on the genuine sample every one prints what moved.
-        let unprinted = group.len() > 1 && group.iter().any(|t| t.net().is_zero());
-        let payment = group.iter().any(|t| t.category == Category::Charges)
+        let hidden_charge =
+            self.after_uncharged_debit && self.charges.binary_search(&(row.net() - moved)).is_ok();
+        after_unprinted || held_back || hidden_charge
+    }
+}
+
+/// Whether a `group`'s own shape holds its units and cents digits back: a row printing 0 beside
+/// the others (`unprinted`), or a payment printed with its charge row (Vodacom Lesotho's
+/// two-part payments print the principal, the charge or the total on either row, not always
+/// what moved). A withdrawal or a send with its charge row is read to the digit: on the genuine
+/// sample every one prints what moved.
+fn held_back(group: &[&Transaction], unprinted: bool) -> bool {
+    unprinted
+        || (group.iter().any(|t| t.category == Category::Charges)
             && group.iter().any(|t| {
                 matches!(
                     t.category,
                     Category::Paybill | Category::BuyGoods | Category::Utilities
                 )
-            });
-        let hidden_charge =
-            self.after_uncharged_debit && self.charges.binary_search(&(row.net() - moved)).is_ok();
-        after_unprinted || unprinted || payment || hidden_charge
-    }
+            }))
 }
 
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written
@@ -195,6 +201,19 @@ pub(super) fn in_group(
     let readings: Vec<(Option<usize>, Decimal)> = std::iter::once((None, Decimal::ZERO))
         .chain(principals)
         .collect();
+    let unprinted = group.len() > 1 && group.iter().any(|t| t.net().is_zero());
+    let shape = Shape {
+        rows: group,
+        ends,
+        // Beside a row printing 0 (a receipt whose sender paid its withdrawal charge), a row's
+        // movement is also read less each charge the statement prints.
+        shifts: if !breaks_are_evidence && unprinted {
+            &silent.charges
+        } else {
+            &[]
+        },
+        held_back: !breaks_are_evidence && held_back(group, unprinted),
+    };
     std::iter::once((balance, silent.after_unprinted))
         .chain(silent.others.iter().copied())
         .find_map(|(before, unprinted)| {
@@ -204,7 +223,7 @@ pub(super) fn in_group(
                     skip: *skip,
                     after_unprinted: unprinted,
                 };
-                from(group, &ends, &reading, breaks_are_evidence, silent)
+                from(&shape, &reading, breaks_are_evidence, silent)
             })
         })
 }
@@ -238,6 +257,16 @@ pub(super) fn principal(
     })
 }
 
+/// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
+/// may end on, the charges a row's movement is also read less, and whether its shape holds
+/// units and cents digits back ([`held_back`]; never where breaks are evidence).
+struct Shape<'a> {
+    rows: &'a [&'a Transaction],
+    ends: Vec<Decimal>,
+    shifts: &'a [Decimal],
+    held_back: bool,
+}
+
 /// One way of reading a group in [`in_group`]: the balance it should end on, the row left out
 /// as not moving the balance, and whether a row printing 0 before it is left unknown.
 struct Reading {
@@ -246,42 +275,38 @@ struct Reading {
     after_unprinted: bool,
 }
 
-/// [`in_group`] for one [`Reading`]. Beside a row printing 0 in the group (a receipt whose
-/// sender paid its withdrawal charge), a row's movement is also read less each charge the
-/// statement prints (the charge below ten units, a digit typed over at ten or more: the two
-/// cannot be taken for each other).
+/// [`in_group`] for one [`Reading`] of a group's [`Shape`]. A row's movement is read as is and
+/// less each of the shape's `shifts` (charges below ten units, a digit typed over at ten or
+/// more: the two cannot be taken for each other).
 fn from(
-    group: &[&Transaction],
-    ends: &[Decimal],
+    shape: &Shape<'_>,
     reading: &Reading,
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
-    let unprinted =
-        !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
-    let shifts: &[Decimal] = if unprinted { &silent.charges } else { &[] };
-    group
+    shape
+        .rows
         .iter()
         .enumerate()
         .filter(|(i, _)| Some(*i) != reading.skip)
         .find_map(|(_, row)| {
             let others = reading.expected - row.net();
-            ends.iter().find_map(|&after| {
+            let toward = if row.net().is_sign_negative() {
+                Decimal::NEGATIVE_ONE
+            } else {
+                Decimal::ONE
+            };
+            shape.ends.iter().find_map(|&after| {
                 let moved = after - others;
                 let least = if !breaks_are_evidence
-                    && silent.may_explain(reading.after_unprinted, row, group, moved)
+                    && silent.may_explain(reading.after_unprinted, shape.held_back, row, moved)
                 {
                     TENS
                 } else {
                     Decimal::ZERO
                 };
-                let toward = if row.net().is_sign_negative() {
-                    Decimal::NEGATIVE_ONE
-                } else {
-                    Decimal::ONE
-                };
                 std::iter::once(moved)
-                    .chain(shifts.iter().map(|c| moved - toward * c))
+                    .chain(shape.shifts.iter().map(|c| moved - toward * c))
                     .find_map(|m| TypedOver::of(row, m, least))
                     .map(|typed| (typed, after))
             })

@@ -5,14 +5,15 @@
 //! **The chain.** Rows are read oldest first (in reading order), in groups of rows at most the
 //! wallet's `group_seconds` apart (a withdrawal and its charge printed a second apart, in
 //! either order). A group chains when the running balance plus the group's net is one of its
-//! printed balances; where the next group does not chain from that balance but does from
-//! another the group prints, the group moved by more than it prints, and the chain goes on from
-//! there (a row printing 0 among its rows: `amount_not_printed`; else a break). A group that
+//! printed balances; where the group holds a row printing 0 or a charge row and the next group
+//! does not chain from that balance but does from another the group prints, the group moved by
+//! more than it prints, and the chain goes on from there (a row printing 0 among its rows:
+//! `amount_not_printed`; else a break). A group that
 //! does not chain is read together with the rows that follow it within the wallet's
 //! `settle_seconds`: rows completed seconds apart may have settled in the other order (a debit
 //! whose printed balance already holds a credit completed just after it); when they chain
-//! together and the group after them chains too, they are one movement
-//! (`settled_out_of_order`, info). What still does not chain is classified, never silently
+//! together they are one movement (`settled_out_of_order`, info), unless the group alone leads
+//! to the next group and the rows taken with it do not. What still does not chain is classified, never silently
 //! passed, and the chain goes on from the balance of the group's own from which the next group
 //! chains, when one does (one break, not a break on every group after it):
 //! - `balance_of_another_account` (info): a row whose own balance before and after do not
@@ -227,15 +228,25 @@ fn step(
     // Rows settled out of order are one movement, unless the group alone leads to the next
     // group while the rows taken with it do not lead on (a forged amount chaining with its
     // neighbours by chance).
+    let resumed = resume(rows, start, end, rules);
     if let Some((settled, through)) = settle(rows, start, end, balance, rules)
         && (through == rows.len()
             || chains_from(rows, through, settled, rules)
-            || resume(rows, start, end, rules).is_none())
+            || resumed.is_none())
     {
         tallies.settled.add(at);
         return (settled, through);
     }
-    let last = resume(rows, start, end, rules).or(group[group.len() - 1].balance);
+    // Where the chain goes on from a balance the group ends on: there, when the next group
+    // chains from it, else from the balance the next group does chain from.
+    let go_on = |b: Decimal| {
+        if chains_from(rows, end, b, rules) {
+            b
+        } else {
+            resumed.unwrap_or(b)
+        }
+    };
+    let last = resumed.or(group[group.len() - 1].balance);
     if net.is_zero() {
         // Rows of amount 0 beside a balance that moved (Vodacom Lesotho).
         tallies.zero.add(at);
@@ -252,12 +263,7 @@ fn step(
         silent,
     ) {
         tallies.edited.push(typed);
-        let after = if chains_from(rows, end, after, rules) {
-            after
-        } else {
-            resume(rows, start, end, rules).unwrap_or(after)
-        };
-        return (after, end);
+        return (go_on(after), end);
     }
     let chains_without =
         |t: &Transaction| group.iter().any(|u| u.balance == Some(expected - t.net()));
@@ -281,10 +287,7 @@ fn step(
             Some(typed) => tallies.edited.push(typed),
             None => tallies.idle.add(at),
         }
-        let resumed = (!chains_from(rows, end, left_out, rules))
-            .then(|| resume(rows, start, end, rules))
-            .flatten();
-        return (resumed.unwrap_or(left_out), end);
+        return (go_on(left_out), end);
     }
     tallies.breaks.add(at);
     (last.unwrap_or(expected), end)
@@ -292,9 +295,10 @@ fn step(
 
 /// Where the chain goes on after the group `rows[start..end]`, whose end is in doubt (it did
 /// not chain, or the next group does not chain from where it did): the printed balance of one
-/// of its rows (its last first) from which the next group chains, when one does. Rows of one group are listed in any order, and a group that moved by more or less than
-/// it prints (a charge taken without its row, a row printing 0) ends on the balance its last
-/// movement printed, not always its last row's: one break, not a break on every group after.
+/// of its rows (its last first) from which the next group chains, when one does. Rows of one
+/// group are listed in any order, and a group that moved by more or less than it prints (a
+/// charge taken without its row, a row printing 0) ends on the balance its last movement
+/// printed, not always its last row's: one break, not a break on every group after.
 fn resume(rows: &[&Transaction], start: usize, end: usize, rules: Rules) -> Option<Decimal> {
     rows[start..end]
         .iter()
