@@ -383,6 +383,7 @@ fn a_send_typed_over_keeps_its_old_charge() {
             "{kind:?}: {:?}",
             codes(&r)
         );
+        assert_ne!(r.integrity.status, "consistent");
         forged_sends += 1;
     }
     assert!(
