@@ -8,7 +8,8 @@
 //! `cargo test -p alama-core --test digit_sweep -- --nocapture` prints the table
 //! (docs/integrity.md, "Forgery benchmark per wallet"). Where every genuine break is evidence
 //! or a SUMMARY reconciles, every edit must fail; on Vodacom Lesotho, whose genuine breaks are
-//! not all explained, at least nine in ten edits of a digit in the tens or higher must.
+//! not all explained, at least 95 % of edits of a digit in the tens or higher must, and 80 % of
+//! units and cents edits.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -112,15 +113,22 @@ fn every_amount_typed_over_fails_where_the_rows_can_show_it() {
             }
         }
         if unexplained {
-            let (failed, edits) = table
-                .iter()
-                .filter(|((place, _), _)| *place == "tens")
-                .fold((0, 0), |(f, e), (_, (a, b))| (f + a, e + b));
-            assert!(
-                failed * 10 >= edits * 9,
-                "{}: {failed} of {edits} tens edits failed",
-                wallet.id
-            );
+            let share = |digit: &str| {
+                table
+                    .iter()
+                    .filter(|((place, _), _)| *place == digit)
+                    .fold((0, 0), |(f, e), (_, (a, b))| (f + a, e + b))
+            };
+            // Measured on the Vodacom sample: 178 of 181 tens, 274 and 276 of 330 cents and
+            // units edits failed (docs/integrity.md).
+            for (digit, least) in [("tens", 95), ("units", 80), ("cents", 80)] {
+                let (failed, edits) = share(digit);
+                assert!(
+                    failed * 100 >= edits * least,
+                    "{}: {failed} of {edits} {digit} edits failed (at least {least} % expected)",
+                    wallet.id
+                );
+            }
         }
     }
 }

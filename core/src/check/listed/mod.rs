@@ -26,8 +26,9 @@
 //!   next row's balance before has taken (MTN's E-LEVY);
 //! - `row_not_moving_balance` (info): a group that chains without one of its rows (Vodacom
 //!   Lesotho prints a two-part payment's total and a `… Charge` row of its principal; only the
-//!   total moves the balance); where breaks are no evidence, a principal one digit off what its
-//!   total implies is `amount_digit_edited` instead (`super::typed_over::principal`);
+//!   total moves the balance); where breaks are no evidence, a principal that no total allows
+//!   but one does once a digit of ten units or more is typed back is `amount_digit_edited`
+//!   instead (`super::typed_over::principal`);
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit (300.00 printed, 900.00
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a
@@ -42,15 +43,15 @@
 //! **The SUMMARY balances** (Airtel): opening + Total Credit − Total Debit must be the closing
 //! balance (critical otherwise), and the rows must lead from the opening to the closing balance.
 
-use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
 use super::finding;
-use super::typed_over::{self, Silent, TypedOver};
+use super::typed_over::{self, Silent};
 use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
+use tallies::{Tallies, report};
 
 /// The chain and SUMMARY-balance checks (see the module documentation) of the statement's
 /// rows, listed `by_time` in reading order ([`crate::statement::reading_order`]), with the
@@ -84,33 +85,6 @@ struct Rules {
     group_seconds: i64,
     settle_seconds: i64,
     breaks_are_evidence: bool,
-}
-
-/// Counts and the first time of each kind of finding.
-#[derive(Default)]
-struct Tally {
-    count: usize,
-    first: Option<NaiveDateTime>,
-}
-
-impl Tally {
-    fn add(&mut self, at: NaiveDateTime) {
-        self.count += 1;
-        self.first.get_or_insert(at);
-    }
-}
-
-/// What the walk found, by kind (see the module documentation).
-#[derive(Default)]
-struct Tallies {
-    foreign: Tally,
-    levy: Tally,
-    zero: Tally,
-    idle: Tally,
-    settled: Tally,
-    breaks: Tally,
-    /// Rows whose printed amount is one digit off the amount their balances moved by.
-    edited: Vec<TypedOver>,
 }
 
 fn walk(
@@ -280,7 +254,7 @@ fn step(
                 group
                     .iter()
                     .filter(|t| chains_without(t))
-                    .find_map(|idle| typed_over::principal(group, idle, silent))
+                    .find_map(|idle| typed_over::principal(group, idle))
             })
             .flatten();
         match principal {
@@ -348,77 +322,6 @@ fn settle(
     None
 }
 
-/// One finding per kind of row that did not chain (see the module documentation);
-/// `breaks_are_evidence` makes a break a warning.
-fn report(tallies: Tallies, breaks_are_evidence: bool, findings: &mut Vec<Finding>) {
-    let Tallies {
-        foreign,
-        levy,
-        zero,
-        idle,
-        settled,
-        breaks,
-        edited,
-    } = tallies;
-    typed_over::report(&edited, findings);
-    let reports = [
-        (
-            "balance_of_another_account",
-            Severity::Info,
-            foreign,
-            "row(s) print the balances of another account (their balance before and after do \
-             not differ by the amount), while the holder's balance around them moved by exactly \
-             their amount",
-        ),
-        (
-            "levy_after_balance",
-            Severity::Info,
-            levy,
-            "row(s) print a balance without their levy, which the next row's balance has taken",
-        ),
-        (
-            "amount_not_printed",
-            Severity::Info,
-            zero,
-            "time(s) where rows print an amount of 0 beside a balance that moved",
-        ),
-        (
-            "row_not_moving_balance",
-            Severity::Info,
-            idle,
-            "group(s) of rows chain only without one of their rows (a two-part payment's total and \
-             a charge row of its principal: only the total moved the balance)",
-        ),
-        (
-            "settled_out_of_order",
-            Severity::Info,
-            settled,
-            "time(s) where rows completed seconds apart settled in the other order (a row's \
-             balance already holds the rows just after it); together they chain",
-        ),
-        (
-            "balance_chain_break",
-            if breaks_are_evidence {
-                Severity::Warning
-            } else {
-                Severity::Info
-            },
-            breaks,
-            "time(s) where the printed balance does not follow from the balance before and the \
-             rows' amounts",
-        ),
-    ];
-    for (code, severity, tally, what) in reports {
-        if let Some(first) = tally.first {
-            findings.push(finding(
-                code,
-                severity,
-                format!("{} {what} (first at {first})", tally.count),
-            ));
-        }
-    }
-}
-
 /// A row whose own printed balances do not differ by its amount (its fee included).
 fn foreign_balances(t: &Transaction) -> bool {
     match (t.balance_before, t.balance) {
@@ -446,5 +349,6 @@ fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
     }
 }
 
+mod tallies;
 #[cfg(test)]
 mod tests;

@@ -204,3 +204,74 @@ fn a_receipt_typed_over_beside_its_sender_paid_charge_fails_in_the_tens() {
     assert_eq!(codes(rows(250), false), ["amount_not_printed"]);
     assert_eq!(codes(rows(280), false), ["amount_digit_edited"]);
 }
+
+#[test]
+fn a_principal_typed_over_fails_whatever_charge_the_total_holds() {
+    // The total holds a charge of 7, which the statement prints nowhere else.
+    let rows = |principal: i64, total: i64| {
+        let mut rows = two_part(principal, total);
+        rows[3].balance = Some(Decimal::from(893));
+        rows[4].balance = Some(Decimal::from(393));
+        rows
+    };
+    assert_eq!(codes(rows(100, 107), false), ["row_not_moving_balance"]);
+    assert_eq!(codes(rows(150, 107), false), ["amount_digit_edited"]);
+    assert_eq!(codes(rows(900, 107), false), ["amount_digit_edited"]);
+}
+
+#[test]
+fn a_digit_typed_over_beside_a_charge_taken_twice_shows_in_the_row_s_own_step() {
+    let d = |s: &str| s.parse::<Decimal>().ok();
+    // A send of 90 and its charge of 2.78, the group ending 1.73 lower (a charge taken twice,
+    // as once on Vodacom Lesotho's genuine sample).
+    let rows = |printed: i64| {
+        vec![
+            row("A", 0, 50, 1_000),
+            row("B", 30, -printed, 910),
+            Transaction {
+                category: crate::Category::Charges,
+                withdrawn: Decimal::new(278, 2),
+                balance: d("905.49"),
+                ..row("C", 30, 0, 0)
+            },
+            Transaction {
+                balance: d("405.49"),
+                ..row("D", 59, -500, 0)
+            },
+        ]
+    };
+    // Genuine: the group chains without the charge row (the charge taken twice).
+    assert_eq!(codes(rows(90), false), ["row_not_moving_balance"]);
+    // 90 printed as 40: read from the group's end it moved 91.73 or 87.27; only the row's own
+    // step (910 from 1,000) shows the digit.
+    assert_eq!(codes(rows(40), false), ["amount_digit_edited"]);
+}
+
+#[test]
+fn a_digit_typed_over_after_a_row_printing_0_is_read_off_by_a_charge_either_way() {
+    // A withdrawal of 10 whose charge prints 0 beside another balance and is taken after it
+    // (2, a charge the statement prints), then 10 received: the balance moves by 8.
+    let rows = |printed: i64| {
+        let charge = |receipt: &str, second: u32, net: i64, balance: i64| Transaction {
+            category: crate::Category::Charges,
+            ..row(receipt, second, net, balance)
+        };
+        vec![
+            row("A", 0, 50, 1_002),
+            charge("Z", 0, -2, 1_000),
+            row("B", 10, -10, 990),
+            charge("C", 10, 0, 72_000),
+            row("D", 30, printed, 998),
+            row("E", 59, -500, 498),
+        ]
+    };
+    assert!(!codes(rows(10), false).contains(&"amount_digit_edited".to_owned()));
+    // 10 printed as 60: 8 moved, and 8 + 2 is one digit off 60.
+    assert_eq!(
+        codes(rows(60), false)
+            .iter()
+            .filter(|c| *c == "amount_digit_edited")
+            .count(),
+        1
+    );
+}

@@ -11,6 +11,10 @@ use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::Transaction;
 
+mod principal;
+
+pub(super) use principal::principal;
+
 /// A row whose printed amount is one digit off the amount its balances moved by
 /// ([`one_digit_apart`]), found by the chain of a wallet that lists every movement
 /// ([`super::listed`]). Not on Safaricom's chain ([`super::balance`]): its movements without a
@@ -205,13 +209,7 @@ pub(super) fn in_group(
     let shape = Shape {
         rows: group,
         ends,
-        // Beside a row printing 0 (a receipt whose sender paid its withdrawal charge), a row's
-        // movement is also read less each charge the statement prints.
-        shifts: if !breaks_are_evidence && unprinted {
-            &silent.charges
-        } else {
-            &[]
-        },
+        unprinted: !breaks_are_evidence && unprinted,
         held_back: !breaks_are_evidence && held_back(group, unprinted),
     };
     std::iter::once((balance, silent.after_unprinted))
@@ -219,6 +217,7 @@ pub(super) fn in_group(
         .find_map(|(before, unprinted)| {
             readings.iter().find_map(|(skip, left_out)| {
                 let reading = Reading {
+                    before,
                     expected: before + net - left_out,
                     skip: *skip,
                     after_unprinted: unprinted,
@@ -228,86 +227,90 @@ pub(super) fn in_group(
         })
 }
 
-/// The row `idle` of a `group` that chains without it, when it is a two-part payment's
-/// principal (a charge row of ten units or more) one digit off the principal another row's
-/// total implies (the total less nothing or less a charge the statement prints), by ten units
-/// or more, and no row's total is the principal plus a charge (less than ten units more):
-/// Vodacom Lesotho prints the principal on its `Pay Bill Charge` row and the total, which
-/// alone moves the balance, on the payment's (100.00 and 103.21 on the genuine sample).
-pub(super) fn principal(
-    group: &[&Transaction],
-    idle: &Transaction,
-    silent: &Silent,
-) -> Option<TypedOver> {
-    if idle.category != Category::Charges || idle.withdrawn < TENS {
-        return None;
-    }
-    let totals = || {
-        group
-            .iter()
-            .filter(|t| !std::ptr::eq(**t, idle) && t.net() < Decimal::ZERO)
-    };
-    if totals().any(|t| (Decimal::ZERO..TENS).contains(&(t.withdrawn - idle.withdrawn))) {
-        return None;
-    }
-    totals().find_map(|t| {
-        std::iter::once(&Decimal::ZERO)
-            .chain(&silent.charges)
-            .find_map(|c| TypedOver::of(idle, c - t.withdrawn, TENS))
-    })
-}
-
 /// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
-/// may end on, the charges a row's movement is also read less, and whether its shape holds
-/// units and cents digits back ([`held_back`]; never where breaks are evidence).
+/// may end on, whether a row printing 0 sits beside the others and whether its shape holds
+/// units and cents digits back ([`held_back`]; neither where breaks are evidence).
 struct Shape<'a> {
     rows: &'a [&'a Transaction],
     ends: Vec<Decimal>,
-    shifts: &'a [Decimal],
+    unprinted: bool,
     held_back: bool,
 }
 
-/// One way of reading a group in [`in_group`]: the balance it should end on, the row left out
-/// as not moving the balance, and whether a row printing 0 before it is left unknown.
+/// One way of reading a group in [`in_group`]: the balance before it, the balance it should end
+/// on, the row left out as not moving the balance, and whether a row printing 0 before it is
+/// left unknown.
 struct Reading {
+    before: Decimal,
     expected: Decimal,
     skip: Option<usize>,
     after_unprinted: bool,
 }
 
-/// [`in_group`] for one [`Reading`] of a group's [`Shape`]. A row's movement is read as is and
-/// less each of the shape's `shifts` (charges below ten units, a digit typed over at ten or
-/// more: the two cannot be taken for each other).
+/// [`in_group`] for one [`Reading`] of a group's [`Shape`]. A row moved by what the group's end
+/// leaves once the other rows are taken off, or, where breaks are no evidence, by its own step:
+/// its printed balance less the balance before the group or another row's (rows of one group
+/// are listed in any order, and a group with a charge taken twice ends off its rows' sum; the
+/// row's own step still shows its digit). Beside or after a row printing 0 left unknown (a
+/// receipt whose sender paid its withdrawal charge: the 0 was a charge, either way), a
+/// movement is also read off by each charge the statement prints, more or less: the digit
+/// counted there is ten units or more and a charge is less, so the two cannot be taken for
+/// each other.
 fn from(
     shape: &Shape<'_>,
     reading: &Reading,
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
+    let shifts: &[Decimal] = if shape.unprinted || (!breaks_are_evidence && reading.after_unprinted)
+    {
+        &silent.charges
+    } else {
+        &[]
+    };
+    let read =
+        move |m: Decimal| std::iter::once(m).chain(shifts.iter().flat_map(move |c| [m - c, m + c]));
     shape
         .rows
         .iter()
         .enumerate()
         .filter(|(i, _)| Some(*i) != reading.skip)
         .find_map(|(_, row)| {
+            // (what the row moved by, the balance the group then ends on)
             let others = reading.expected - row.net();
-            let toward = if row.net().is_sign_negative() {
-                Decimal::NEGATIVE_ONE
-            } else {
-                Decimal::ONE
-            };
-            shape.ends.iter().find_map(|&after| {
-                let moved = after - others;
+            let mut moved: Vec<(Decimal, Decimal)> = shape
+                .ends
+                .iter()
+                .map(|&after| (after - others, after))
+                .collect();
+            if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
+                let end = shape.ends.first().copied().unwrap_or(own);
+                moved.extend(
+                    std::iter::once(reading.before)
+                        .chain(
+                            shape
+                                .rows
+                                .iter()
+                                .filter(|t| !std::ptr::eq(**t, *row))
+                                .filter_map(|t| t.balance),
+                        )
+                        .map(|b| (own - b, end)),
+                );
+            }
+            // A row that one of its readings explains is not one digit off by another.
+            if moved.iter().any(|(m, _)| read(*m).any(|x| x == row.net())) {
+                return None;
+            }
+            moved.iter().find_map(|&(m, after)| {
                 let least = if !breaks_are_evidence
-                    && silent.may_explain(reading.after_unprinted, shape.held_back, row, moved)
+                    && silent.may_explain(reading.after_unprinted, shape.held_back, row, m)
                 {
                     TENS
                 } else {
                     Decimal::ZERO
                 };
-                std::iter::once(moved)
-                    .chain(shape.shifts.iter().map(|c| moved - toward * c))
-                    .find_map(|m| TypedOver::of(row, m, least))
+                read(m)
+                    .find_map(|x| TypedOver::of(row, x, least))
                     .map(|typed| (typed, after))
             })
         })
