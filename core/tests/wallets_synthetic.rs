@@ -7,6 +7,7 @@ use alama_core::statement::Statement;
 use alama_core::testing::SplitMix64;
 use alama_core::testing::wallets::{Synthetic, airtel_statement, mtn_statement, vodacom_statement};
 use proptest::prelude::*;
+use rust_decimal::Decimal;
 
 fn round_trip(synthetic: &Synthetic) {
     let parsed = parse(&synthetic.bytes, &ParseOptions::default()).expect("parses");
@@ -67,7 +68,7 @@ proptest! {
             // and counts the order of tied rows could otherwise decide.
             let rows = &mut tied.transactions;
             if let Some(b) = rows[3].balance.as_mut() {
-                *b += rust_decimal::Decimal::from(7);
+                *b += Decimal::from(7);
             }
             // Rows 0 and 1 share a time: both printed twice.
             let (first, second) = (rows[0].clone(), rows[1].clone());
@@ -288,4 +289,53 @@ fn mtn_spreadsheet_reads_as_its_csv() {
             (from_csv.provider.clone(), &from_csv.currency)
         );
     }
+}
+
+/// Every wallet that prints a levy (`Profile::levy`: MTN Ghana's E-LEVY): its generated files
+/// print levies the law allows, and a levied row whose amount is lowered after the fact, its
+/// levy and balances kept, shows as `levy_off_rate`.
+#[test]
+fn a_levied_row_lowered_after_the_fact_keeps_its_old_levy() {
+    use alama_core::check::check;
+    let code = |s: &Statement, w: &alama_core::wallets::Wallet| {
+        check(&s.reading(), w, None)
+            .findings
+            .iter()
+            .any(|f| f.code == "levy_off_rate")
+    };
+    let mut lowered = 0;
+    for w in alama_core::wallets::ALL
+        .iter()
+        .filter(|w| w.profile.levy.is_some())
+    {
+        let generator = w
+            .generator
+            .as_ref()
+            .expect("a wallet with a levy has a generator");
+        for seed in 0..8 {
+            let synthetic = (generator.file)(seed, 40);
+            let s = parse(&synthetic.bytes, &ParseOptions::default())
+                .expect("parses")
+                .into_statement();
+            assert!(!code(&s, w), "{} seed {seed}: a lawful levy flagged", w.id);
+            let mut forged = s.clone();
+            let Some(row) = forged
+                .transactions
+                .iter_mut()
+                .find(|t| t.tax.is_some_and(|tax| tax > Decimal::new(5, 2)))
+            else {
+                continue;
+            };
+            // The amount a tenth of what it was; the levy of the old amount kept.
+            let tax = row.tax.unwrap_or_default();
+            row.withdrawn = (row.withdrawn - tax) / Decimal::TEN + tax;
+            assert!(
+                code(&forged, w),
+                "{} seed {seed}: a lowered amount passed",
+                w.id
+            );
+            lowered += 1;
+        }
+    }
+    assert!(lowered > 0, "no generated file had a levied row");
 }

@@ -9,6 +9,11 @@
 //! charge, and a row invented without its charge row, or with a charge guessed, shows too. On
 //! Safaricom's genuine statements every send and agent withdrawal carries the tariff's charge
 //! (docs/research/tariffs.md), so the check raises nothing there.
+//!
+//! A levy the wallet prints beside a row ([`Transaction::tax`], Ghana's E-LEVY) must not be
+//! more than the law in force that day sets on the row's value ([`crate::wallets::Levy`]): a
+//! levy above it is a `warning` (`levy_off_rate`): an amount lowered after the fact keeps its
+//! old levy, and a row invented on a day without a levy, or with a levy copied, shows too.
 
 use rust_decimal::Decimal;
 
@@ -25,8 +30,14 @@ struct Off<'a> {
 }
 
 /// Checks every movement of the rows, listed `by_time` in reading order, against the wallet's
-/// tariff (none: nothing checked).
+/// tariff, and every levy it prints against the law (none: nothing checked).
 pub(super) fn check(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Vec<Finding>) {
+    charges(wallet, by_time, findings);
+    levies(wallet, by_time, findings);
+}
+
+/// Every movement against the wallet's tariff (`charge_off_tariff`).
+fn charges(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Vec<Finding>) {
     let Some(tariff) = wallet.profile.tariff else {
         return;
     };
@@ -70,6 +81,41 @@ pub(super) fn check(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Ve
             first.charged,
             first.tariff,
             tariff.source
+        ),
+    ));
+}
+
+/// Every completed row's printed levy against the most the law allows (`levy_off_rate`).
+fn levies(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Vec<Finding>) {
+    let Some(levy) = wallet.profile.levy else {
+        return;
+    };
+    let over: Vec<(&Transaction, Decimal, Decimal)> = by_time
+        .iter()
+        .filter(|t| t.is_completed())
+        .filter_map(|t| {
+            let printed = t.tax.filter(|tax| *tax > Decimal::ZERO)?;
+            let most = (levy.most)(t.completed_at.date(), t.withdrawn - printed);
+            (printed > most).then_some((*t, printed, most))
+        })
+        .collect();
+    let Some((first, printed, most)) = over.first() else {
+        return;
+    };
+    findings.push(finding(
+        "levy_off_rate",
+        Severity::Warning,
+        format!(
+            "{} row(s) print a levy above what the law set on their amount that day (first at \
+             {}, receipt {}: {:.2} paid out, levy {:.2}, at most {:.2}); an amount lowered after the fact \
+             keeps its old levy, and an invented row a copied one. Law: {}",
+            over.len(),
+            first.completed_at,
+            first.receipt_no,
+            first.withdrawn - printed,
+            printed,
+            most,
+            levy.source
         ),
     ));
 }

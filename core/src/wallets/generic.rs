@@ -35,6 +35,7 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             ids_rise_with_time: false,
             password_hint: None,
             tariff: None,
+            levy: None,
         },
         #[cfg(feature = "testing")]
         generator: None,

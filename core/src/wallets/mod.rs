@@ -30,7 +30,9 @@ pub use synthetic::{Generator, Party, Prints, Words};
 #[cfg(feature = "testing")]
 pub use vodacom_ls::generator::vodacom_statement;
 
-pub use wallet::{Chain, Counterparty, Floor, Launch, PdfWriter, Profile, Tariff, Wallet, Writer};
+pub use wallet::{
+    Chain, Counterparty, Floor, Launch, Levy, PdfWriter, Profile, Tariff, Wallet, Writer,
+};
 pub(crate) use wallet::{CsvLayout, Layouts, PdfLayout};
 
 use crate::error::{Error, ErrorKind, Result};

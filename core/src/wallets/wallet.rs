@@ -151,6 +151,24 @@ pub struct Profile {
     pub password_hint: Option<&'static str>,
     /// Its published tariff, where it is data ([`Tariff`]); `None`: no charge is checked.
     pub tariff: Option<Tariff>,
+    /// The government levy its statements print in a column of their own, where the law is
+    /// data ([`Levy`]); `None`: no levy is checked.
+    pub levy: Option<Levy>,
+}
+
+/// A government levy a wallet prints beside each row it applies to ([`Transaction::tax`]:
+/// Ghana's E-LEVY), as data: the most the law lets it be. Only a bound from above: what a levy
+/// exempts (Ghana's first GHS 100 a day, counted over every account the person holds) is not
+/// on the statement, so a levy below the rate is no evidence. A levy above it shows an amount
+/// lowered after the fact or a row invented with a levy copied (`crate::check::fees`).
+#[derive(Debug, Clone, Copy)]
+pub struct Levy {
+    /// The most the law allows on a row completed on `day` (the statement's time zone) that
+    /// moved `value` out, fee included and levy left out, both in major units of the
+    /// statement's currency; 0 on a day no levy was in force.
+    pub most: fn(NaiveDate, Decimal) -> Decimal,
+    /// Where the law comes from, for messages (`"Ghana's Electronic Transfer Levy Act …"`).
+    pub source: &'static str,
 }
 
 /// A wallet's published tariff as data (its tables, sources and dates live in the wallet's

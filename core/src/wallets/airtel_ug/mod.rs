@@ -84,6 +84,7 @@ pub static WALLET: Wallet = Wallet {
         ids_rise_with_time: true,
         password_hint: None,
         tariff: None,
+        levy: None,
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

@@ -30,8 +30,10 @@ pub fn mtn_statement(seed: u64, rows: usize) -> Synthetic {
         } else {
             Decimal::ZERO
         };
+        // Some transfers carry the E-LEVY the law set that day (1 % until the repeal of 2 April
+        // 2025, then none), rounded to the pesewa.
         let levy = if rng.chance(10) {
-            Decimal::new(10, 2)
+            super::levy::most(time.date(), amount + fees)
         } else {
             Decimal::ZERO
         };

@@ -12,12 +12,13 @@
 mod csv;
 #[cfg(feature = "testing")]
 pub(super) mod generator;
+mod levy;
 mod rules;
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use super::{Chain, CsvLayout, Floor, Launch, Layouts, Profile, Wallet};
+use super::{Chain, CsvLayout, Floor, Launch, Layouts, Levy, Profile, Wallet};
 
 /// MTN MoMo Ghana.
 pub static WALLET: Wallet = Wallet {
@@ -62,6 +63,10 @@ pub static WALLET: Wallet = Wallet {
         ids_rise_with_time: true,
         password_hint: None,
         tariff: None,
+        levy: Some(Levy {
+            most: levy::most,
+            source: levy::SOURCE,
+        }),
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

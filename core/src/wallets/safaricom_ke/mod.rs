@@ -93,6 +93,7 @@ pub static WALLET: Wallet = Wallet {
             source: "Safaricom's M-Pesa tariff (sends and agent withdrawals, 1 January 2021 and \
                      29 July 2023 tables)",
         }),
+        levy: None,
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {
