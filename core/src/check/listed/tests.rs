@@ -275,3 +275,23 @@ fn a_digit_typed_over_after_a_row_printing_0_is_read_off_by_a_charge_either_way(
         1
     );
 }
+
+#[test]
+fn a_units_digit_typed_over_a_receipt_beside_its_sender_paid_charge_fails() {
+    // 50 received, then its sender-paid withdrawal charge of 2 credited on a row printing 0,
+    // whose balance is after both.
+    let rows = |printed: i64| {
+        vec![
+            row("A", 0, 50, 1_000),
+            row("C", 30, printed, 1_050),
+            Transaction {
+                category: crate::Category::Charges,
+                ..row("D", 30, 0, 1_052)
+            },
+            row("E", 59, -500, 552),
+        ]
+    };
+    assert_eq!(codes(rows(50), false), ["amount_not_printed"]);
+    // 50 printed as 55: the receipt's own step from the group before is 50.
+    assert_eq!(codes(rows(55), false), ["amount_digit_edited"]);
+}

@@ -135,20 +135,18 @@ impl Silent {
     }
 }
 
-/// Whether a `group`'s own shape holds its units and cents digits back: a row printing 0 beside
-/// the others (`unprinted`), or a payment printed with its charge row (Vodacom Lesotho's
-/// two-part payments print the principal, the charge or the total on either row, not always
-/// what moved). A withdrawal or a send with its charge row is read to the digit: on the genuine
-/// sample every one prints what moved.
-fn held_back(group: &[&Transaction], unprinted: bool) -> bool {
-    unprinted
-        || (group.iter().any(|t| t.category == Category::Charges)
-            && group.iter().any(|t| {
-                matches!(
-                    t.category,
-                    Category::Paybill | Category::BuyGoods | Category::Utilities
-                )
-            }))
+/// Whether a `group` is a payment printed with its charge row (Vodacom Lesotho's two-part
+/// payments print the principal, the charge or the total on either row, not always what
+/// moved): its units and cents digits are held back. A withdrawal or a send with its charge row
+/// is read to the digit: on the genuine sample every one prints what moved.
+fn payment_with_charge(group: &[&Transaction]) -> bool {
+    group.iter().any(|t| t.category == Category::Charges)
+        && group.iter().any(|t| {
+            matches!(
+                t.category,
+                Category::Paybill | Category::BuyGoods | Category::Utilities
+            )
+        })
 }
 
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written
@@ -210,7 +208,7 @@ pub(super) fn in_group(
         rows: group,
         ends,
         unprinted: !breaks_are_evidence && unprinted,
-        held_back: !breaks_are_evidence && held_back(group, unprinted),
+        payment: !breaks_are_evidence && payment_with_charge(group),
     };
     std::iter::once((balance, silent.after_unprinted))
         .chain(silent.others.iter().copied())
@@ -228,13 +226,13 @@ pub(super) fn in_group(
 }
 
 /// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
-/// may end on, whether a row printing 0 sits beside the others and whether its shape holds
-/// units and cents digits back ([`held_back`]; neither where breaks are evidence).
+/// may end on, whether a row printing 0 sits beside the others and whether it is a payment
+/// printed with its charge row ([`payment_with_charge`]; neither where breaks are evidence).
 struct Shape<'a> {
     rows: &'a [&'a Transaction],
     ends: Vec<Decimal>,
     unprinted: bool,
-    held_back: bool,
+    payment: bool,
 }
 
 /// One way of reading a group in [`in_group`]: the balance before it, the balance it should end
@@ -276,34 +274,36 @@ fn from(
         .enumerate()
         .filter(|(i, _)| Some(*i) != reading.skip)
         .find_map(|(_, row)| {
-            // (what the row moved by, the balance the group then ends on)
+            // (what the row moved by, the balance the group then ends on, whether the group's
+            // own shape holds units and cents back)
             let others = reading.expected - row.net();
-            let mut moved: Vec<(Decimal, Decimal)> = shape
+            let held_back = shape.unprinted || shape.payment;
+            let mut moved: Vec<(Decimal, Decimal, bool)> = shape
                 .ends
                 .iter()
-                .map(|&after| (after - others, after))
+                .map(|&after| (after - others, after, held_back))
                 .collect();
             if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
                 let end = shape.ends.first().copied().unwrap_or(own);
+                // The row's own step from the group before: a row printing 0 beside it, whose
+                // balance is after both, is not in it.
+                moved.push((own - reading.before, end, shape.payment));
                 moved.extend(
-                    std::iter::once(reading.before)
-                        .chain(
-                            shape
-                                .rows
-                                .iter()
-                                .filter(|t| !std::ptr::eq(**t, *row))
-                                .filter_map(|t| t.balance),
-                        )
-                        .map(|b| (own - b, end)),
+                    shape
+                        .rows
+                        .iter()
+                        .filter(|t| !std::ptr::eq(**t, *row))
+                        .filter_map(|t| t.balance)
+                        .map(|b| (own - b, end, held_back)),
                 );
             }
             // A row that one of its readings explains is not one digit off by another.
-            if moved.iter().any(|(m, _)| read(*m).any(|x| x == row.net())) {
+            if moved.iter().any(|(m, ..)| read(*m).any(|x| x == row.net())) {
                 return None;
             }
-            moved.iter().find_map(|&(m, after)| {
+            moved.iter().find_map(|&(m, after, held_back)| {
                 let least = if !breaks_are_evidence
-                    && silent.may_explain(reading.after_unprinted, shape.held_back, row, m)
+                    && silent.may_explain(reading.after_unprinted, held_back, row, m)
                 {
                     TENS
                 } else {
