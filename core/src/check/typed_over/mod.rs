@@ -120,8 +120,8 @@ impl Silent {
     /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
     /// `moved`) may be one of the wallet's movements without a row (see [`Silent`]): a row
     /// printing 0 before it left unknown (`after_unprinted`), its own group's shape
-    /// (`held_back`, [`held_back`]), or a charge taken without its row, which leaves the balance
-    /// short by the charge.
+    /// (`held_back`: a row printing 0 beside it, or [`payment_with_charge`]), or a charge taken
+    /// without its row, which leaves the balance short by the charge.
     fn may_explain(
         &self,
         after_unprinted: bool,
