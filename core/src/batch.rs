@@ -7,7 +7,7 @@
 //! input order as they complete (the CLI) or gather them (Python). A panic in a job (a bug) is
 //! caught and reported as that job's outcome, with its message; the others go on.
 //!
-//! Not the process-wide pool of [`crate::parallel`]: a batch's jobs each take a core for
+//! Not the process-wide pool of `crate::parallel`: a batch's jobs each take a core for
 //! milliseconds to seconds and block on nothing, so one thread per worker and no work stealing
 //! is all they need, and the engine's own split of a long report still has the pool to use.
 

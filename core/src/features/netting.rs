@@ -12,12 +12,12 @@
 //!
 //! **Mirrors** (issue 40): rows that move no money net over minutes are not activity either.
 //! A row is undone by its mirror when, within [`MIRROR_MINUTES`], a row of the same kind moves
-//! money the other way (see [`mirrored_in`]):
+//! money the other way (see `mirrored_in`):
 //! - person to person, the **same amount** back, whoever the counterparty (a round trip with
 //!   the holder's own second number is printed under another name, or a bare number, in each
 //!   direction); such rows are netted out of income and spending like round trips;
 //! - an overdraft (Fuliza), a mobile or digital loan drawn and repaid at once (the repayment
-//!   may carry the fee, see [`undoes`]);
+//!   may carry the fee, see `undoes`);
 //! - savings put away and taken back (or the other way), and own-account (bank) transfers,
 //!   the same amount back;
 //!
@@ -28,7 +28,7 @@
 //!
 //! Mirrors take nothing from savings or bank figures: they stop rows that cost nothing from
 //! counting as activity (and, person to person, as income and spending), and credit drawn and
-//! repaid at once from counting as credit history ([`without_instant_credit`]).
+//! repaid at once from counting as credit history (`without_instant_credit`).
 
 use std::collections::{HashMap, VecDeque};
 

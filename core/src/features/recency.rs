@@ -6,7 +6,7 @@
 //! never came scored as if it had come), and an income that did come in that month did not
 //! count either. This module reads every day, the partial month included:
 //!
-//! - **Income days.** The arrivals of income ([`super::sums`]: earned income net of round
+//! - **Income days.** The arrivals of income (`super::sums`: earned income net of round
 //!   trips, and money in from banks when bank funding is recurrent) are added up per day; a day
 //!   whose income reaches the card's `materialMonthlyIncome` (KES 1,000 on the Kenyan card: the
 //!   least a month needs to count as a month with income) is an income day. A salary day is
@@ -17,7 +17,7 @@
 //!   with at least [`MIN_INCOME_DAYS`] of them (three gaps) and never shorter than
 //!   [`MIN_CYCLE_DAYS`]: a trader paid every day is expected to be paid within the week, not
 //!   within the day. It is measured only when the income days keep a rhythm: at least three
-//!   gaps in four between half and twice the median gap ([`is_regular`]). Irregular income (a
+//!   gaps in four between half and twice the median gap (`is_regular`). Irregular income (a
 //!   farmer's harvests, occasional work) has no day on which the next income is expected, and
 //!   the median of irregular gaps moves with every added day (one windfall between two sparse
 //!   income days halved it, and the farmer's last income looked twice as late), so recency is

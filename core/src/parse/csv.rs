@@ -18,7 +18,7 @@
 //! | balance before | Balance Before (optional) |
 //! | currency, wallet | Currency, Wallet (optional: ISO 4217 code and provider name of the statement, read from the first row) |
 //!
-//! The canonical CSV ([`write`]) uses the first name of each row, amounts as plain decimals with
+//! The canonical CSV ([`write()`]) uses the first name of each row, amounts as plain decimals with
 //! two places (Withdrawn positive), times as `YYYY-MM-DD HH:MM:SS` local time.
 
 use chrono::NaiveDateTime;

@@ -166,7 +166,7 @@ pub fn parse(bytes: &[u8], options: &ParseOptions) -> Result<ParsedStatement> {
 /// words; scoring it is `unsupported_wallet` (`crate::wallets::of`).
 ///
 /// A long statement's two halves are categorised on two threads when the pool may be used
-/// ([`crate::parallel`]), each with its own memo of the Details it has seen.
+/// (`crate::parallel`), each with its own memo of the Details it has seen.
 pub fn prepare(statement: &mut Statement) {
     normalise_summary(statement);
     if let Some(exponent) = crate::statement::currency_exponent(&statement.currency) {

@@ -15,7 +15,7 @@
 //!    document drawn otherwise (a Type3 font, a Form `XObject`, an inline image…) is refused
 //!    as `UnsupportedWallet` (no genuine statement in `../shared/samples` needs more: issue 37
 //!    measured it and removed the general `pdf-extract` path that read such documents).
-//!    [`glyphs`] then groups characters into lines by baseline; [`pieces`] splits a line into
+//!    [`glyphs`] then groups characters into lines by baseline; [`pieces()`] splits a line into
 //!    runs at its gaps.
 //!
 //! A reader that panics on a malformed object is contained where the engine dispatches a PDF

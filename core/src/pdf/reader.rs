@@ -9,7 +9,7 @@
 //! removed); what it does not read (a font kind outside [`fonts`](super::fonts), a Form
 //! `XObject`, an inline image, a string it cannot lex) makes [`extract`] return `Ok(false)`
 //! and the caller refuses the document. Pages are read in parallel
-//! ([`parallel`](crate::parallel)), in batches.
+//! (`crate::parallel`), in batches.
 //!
 //! Operators with malformed operands are skipped; `q` nesting deeper than
 //! [`MAX_STATE_DEPTH`] is ignored with its `Q`.

@@ -1,5 +1,5 @@
 //! The file-structure facts of a PDF that the forensic checks read (see
-//! [`PdfStructure`](crate::statement::PdfStructure)): save markers, cross-reference sections,
+//! [`crate::statement::PdfStructure`]): save markers, cross-reference sections,
 //! the writer's binary comment, the fonts each page uses and the page sizes.
 
 use std::collections::BTreeMap;

@@ -8,7 +8,7 @@
 //! message that names the problem: a base score other than 300 or maxima that do not add up to
 //! 550 (the bands are defined on 300–850); a characteristic whose `max` is not the sum of its
 //! attributes' maxima; an attribute naming a feature that is not in the
-//! [catalogue](crate::features::catalogue); bins that leave a gap or overlap (each bin's upper
+//! [`crate::features::catalogue`]; bins that leave a gap or overlap (each bin's upper
 //! edge must be the next bin's lower edge, exactly one of the two inclusive, the first open below
 //! and the last open above); points that go against the declared direction; a neutral missing
 //! policy without points; duplicate codes; a knock-out naming an unknown feature.

@@ -25,7 +25,7 @@ pub fn sort_key(t: &Transaction) -> (NaiveDateTime, &str, &str, Decimal, Decimal
 /// `rows` (each with its index in the statement) in the order they are read in: by
 /// [`sort_key`], then by index. Made as a stable sort of completion times as integers (cheap to
 /// compare; rows listed in either time order are sorted in one pass, see
-/// [`crate::order::sort_stable_by_key`]), then a sort by the whole key and index of the few
+/// `crate::order::sort_stable_by_key`), then a sort by the whole key and index of the few
 /// rows that share a time.
 pub fn reading_order<'a>(
     rows: impl Iterator<Item = (usize, &'a Transaction)>,

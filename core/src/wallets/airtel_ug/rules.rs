@@ -1,5 +1,5 @@
 //! Airtel Money Uganda's words → the common categories (a data table, read top to bottom, the
-//! first match wins; texts normalised by [`super::normalise`]).
+//! first match wins; texts normalised by [`crate::categorise::normalise`]).
 //!
 //! Source: the Description shapes of a real Airtel Money Uganda statement (`Received from …`,
 //! `Received Money from …`, `Sent Money to …`, `Paid to <merchant id> <name>`), studied with

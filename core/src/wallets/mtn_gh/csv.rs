@@ -21,11 +21,11 @@
 //!   the row), with `fee = FEES` and `tax = E-LEVY` kept beside it. Money in: `paid_in = AMOUNT`
 //!   (fees on an incoming row are the sender's, so `fee` and `tax` stay `None`).
 //! - `balance` is `BAL AFTER`, `balance_before` is `BAL BEFORE`, as printed (see
-//!   [`crate::check::wallet_chain`] for the rows whose printed balances do not chain).
+//!   `crate::check::listed` for the rows whose printed balances do not chain).
 //! - `receipt_no` is `F_ID`; `transaction_type` is `TRANS. TYPE` as printed (`TRANSFER`,
 //!   `DEBIT`, `PAYMENT_SEND`, `PAYMENT`, `CASH_OUT`, `CASH_IN`, `ADJUSTMENT`, `CUSTOM_PAYMENT`).
 //! - `details` is [`details_of`]: the type, the counterparty's name, `REF` and `OVA`, joined by
-//!   `" | "`, for the category table ([`crate::categorise::mtn_gh`]).
+//!   `" | "`, for the category table (`super::rules`).
 //!
 //! A record whose time or amounts cannot be read becomes an [`UnparsedLine`]; a file without
 //! MTN's columns is not this parser's (see [`find_header`]).

@@ -1,6 +1,6 @@
 //! MTN MoMo Ghana's words → the common categories (a data table, read top to bottom, the first
 //! match wins). The text is the parser's Details (`TYPE | to NAME | REF | OVA`, see
-//! [`crate::parse::mtn_csv::details_of`]) normalised by [`super::normalise`], so a rule can look
+//! [`super::csv::details_of`]) normalised by [`crate::categorise::normalise`], so a rule can look
 //! at MTN's own transaction type (`transfer |`, `cash_out |`, …), the counterparty account
 //! (`one4all.sp`, `hubtelpos.sp`, `cis`) and the reference.
 //!

@@ -1,5 +1,5 @@
 //! Vodacom M-Pesa Lesotho's words → the common categories (a data table, read top to bottom,
-//! the first match wins; texts normalised by [`super::normalise`]).
+//! the first match wins; texts normalised by [`crate::categorise::normalise`]).
 //!
 //! Source: the Description shapes of a real Vodacom M-Pesa Lesotho statement (`Overdraft Payment
 //! from 72957 - Redeem Financial Services`, `Customer Overdraft Payment to72957 - …`, `M-Pesa

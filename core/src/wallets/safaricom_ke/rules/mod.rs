@@ -65,7 +65,7 @@ pub const BETTING_WORDS: &[&str] = &["betin", "bet254", "lotto", "casino", "jack
 
 /// Digital lenders (CBK-licensed digital credit providers, mobile bank lenders other than
 /// M-Shwari / KCB M-PESA / Hustler Fund, PAYG asset financiers), matched anywhere. The generic
-/// `"credit limited"`-style entries catch lenders named "<brand> Credit Limited" and come after
+/// `"credit limited"`-style entries catch lenders named "`<brand>` Credit Limited" and come after
 /// the credit-bureau rule.
 pub const DIGITAL_LENDERS: &[&str] = &[
     "zenka",
