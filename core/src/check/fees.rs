@@ -90,16 +90,17 @@ fn levies(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Vec<Finding>
     let Some(levy) = wallet.profile.levy else {
         return;
     };
-    let over: Vec<(&Transaction, Decimal, Decimal)> = by_time
+    let over: Vec<(&Transaction, Decimal, Decimal, Decimal)> = by_time
         .iter()
         .filter(|t| t.is_completed())
         .filter_map(|t| {
             let printed = t.tax.filter(|tax| *tax > Decimal::ZERO)?;
-            let most = (levy.most)(t.completed_at.date(), t.withdrawn - printed);
-            (printed > most).then_some((*t, printed, most))
+            let value = t.withdrawn - printed - t.fee.unwrap_or_default();
+            let most = (levy.most)(t.completed_at.date(), value);
+            (printed > most).then_some((*t, value, printed, most))
         })
         .collect();
-    let Some((first, printed, most)) = over.first() else {
+    let Some((first, value, printed, most)) = over.first() else {
         return;
     };
     findings.push(finding(
@@ -107,12 +108,12 @@ fn levies(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Vec<Finding>
         Severity::Warning,
         format!(
             "{} row(s) print a levy above what the law set on their amount that day (first at \
-             {}, receipt {}: {:.2} paid out, levy {:.2}, at most {:.2}); an amount lowered after the fact \
+             {}, receipt {}: {:.2} transferred, levy {:.2}, at most {:.2}); an amount lowered after the fact \
              keeps its old levy, and an invented row a copied one. Law: {}",
             over.len(),
             first.completed_at,
             first.receipt_no,
-            first.withdrawn - printed,
+            value,
             printed,
             most,
             levy.source

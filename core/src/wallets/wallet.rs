@@ -164,7 +164,7 @@ pub struct Profile {
 #[derive(Debug, Clone, Copy)]
 pub struct Levy {
     /// The most the law allows on a row completed on `day` (the statement's time zone) that
-    /// moved `value` out, fee included and levy left out, both in major units of the
+    /// transferred `value` (the amount, its fee and levy left out), both in major units of the
     /// statement's currency; 0 on a day no levy was in force.
     pub most: fn(NaiveDate, Decimal) -> Decimal,
     /// Where the law comes from, for messages (`"Ghana's Electronic Transfer Levy Act …"`).

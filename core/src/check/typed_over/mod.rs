@@ -203,12 +203,15 @@ pub(super) fn in_group(
     let readings: Vec<(Option<usize>, Decimal)> = std::iter::once((None, Decimal::ZERO))
         .chain(principals)
         .collect();
-    let unprinted = group.len() > 1 && group.iter().any(|t| t.net().is_zero());
+    let unprinted =
+        !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
+    let payment = !breaks_are_evidence && payment_with_charge(group);
     let shape = Shape {
         rows: group,
         ends,
-        unprinted: !breaks_are_evidence && unprinted,
-        payment: !breaks_are_evidence && payment_with_charge(group),
+        unprinted,
+        payment,
+        held_back: unprinted || payment,
     };
     std::iter::once((balance, silent.after_unprinted))
         .chain(silent.others.iter().copied())
@@ -226,13 +229,43 @@ pub(super) fn in_group(
 }
 
 /// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
-/// may end on, whether a row printing 0 sits beside the others and whether it is a payment
-/// printed with its charge row ([`payment_with_charge`]; neither where breaks are evidence).
+/// may end on, whether a row printing 0 sits beside the others, whether it is a payment printed
+/// with its charge row ([`payment_with_charge`]) and whether either holds its units and cents
+/// digits back (none of these where breaks are evidence).
 struct Shape<'a> {
     rows: &'a [&'a Transaction],
     ends: Vec<Decimal>,
     unprinted: bool,
     payment: bool,
+    held_back: bool,
+}
+
+impl Shape<'_> {
+    /// Whether `row`'s own step (its printed balance `own` less the balance before the group)
+    /// may show a digit typed over, and whether its units and cents are then held back. Only
+    /// where every other row of the group is a charge row (below ten units) or prints 0: a
+    /// movement of its own listed beside it may have come first, and the step would be the sum
+    /// of the two. Units and cents are held back in a payment printed with its charge row, and
+    /// beside a charge row or a row printing 0 that may have come first: unless the charge row
+    /// prints `own` less its charge, or the row printing 0 prints `own` and a charge the
+    /// statement prints, either way (a receipt whose sender paid its withdrawal charge,
+    /// credited after it).
+    fn own_step(&self, row: &Transaction, own: Decimal, charges: &[Decimal]) -> Option<bool> {
+        let mut held_back = self.payment;
+        for t in self.rows.iter().filter(|t| !std::ptr::eq(**t, row)) {
+            if t.net().is_zero() {
+                let after_both = t
+                    .balance
+                    .is_some_and(|b| charges.iter().any(|c| b == own + c || b == own - c));
+                held_back |= !after_both;
+            } else if t.category == Category::Charges && t.net().abs() < TENS {
+                held_back |= t.balance != Some(own + t.net());
+            } else {
+                return None;
+            }
+        }
+        Some(held_back)
+    }
 }
 
 /// One way of reading a group in [`in_group`]: the balance before it, the balance it should end
@@ -246,14 +279,16 @@ struct Reading {
 }
 
 /// [`in_group`] for one [`Reading`] of a group's [`Shape`]. A row moved by what the group's end
-/// leaves once the other rows are taken off, or, where breaks are no evidence, by its own step:
-/// its printed balance less the balance before the group or another row's (rows of one group
-/// are listed in any order, and a group with a charge taken twice ends off its rows' sum; the
-/// row's own step still shows its digit). Beside or after a row printing 0 left unknown (a
-/// receipt whose sender paid its withdrawal charge: the 0 was a charge, either way), a
-/// movement is also read off by each charge the statement prints, more or less: the digit
-/// counted there is ten units or more and a charge is less, so the two cannot be taken for
-/// each other.
+/// leaves once the other rows are taken off, or, where breaks are no evidence, by its own step
+/// from the balance before the group ([`Shape::own_step`]: a group with a charge taken twice
+/// ends off its rows' sum, but the row's own step still shows its digit). Its step from another
+/// row's balance clears it, and shows a digit of ten units or more only from a row printing 0
+/// (the other row may have come after it, its own amount then read back). A row that any
+/// reading explains exactly is never one digit off by another. Beside or after a row printing 0 left unknown (a receipt whose sender paid its
+/// withdrawal charge: the 0 was a charge, either way), a movement is also read off by each
+/// charge the statement prints, more or less; such a reading shows a digit only where the
+/// movement as read is ten units or more off the printed amount (an unknown charge and a
+/// printed one may add up to a round units difference, never to ten units more).
 fn from(
     shape: &Shape<'_>,
     reading: &Reading,
@@ -274,34 +309,45 @@ fn from(
         .enumerate()
         .filter(|(i, _)| Some(*i) != reading.skip)
         .find_map(|(_, row)| {
-            // (what the row moved by, the balance the group then ends on, whether the group's
-            // own shape holds units and cents back)
+            // Readings that may show a digit: (what the row moved by, the balance the group then
+            // ends on, whether units and cents are held back); readings that only clear it.
             let others = reading.expected - row.net();
-            let held_back = shape.unprinted || shape.payment;
-            let mut moved: Vec<(Decimal, Decimal, bool)> = shape
+            let mut shows: Vec<(Decimal, Decimal, bool)> = shape
                 .ends
                 .iter()
-                .map(|&after| (after - others, after, held_back))
+                .map(|&after| (after - others, after, shape.held_back))
                 .collect();
+            let mut clears: Vec<Decimal> = Vec::new();
             if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
+                let step = own - reading.before;
+                match shape.own_step(row, own, &silent.charges) {
+                    Some(held_back) => {
+                        let end = shape.ends.first().copied().unwrap_or(own);
+                        shows.push((step, end, held_back));
+                    }
+                    None => clears.push(step),
+                }
+                // From another row's balance: that row may have come after it (its own amount
+                // read back), so only a row printing 0 (a deposit printed as 0 before a
+                // repayment from it) shows a digit there, and only of ten units or more.
                 let end = shape.ends.first().copied().unwrap_or(own);
-                // The row's own step from the group before: a row printing 0 beside it, whose
-                // balance is after both, is not in it.
-                moved.push((own - reading.before, end, shape.payment));
-                moved.extend(
-                    shape
-                        .rows
-                        .iter()
-                        .filter(|t| !std::ptr::eq(**t, *row))
-                        .filter_map(|t| t.balance)
-                        .map(|b| (own - b, end, held_back)),
-                );
+                for t in shape.rows.iter().filter(|t| !std::ptr::eq(**t, *row)) {
+                    match t.balance {
+                        Some(b) if t.net().is_zero() => shows.push((own - b, end, true)),
+                        Some(b) => clears.push(own - b),
+                        None => {}
+                    }
+                }
             }
-            // A row that one of its readings explains is not one digit off by another.
-            if moved.iter().any(|(m, ..)| read(*m).any(|x| x == row.net())) {
+            let explained = shows
+                .iter()
+                .map(|(m, ..)| *m)
+                .chain(clears)
+                .any(|m| read(m).any(|x| x == row.net()));
+            if explained {
                 return None;
             }
-            moved.iter().find_map(|&(m, after, held_back)| {
+            shows.iter().find_map(|&(m, after, held_back)| {
                 let least = if !breaks_are_evidence
                     && silent.may_explain(reading.after_unprinted, held_back, row, m)
                 {
@@ -309,7 +355,9 @@ fn from(
                 } else {
                     Decimal::ZERO
                 };
-                read(m)
+                let far = (m - row.net()).abs() >= TENS;
+                std::iter::once(m)
+                    .chain(read(m).skip(1).filter(|_| far))
                     .find_map(|x| TypedOver::of(row, x, least))
                     .map(|typed| (typed, after))
             })
@@ -342,39 +390,4 @@ pub(super) fn report(typed: &[TypedOver], findings: &mut Vec<Finding>) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::TENS;
-    use rust_decimal::Decimal;
-
-    fn one_digit_apart(printed: Decimal, moved: Decimal) -> bool {
-        super::one_digit_apart(printed, moved, TENS)
-    }
-
-    fn d(s: &str) -> Decimal {
-        s.parse().expect("a decimal")
-    }
-
-    #[test]
-    fn a_digit_typed_over_in_the_tens_or_higher_is_one_digit_apart() {
-        assert!(one_digit_apart(d("900"), d("300.00")));
-        assert!(one_digit_apart(d("-1250.50"), d("-1850.50")));
-        assert!(one_digit_apart(d("310.50"), d("300.50")));
-    }
-
-    #[test]
-    fn below_the_tens_lengths_and_signs_are_not() {
-        assert!(!one_digit_apart(d("51.00"), d("50.00")));
-        assert!(!one_digit_apart(d("5.78"), d("8.78")));
-        assert!(!one_digit_apart(d("1300"), d("300")));
-        assert!(!one_digit_apart(d("900"), d("-300")));
-        assert!(!one_digit_apart(d("900"), d("310")));
-        assert!(!one_digit_apart(Decimal::ZERO, d("100")));
-    }
-
-    #[test]
-    fn with_no_least_difference_any_digit_counts() {
-        assert!(super::one_digit_apart(d("5.78"), d("8.78"), Decimal::ZERO));
-        assert!(super::one_digit_apart(d("0.26"), d("0.24"), Decimal::ZERO));
-        assert!(!super::one_digit_apart(d("5.78"), d("8.79"), Decimal::ZERO));
-    }
-}
+mod tests;

@@ -9,30 +9,27 @@ use crate::Category;
 use crate::statement::Transaction;
 
 /// The row `idle` of a `group` that chains without it, when it is a two-part payment's
-/// principal (a charge row of ten units or more) that no other row's total allows: no total is
-/// the principal plus a charge (less than ten units more), and one is, once a digit of ten units
-/// or more of the principal is typed back. Vodacom Lesotho prints the principal on its `Pay
-/// Bill Charge` row and the total, which alone moves the balance, on the payment's (100.00 and
-/// 103.21 on the genuine sample); its charge is not published, so the total is read as the
-/// principal plus any charge below ten units.
+/// principal (a charge row of ten units or more) that no other row's total allows, and one
+/// does once a digit of ten units or more of the principal is typed back. Vodacom Lesotho
+/// prints the principal on its `Pay Bill Charge` row and the total, which alone moves the
+/// balance, on the payment's (100.00 and 103.21 on the genuine sample). Its charge is not
+/// published, so a total allows a principal it exceeds by less than ten units or a tenth of the
+/// principal, whichever is more ([`charge_allowed`]).
 pub(in crate::check) fn principal(group: &[&Transaction], idle: &Transaction) -> Option<TypedOver> {
     if idle.category != Category::Charges || idle.withdrawn < TENS {
         return None;
     }
-    let charge_of = |total: &Transaction, principal: Decimal| {
-        (Decimal::ZERO..TENS).contains(&(total.withdrawn - principal))
-    };
     let totals = || {
         group
             .iter()
             .filter(|t| !std::ptr::eq(**t, idle) && t.net() < Decimal::ZERO)
     };
-    if totals().any(|t| charge_of(t, idle.withdrawn)) {
+    if totals().any(|t| charge_allowed(t.withdrawn, idle.withdrawn)) {
         return None;
     }
     totals().find_map(|t| {
         digit_typed_back(idle.withdrawn)
-            .find(|p| charge_of(t, *p))
+            .find(|p| charge_allowed(t.withdrawn, *p))
             .map(|p| TypedOver {
                 at: idle.completed_at,
                 receipt: idle.receipt_no.clone(),
@@ -42,21 +39,65 @@ pub(in crate::check) fn principal(group: &[&Transaction], idle: &Transaction) ->
     })
 }
 
-/// Every amount that `printed` (positive, two decimals) is with one digit of ten units or more
-/// changed, the leading digit never to 0: what a digit typed over may have been.
+/// Whether a two-part payment's `total` may be its `principal` plus a charge: more by less than
+/// ten units or a tenth of the principal, whichever is more (the genuine sample's charges run
+/// from 1.97 on 20 to 4.86 on 200; a charge of ten units or more on a larger payment is allowed
+/// for).
+fn charge_allowed(total: Decimal, principal: Decimal) -> bool {
+    let most = TENS.max(principal / TENS);
+    (Decimal::ZERO..most).contains(&(total - principal))
+}
+
+/// Every amount that `printed` (positive) is with one digit of ten units or more changed, the
+/// leading digit never to 0 (the length kept): what a digit typed over may have been.
 fn digit_typed_back(printed: Decimal) -> impl Iterator<Item = Decimal> {
-    let text = format!("{printed:.2}");
-    // The digits of ten units or more: all but the units digit, the point and two decimals.
-    let places = text.len().saturating_sub(4);
-    (0..places).flat_map(move |at| {
-        let text = text.clone();
-        (b'0'..=b'9').filter_map(move |digit| {
-            let mut bytes = text.clone().into_bytes();
-            if bytes[at] == digit || (at == 0 && digit == b'0') {
-                return None;
-            }
-            bytes[at] = digit;
-            String::from_utf8(bytes).ok()?.parse().ok()
-        })
+    let whole = printed.trunc();
+    let digits: Vec<u32> = whole
+        .to_string()
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| u32::from(b - b'0'))
+        .collect();
+    let len = digits.len();
+    // Place 1 (the tens) to the leading digit, counted from the units.
+    (1..len).flat_map(move |place| {
+        let now = digits[len - 1 - place];
+        let unit = u32::try_from(place)
+            .ok()
+            .and_then(|p| 10i128.checked_pow(p))
+            .and_then(|u| Decimal::try_from_i128_with_scale(u, 0).ok());
+        (0..=9u32)
+            .filter(move |d| *d != now && !(place == len - 1 && *d == 0))
+            .filter_map(move |d| {
+                let step = (Decimal::from(d) - Decimal::from(now)).checked_mul(unit?)?;
+                printed.checked_add(step)
+            })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use rust_decimal::Decimal;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().expect("a decimal")
+    }
+
+    #[test]
+    fn a_digit_of_ten_units_or_more_is_typed_back() {
+        let back: Vec<Decimal> = super::digit_typed_back(d("150.00")).collect();
+        assert!(back.contains(&d("100.00")) && back.contains(&d("950.00")));
+        assert!(back.contains(&d("110.00")) && !back.contains(&d("151.00")));
+        assert!(!back.contains(&d("50.00")) && !back.contains(&d("150.00")));
+        assert_eq!(back.len(), 17);
+        assert_eq!(super::digit_typed_back(d("9.99")).count(), 0);
+    }
+
+    #[test]
+    fn a_charge_grows_with_the_payment() {
+        assert!(super::charge_allowed(d("103.21"), d("100")));
+        assert!(super::charge_allowed(d("1515.50"), d("1500")));
+        assert!(!super::charge_allowed(d("103.21"), d("150")));
+        assert!(!super::charge_allowed(d("103.21"), d("50")));
+    }
 }

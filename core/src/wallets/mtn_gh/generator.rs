@@ -30,10 +30,10 @@ pub fn mtn_statement(seed: u64, rows: usize) -> Synthetic {
         } else {
             Decimal::ZERO
         };
-        // Some transfers carry the E-LEVY the law set that day (1 % until the repeal of 2 April
-        // 2025, then none), rounded to the pesewa.
+        // Some transfers carry the E-LEVY the law set that day on the amount (1 % until the
+        // repeal of 2 April 2025 and its month of refunds, then none), rounded to the pesewa.
         let levy = if rng.chance(10) {
-            super::levy::most(time.date(), amount + fees)
+            super::levy::most(time.date(), amount)
         } else {
             Decimal::ZERO
         };

@@ -8,8 +8,11 @@
 //!   of Telecommunications, `GhanaWeb`, 11 January 2023), so 1.5 % is allowed until then;
 //! - none from 2 April 2025: Electronic Transfer Levy (Repeal) Act, 2025 (Act 1128), assented 2
 //!   April 2025; the GRA ordered "no charge" from midnight and every levy deducted on 2 April or
-//!   after refunded, the systems to be off by the morning of 3 April, so a levy printed on 2 or
-//!   3 April is allowed (its refund is another row).
+//!   after refunded. Its Commissioner-General said on 3 April that some systems were still being
+//!   updated and that anyone levied meanwhile would be refunded (anapuafm.com and
+//!   johnmahama.news, 3 April 2025), so a levy printed in April 2025 is allowed (its refund is
+//!   another row) and one printed from 1 May 2025 is not: a decision, a month's grace for a
+//!   charging system updated late.
 //!
 //! Only the most a levy may be: the law exempts the first GHS 100 of a person's transfers each
 //! day, counted over every account that person holds (GRA's E-Levy Management and Assurance
@@ -24,15 +27,16 @@ use rust_decimal::{Decimal, RoundingStrategy};
 /// For messages: the laws the rates come from.
 pub(super) const SOURCE: &str = "Ghana's Electronic Transfer Levy Act, 2022 (Act 1075: 1.5 % from \
                                  1 May 2022), its Amendment Act 1089 (1 % from January 2023) and \
-                                 the Repeal Act 2025 (Act 1128: none from 2 April 2025)";
+                                 the Repeal Act 2025 (Act 1128: none from 2 April 2025; levies of \
+                                 April 2025 refunded, none allowed from 1 May 2025)";
 
 /// The first day of each rate, in basis points (1.5 % = 150), oldest first; before the first,
 /// none.
 const RATES: [(NaiveDate, u32); 3] = [
     (day(2022, 5, 1), 150),
     (day(2023, 1, 11), 100),
-    // Repealed on 2 April 2025; levies deducted on 2 and 3 April were refunded after the fact.
-    (day(2025, 4, 4), 0),
+    // Repealed on 2 April 2025; levies deducted after it were refunded (a month's grace).
+    (day(2025, 5, 1), 0),
 ];
 
 const fn day(year: i32, month: u32, day: u32) -> NaiveDate {
@@ -42,9 +46,9 @@ const fn day(year: i32, month: u32, day: u32) -> NaiveDate {
     }
 }
 
-/// The most E-LEVY the law allows on a row completed on `day` (Ghana time, GMT) that moved
-/// `value` cedis out (its fee included), rounded up to the pesewa: the rate in force that day
-/// times the value; 0 before 1 May 2022 and from 4 April 2025.
+/// The most E-LEVY the law allows on a row completed on `day` (Ghana time, GMT) that
+/// transferred `value` cedis (its fee and levy left out), rounded up to the pesewa: the rate in
+/// force that day times the value; 0 before 1 May 2022 and from 1 May 2025.
 pub(super) fn most(day: NaiveDate, value: Decimal) -> Decimal {
     let rate = RATES
         .iter()
@@ -72,9 +76,9 @@ mod tests {
         assert_eq!(most(day(2022, 5, 1), d("200")), d("3.00"));
         assert_eq!(most(day(2023, 1, 10), d("200")), d("3.00"));
         assert_eq!(most(day(2023, 1, 11), d("200")), d("2.00"));
-        // Refunded levies of 2 and 3 April 2025 may show; none after.
-        assert_eq!(most(day(2025, 4, 3), d("200")), d("2.00"));
-        assert_eq!(most(day(2025, 4, 4), d("200")), Decimal::ZERO);
+        // Levies of April 2025, refunded, may show; none after.
+        assert_eq!(most(day(2025, 4, 30), d("200")), d("2.00"));
+        assert_eq!(most(day(2025, 5, 1), d("200")), Decimal::ZERO);
         assert_eq!(most(day(2022, 4, 30), d("200")), Decimal::ZERO);
     }
 }
