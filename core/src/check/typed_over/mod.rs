@@ -12,8 +12,10 @@ use crate::report::{Finding, Severity};
 use crate::statement::Transaction;
 
 mod principal;
+mod silent;
 
 pub(super) use principal::principal;
+pub(super) use silent::Silent;
 
 /// A row whose printed amount is one digit off the amount its balances moved by
 /// ([`one_digit_apart`]), found by the chain of a wallet that lists every movement
@@ -48,92 +50,6 @@ impl TypedOver {
 /// reasons not all explained (`breaks_are_evidence: false`), a units or cents digit counts
 /// unless the break may be one of the wallet's own movements without a row ([`Silent`]).
 const TENS: Decimal = Decimal::TEN;
-
-/// What may have moved a balance without a row of its own on a wallet whose genuine chains
-/// break for reasons not all explained, measured on Vodacom Lesotho's genuine sample (22
-/// breaks of 0.63 to 20.02 maloti on the walk of 6f882ba, 12 once the walk goes on from the
-/// balance the next group chains from; on it, the only rows one digit off are a two-part
-/// payment and its charge row, held back below):
-/// - the amount of a row printed as 0 whose balance is not the wallet's (a withdrawal charge
-///   printing 0 beside a balance of 72,238.63): the amount lands on the next balance, and is
-///   one of the charges the statement prints (1.84 there);
-/// - the charge of a debit printed without its charge row (a withdrawal of 270, whose 6.32
-///   shows only in the next balance);
-/// - a payment printed with its charge row, printing one amount and moving another (a
-///   two-part payment printing 51.00 for a 50.00 step, and its charge row 1.97 for a 0.97
-///   step).
-///
-/// A break of a units or cents digit is the shape of a digit typed over only where none of
-/// these can be it; a digit in the tens or higher always is.
-#[derive(Default)]
-pub(super) struct Silent {
-    /// Every amount below ten units the statement prints on a charge row (`Category::Charges`;
-    /// larger ones are the principals of two-part payments), major units, sorted.
-    charges: Vec<Decimal>,
-    /// Whether the group read before holds a row printing 0 whose printed balance the chain
-    /// did not go on from: its amount is not known.
-    after_unprinted: bool,
-    /// The other balances the group read before prints, each with whether a row printing 0
-    /// would then be left unknown: where that group did not chain, or chained only as far as
-    /// its printed rows tell, it may have ended on any of them.
-    others: Vec<(Decimal, bool)>,
-    /// Whether the group read before holds a debit and no charge row: a charge may have been
-    /// taken without its row.
-    after_uncharged_debit: bool,
-}
-
-impl Silent {
-    /// The charges of the completed `rows` (see [`Silent::charges`]).
-    pub(super) fn of(rows: &[&Transaction]) -> Self {
-        let mut charges: Vec<Decimal> = rows
-            .iter()
-            .filter(|t| t.category == Category::Charges && !t.withdrawn.is_zero())
-            .map(|t| t.withdrawn)
-            .filter(|c| *c < TENS)
-            .collect();
-        charges.sort_unstable();
-        charges.dedup();
-        Self {
-            charges,
-            ..Self::default()
-        }
-    }
-
-    /// Records the `group` just read, after which the chain went on from `balance`.
-    pub(super) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
-        let unknown = |end: Decimal| {
-            group
-                .iter()
-                .any(|t| t.net().is_zero() && t.balance != Some(end))
-        };
-        self.after_unprinted = unknown(balance);
-        self.after_uncharged_debit = group.iter().any(|t| t.net().is_sign_negative())
-            && !group.iter().any(|t| t.category == Category::Charges);
-        self.others.clear();
-        for b in group.iter().filter_map(|t| t.balance) {
-            if b != balance && !self.others.iter().any(|(o, _)| *o == b) {
-                self.others.push((b, unknown(b)));
-            }
-        }
-    }
-
-    /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
-    /// `moved`) may be one of the wallet's movements without a row (see [`Silent`]): a row
-    /// printing 0 before it left unknown (`after_unprinted`), its own group's shape
-    /// (`held_back`: a row printing 0 beside it, or [`payment_with_charge`]), or a charge taken
-    /// without its row, which leaves the balance short by the charge.
-    fn may_explain(
-        &self,
-        after_unprinted: bool,
-        held_back: bool,
-        row: &Transaction,
-        moved: Decimal,
-    ) -> bool {
-        let hidden_charge =
-            self.after_uncharged_debit && self.charges.binary_search(&(row.net() - moved)).is_ok();
-        after_unprinted || held_back || hidden_charge
-    }
-}
 
 /// Whether a `group` is a payment printed with its charge row (Vodacom Lesotho's two-part
 /// payments print the principal, the charge or the total on either row, not always what
@@ -189,8 +105,10 @@ pub(super) fn in_group(
     ends.extend(next_before.filter(|b| !ends.contains(b)));
     // A two-part payment's principal, printed on a charge row (ten units or more: a charge is
     // less, see `Silent::charges`), does not move the balance: read the group without it too
-    // (where breaks are no evidence, the wallets that print them).
-    let principals = group
+    // (where breaks are no evidence, the wallets that print them). One paired with its total (a
+    // debit printing the same balance that `principal::charge_allowed` allows) is read only
+    // without it: its amount is not a movement to compare with the others'.
+    let principals: Vec<usize> = group
         .iter()
         .enumerate()
         .filter(|(_, t)| {
@@ -199,10 +117,27 @@ pub(super) fn in_group(
                 && t.category == Category::Charges
                 && t.withdrawn >= TENS
         })
-        .map(|(i, t)| (Some(i), t.net()));
-    let readings: Vec<(Option<usize>, Decimal)> = std::iter::once((None, Decimal::ZERO))
-        .chain(principals)
+        .map(|(i, _)| i)
         .collect();
+    let paired: Vec<usize> = principals
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let p = group[i];
+            group.iter().any(|u| {
+                !std::ptr::eq(*u, p)
+                    && u.net() < Decimal::ZERO
+                    && u.balance == p.balance
+                    && principal::charge_allowed(u.withdrawn, p.withdrawn)
+            })
+        })
+        .collect();
+    let readings: Vec<(Option<usize>, Decimal)> = match paired.as_slice() {
+        [one] => vec![(Some(*one), group[*one].net())],
+        _ => std::iter::once((None, Decimal::ZERO))
+            .chain(principals.iter().map(|&i| (Some(i), group[i].net())))
+            .collect(),
+    };
     let unprinted =
         !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
     let payment = !breaks_are_evidence && payment_with_charge(group);
@@ -213,8 +148,15 @@ pub(super) fn in_group(
         payment,
         held_back: unprinted || payment,
     };
+    // Each other balance the group before prints only where no reading from the running balance
+    // ends on a balance the group prints (the group chains once its principal is left out).
+    let chains = readings.iter().any(|(_, left_out)| {
+        group
+            .iter()
+            .any(|t| t.balance == Some(balance + net - left_out))
+    });
     std::iter::once((balance, silent.after_unprinted))
-        .chain(silent.others.iter().copied())
+        .chain(silent.others.iter().copied().filter(|_| !chains))
         .find_map(|(before, unprinted)| {
             readings.iter().find_map(|(skip, left_out)| {
                 let reading = Reading {
@@ -287,8 +229,9 @@ struct Reading {
 /// reading explains exactly is never one digit off by another. Beside or after a row printing 0 left unknown (a receipt whose sender paid its
 /// withdrawal charge: the 0 was a charge, either way), a movement is also read off by each
 /// charge the statement prints, more or less; such a reading shows a digit only where the
-/// movement as read is ten units or more off the printed amount (an unknown charge and a
-/// printed one may add up to a round units difference, never to ten units more).
+/// movement as read is twenty units or more off the printed amount (an unknown charge and a
+/// printed one may add up to a round difference: a withdrawal charge of 11.84 unprinted beside
+/// a printed 1.84 makes ten; twenty would take a charge of twenty units more than another).
 fn from(
     shape: &Shape<'_>,
     reading: &Reading,
@@ -355,7 +298,7 @@ fn from(
                 } else {
                     Decimal::ZERO
                 };
-                let far = (m - row.net()).abs() >= TENS;
+                let far = (m - row.net()).abs() >= TENS + TENS;
                 std::iter::once(m)
                     .chain(read(m).skip(1).filter(|_| far))
                     .find_map(|x| TypedOver::of(row, x, least))

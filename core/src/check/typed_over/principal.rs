@@ -43,7 +43,7 @@ pub(in crate::check) fn principal(group: &[&Transaction], idle: &Transaction) ->
 /// ten units or a tenth of the principal, whichever is more (the genuine sample's charges run
 /// from 1.97 on 20 to 4.86 on 200; a charge of ten units or more on a larger payment is allowed
 /// for).
-fn charge_allowed(total: Decimal, principal: Decimal) -> bool {
+pub(super) fn charge_allowed(total: Decimal, principal: Decimal) -> bool {
     let most = TENS.max(principal / TENS);
     (Decimal::ZERO..most).contains(&(total - principal))
 }

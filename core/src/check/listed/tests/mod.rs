@@ -14,7 +14,7 @@ fn row(receipt: &str, second: u32, net: i64, balance: i64) -> Transaction {
         receipt_no: receipt.to_owned(),
         completed_at: NaiveDate::from_ymd_opt(2024, 3, 1)
             .and_then(|d| d.and_hms_opt(9, 0, second))
-            .unwrap_or_default(),
+            .expect("a time of day: second below 60"),
         details: "Received".to_owned(),
         status: TransactionStatus::Completed,
         paid_in: Decimal::from(net.max(0)),
@@ -300,80 +300,4 @@ fn a_units_digit_typed_over_a_receipt_beside_its_sender_paid_charge_fails() {
     assert_eq!(codes(rows(55), false), ["amount_digit_edited"]);
 }
 
-/// A completed row at `second` past 09:00 with a decimal `net` and `balance`.
-fn row_d(receipt: &str, second: u32, net: &str, balance: &str) -> Transaction {
-    let d = |s: &str| s.parse::<Decimal>().unwrap_or_default();
-    Transaction {
-        paid_in: d(net).max(Decimal::ZERO),
-        withdrawn: (-d(net)).max(Decimal::ZERO),
-        balance: Some(d(balance)),
-        ..row(receipt, second, 0, 0)
-    }
-}
-
-fn charge_d(receipt: &str, second: u32, net: &str, balance: &str) -> Transaction {
-    Transaction {
-        category: crate::Category::Charges,
-        ..row_d(receipt, second, net, balance)
-    }
-}
-
-#[test]
-fn genuine_shapes_the_own_step_and_the_charge_shifts_do_not_take_for_a_digit() {
-    let edited =
-        |rows: Vec<Transaction>| codes(rows, false).contains(&"amount_digit_edited".to_owned());
-    // A withdrawal printed without its charge row (6), which lands on a group of a receipt and
-    // a send: the receipt's step from the send's balance is the send's 60, not its own 50.
-    assert!(!edited(vec![
-        row_d("A", 0, "-270", "1000"),
-        row_d("Q", 30, "50", "1044"),
-        row_d("P", 31, "-60", "984"),
-        row_d("D", 59, "-500", "484"),
-        row_d("W", 90, "-100", "384"),
-        charge_d("C", 90, "-6", "378"),
-    ]));
-    // The same with two receipts: the second's step from before the group holds the first.
-    assert!(!edited(vec![
-        row_d("A", 0, "-270", "1000"),
-        row_d("P", 30, "103", "1103"),
-        row_d("Q", 31, "205", "1305"),
-        row_d("D", 59, "-500", "805"),
-        row_d("W", 90, "-100", "705"),
-        charge_d("C", 90, "-3", "702"),
-    ]));
-    // A charge printing 0 beside another balance, taken before the receipt listed with it.
-    assert!(!edited(vec![
-        row_d("A", 0, "50", "1000"),
-        row_d("R", 30, "55", "1053"),
-        charge_d("Z", 30, "0", "72000"),
-        row_d("D", 59, "-500", "553"),
-    ]));
-    // The same with a charge of 2.84, the statement printing 1.84 elsewhere.
-    assert!(!edited(vec![
-        row_d("A", 0, "50", "1000"),
-        row_d("R", 30, "55", "1052.16"),
-        charge_d("Z", 30, "0", "72000"),
-        row_d("D", 59, "-500", "552.16"),
-        row_d("W", 90, "-100", "452.16"),
-        charge_d("C", 90, "-1.84", "450.32"),
-    ]));
-    // A two-part payment whose charge is ten units or more.
-    assert!(!edited(vec![
-        row_d("A", 0, "-50", "3000"),
-        charge_d("B", 30, "-1500", "1484.50"),
-        Transaction {
-            category: crate::Category::Paybill,
-            ..row_d("C", 30, "-1515.50", "1484.50")
-        },
-        row_d("D", 59, "-500", "984.50"),
-    ]));
-    // A withdrawal charge of 3 printing 0 lands on the next receipt; the statement prints 7.
-    assert!(!edited(vec![
-        row_d("A", 0, "-300", "1000"),
-        charge_d("Z", 0, "0", "72000"),
-        row_d("R", 30, "55", "1052"),
-        row_d("D", 59, "-500", "552"),
-        row_d("W", 90, "-100", "452"),
-        charge_d("C", 90, "-7", "445"),
-    ]));
-}
+mod genuine;

@@ -1,0 +1,163 @@
+//! Genuine-looking Vodacom Lesotho shapes that the listed chain's readings must not take for a
+//! digit typed over (`breaks_are_evidence: false`). Each was built by a review of the readings
+//! and flagged by an earlier version of them.
+
+use rust_decimal::Decimal;
+
+use super::{codes, row};
+use crate::Category;
+use crate::statement::Transaction;
+
+/// One row of a shape: its kind (`'r'` a plain row, `'c'` a charge row, `'p'` a Pay Bill
+/// payment), receipt, second past 09:00, net and printed balance.
+type Row = (char, &'static str, u32, &'static str, &'static str);
+
+/// The shapes, each with what it is.
+const SHAPES: &[(&str, &[Row])] = &[
+    (
+        "a withdrawal printed without its charge row (6), which lands on a group of a receipt \
+         and a send: the receipt's step from the send's balance is the send's 60, not its 50",
+        &[
+            ('r', "A", 0, "-270", "1000"),
+            ('r', "Q", 30, "50", "1044"),
+            ('r', "P", 31, "-60", "984"),
+            ('r', "D", 50, "-500", "484"),
+            ('r', "W", 58, "-100", "384"),
+            ('c', "C", 58, "-6", "378"),
+        ],
+    ),
+    (
+        "the same with two receipts: the second's step from before the group holds the first",
+        &[
+            ('r', "A", 0, "-270", "1000"),
+            ('r', "P", 30, "103", "1103"),
+            ('r', "Q", 31, "205", "1305"),
+            ('r', "D", 50, "-500", "805"),
+            ('r', "W", 58, "-100", "705"),
+            ('c', "C", 58, "-3", "702"),
+        ],
+    ),
+    (
+        "a charge printing 0 beside another balance, taken before the receipt listed with it",
+        &[
+            ('r', "A", 0, "50", "1000"),
+            ('r', "R", 30, "55", "1053"),
+            ('c', "Z", 30, "0", "72000"),
+            ('r', "D", 50, "-500", "553"),
+        ],
+    ),
+    (
+        "the same with a charge of 2.84, the statement printing 1.84 elsewhere",
+        &[
+            ('r', "A", 0, "50", "1000"),
+            ('r', "R", 30, "55", "1052.16"),
+            ('c', "Z", 30, "0", "72000"),
+            ('r', "D", 50, "-500", "552.16"),
+            ('r', "W", 58, "-100", "452.16"),
+            ('c', "C", 58, "-1.84", "450.32"),
+        ],
+    ),
+    (
+        "a two-part payment whose charge is ten units or more",
+        &[
+            ('r', "A", 0, "-50", "3000"),
+            ('c', "B", 30, "-1500", "1484.50"),
+            ('p', "C", 30, "-1515.50", "1484.50"),
+            ('r', "D", 50, "-500", "984.50"),
+        ],
+    ),
+    (
+        "a withdrawal charge of 3 printing 0 lands on the next receipt; the statement prints 7",
+        &[
+            ('r', "A", 0, "-300", "1000"),
+            ('c', "Z", 0, "0", "72000"),
+            ('r', "R", 30, "55", "1052"),
+            ('r', "D", 50, "-500", "552"),
+            ('r', "W", 58, "-100", "452"),
+            ('c', "C", 58, "-7", "445"),
+        ],
+    ),
+    (
+        "a two-part payment (100, 103.21) and a deposit printing 0 in one second: the \
+         principal, which moves nothing, is not compared with the deposit",
+        &[
+            ('r', "A", 0, "-50", "1000"),
+            ('c', "Y", 0, "-1.84", "998.16"),
+            ('c', "B", 30, "-100", "894.95"),
+            ('p', "C", 30, "-103.21", "894.95"),
+            ('r', "L", 30, "0", "1094.95"),
+            ('r', "D", 50, "-500", "594.95"),
+        ],
+    ),
+    (
+        "a two-part payment (50, 51.97) and a receipt of 90 with its sender-paid charge \
+         printing 0",
+        &[
+            ('r', "A", 0, "-50", "1000"),
+            ('c', "Y", 0, "-1.84", "998.16"),
+            ('c', "B", 30, "-50", "946.19"),
+            ('p', "C", 30, "-51.97", "946.19"),
+            ('r', "R", 30, "90", "1036.19"),
+            ('c', "Z", 30, "0", "1038.03"),
+            ('r', "D", 50, "-500", "538.03"),
+        ],
+    ),
+    (
+        "a withdrawal whose charge of 11.84 prints 0 beside another balance and lands on the \
+         next receipt; the statement prints a charge of 1.84",
+        &[
+            ('r', "A", 0, "-50", "3001.84"),
+            ('c', "Y", 0, "-1.84", "3000"),
+            ('r', "W", 20, "-1500", "1500"),
+            ('c', "Z", 20, "0", "72238.63"),
+            ('r', "R", 40, "250", "1738.16"),
+            ('r', "D", 55, "-500", "1238.16"),
+        ],
+    ),
+    (
+        "a payment of 85 with its charge of 3, then a withdrawal printed as a two-part one \
+         (102.78 and its principal 100): it chains once its principal is left out, and is not \
+         read again from the payment's other balance",
+        &[
+            ('r', "A", 0, "-10", "1003"),
+            ('p', "P", 20, "-85", "918"),
+            ('c', "C", 20, "-3", "915"),
+            ('c', "B", 40, "-100", "812.22"),
+            ('r', "W", 40, "-102.78", "812.22"),
+            ('r', "D", 55, "-500", "312.22"),
+        ],
+    ),
+];
+
+/// The rows of a shape.
+fn rows(shape: &[Row]) -> Vec<Transaction> {
+    let d = |s: &str| s.parse::<Decimal>().expect("a decimal");
+    shape
+        .iter()
+        .map(|&(kind, receipt, second, net, balance)| {
+            let mut t = Transaction {
+                paid_in: d(net).max(Decimal::ZERO),
+                withdrawn: (-d(net)).max(Decimal::ZERO),
+                balance: Some(d(balance)),
+                ..row(receipt, second, 0, 0)
+            };
+            match kind {
+                'c' => t.category = Category::Charges,
+                'p' => t.category = Category::Paybill,
+                _ => {}
+            }
+            t
+        })
+        .collect()
+}
+
+#[test]
+fn genuine_shapes_are_no_digit_typed_over() {
+    for (what, shape) in SHAPES {
+        let found = codes(rows(shape), false);
+        assert!(
+            !found.contains(&"amount_digit_edited".to_owned()),
+            "{what}: {found:?}"
+        );
+    }
+}
