@@ -105,9 +105,10 @@ pub(super) fn in_group(
     ends.extend(next_before.filter(|b| !ends.contains(b)));
     // A two-part payment's principal, printed on a charge row (ten units or more: a charge is
     // less, see `Silent::charges`), does not move the balance: read the group without it too
-    // (where breaks are no evidence, the wallets that print them). One paired with its total (a
-    // debit printing the same balance that `principal::charge_allowed` allows) is read only
-    // without it: its amount is not a movement to compare with the others'.
+    // (where breaks are no evidence, the wallets that print them). Those paired with their
+    // totals (a debit printing the same balance that `principal::charge_allowed` allows) are
+    // read only without them, all at once: their amounts are not movements to compare with the
+    // others'.
     let principals: Vec<usize> = group
         .iter()
         .enumerate()
@@ -132,11 +133,13 @@ pub(super) fn in_group(
             })
         })
         .collect();
-    let readings: Vec<(Option<usize>, Decimal)> = match paired.as_slice() {
-        [one] => vec![(Some(*one), group[*one].net())],
-        _ => std::iter::once((None, Decimal::ZERO))
-            .chain(principals.iter().map(|&i| (Some(i), group[i].net())))
-            .collect(),
+    let readings: Vec<(Vec<usize>, Decimal)> = if paired.is_empty() {
+        std::iter::once((Vec::new(), Decimal::ZERO))
+            .chain(principals.iter().map(|&i| (vec![i], group[i].net())))
+            .collect()
+    } else {
+        let left_out = paired.iter().map(|&i| group[i].net()).sum();
+        vec![(paired, left_out)]
     };
     let unprinted =
         !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
@@ -162,7 +165,7 @@ pub(super) fn in_group(
                 let reading = Reading {
                     before,
                     expected: before + net - left_out,
-                    skip: *skip,
+                    skip,
                     after_unprinted: unprinted,
                 };
                 from(&shape, &reading, breaks_are_evidence, silent)
@@ -211,12 +214,12 @@ impl Shape<'_> {
 }
 
 /// One way of reading a group in [`in_group`]: the balance before it, the balance it should end
-/// on, the row left out as not moving the balance, and whether a row printing 0 before it is
+/// on, the rows left out as not moving the balance, and whether a row printing 0 before it is
 /// left unknown.
-struct Reading {
+struct Reading<'a> {
     before: Decimal,
     expected: Decimal,
-    skip: Option<usize>,
+    skip: &'a [usize],
     after_unprinted: bool,
 }
 
@@ -234,7 +237,7 @@ struct Reading {
 /// a printed 1.84 makes ten; twenty would take a charge of twenty units more than another).
 fn from(
     shape: &Shape<'_>,
-    reading: &Reading,
+    reading: &Reading<'_>,
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
@@ -250,7 +253,7 @@ fn from(
         .rows
         .iter()
         .enumerate()
-        .filter(|(i, _)| Some(*i) != reading.skip)
+        .filter(|(i, _)| !reading.skip.contains(i))
         .find_map(|(_, row)| {
             // Readings that may show a digit: (what the row moved by, the balance the group then
             // ends on, whether units and cents are held back); readings that only clear it.

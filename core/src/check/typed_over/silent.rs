@@ -35,8 +35,9 @@ pub(in crate::check) struct Silent {
     /// would then be left unknown: where that group did not chain, or chained only as far as
     /// its printed rows tell, it may have ended on any of them.
     pub(super) others: Vec<(Decimal, bool)>,
-    /// Whether the group read before holds a debit and no charge row: a charge may have been
-    /// taken without its row.
+    /// Whether the group read before holds more debits than charge rows: a charge may have been
+    /// taken without its row (a withdrawal printed without its charge row beside another
+    /// debit's).
     after_uncharged_debit: bool,
 }
 
@@ -65,8 +66,15 @@ impl Silent {
                 .any(|t| t.net().is_zero() && t.balance != Some(end))
         };
         self.after_unprinted = unknown(balance);
-        self.after_uncharged_debit = group.iter().any(|t| t.net().is_sign_negative())
-            && !group.iter().any(|t| t.category == Category::Charges);
+        let charge_rows = group
+            .iter()
+            .filter(|t| t.category == Category::Charges && t.net().is_sign_negative())
+            .count();
+        let debits = group
+            .iter()
+            .filter(|t| t.category != Category::Charges && t.net().is_sign_negative())
+            .count();
+        self.after_uncharged_debit = debits > charge_rows;
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
             if b != balance && !self.others.iter().any(|(o, _)| *o == b) {

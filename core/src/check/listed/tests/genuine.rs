@@ -127,6 +127,36 @@ const SHAPES: &[(&str, &[Row])] = &[
             ('r', "D", 55, "-500", "312.22"),
         ],
     ),
+    (
+        "a withdrawal printed without its charge row beside a payment printed with its own: the \
+         withdrawal's charge (6, printed elsewhere) lands on the next receipt, 56 moving 50",
+        &[
+            ('r', "A", 0, "-10", "1089"),
+            ('r', "W", 20, "-270", "819"),
+            ('p', "P", 20, "-85", "734"),
+            ('c', "C", 20, "-3", "731"),
+            ('r', "R", 40, "56", "781"),
+            ('r', "D", 50, "-500", "281"),
+            ('r', "X", 58, "-100", "181"),
+            ('c', "Y", 58, "-6", "175"),
+        ],
+    ),
+    (
+        "two two-part payments in one second (100 and 103.21, 50 and 51.97) beside a receipt \
+         of 90 and its sender-paid charge of 9.56 printing 0: neither principal moves, so \
+         neither is compared with the receipt",
+        &[
+            ('r', "A", 0, "-50", "1000"),
+            ('c', "Y", 0, "-9.56", "990.44"),
+            ('c', "B", 30, "-100", "887.23"),
+            ('p', "C", 30, "-103.21", "887.23"),
+            ('c', "E", 30, "-50", "835.26"),
+            ('p', "F", 30, "-51.97", "835.26"),
+            ('r', "R", 30, "90", "925.26"),
+            ('c', "Z", 30, "0", "934.82"),
+            ('r', "D", 50, "-500", "434.82"),
+        ],
+    ),
 ];
 
 /// The rows of a shape.
@@ -153,11 +183,10 @@ fn rows(shape: &[Row]) -> Vec<Transaction> {
 
 #[test]
 fn genuine_shapes_are_no_digit_typed_over() {
-    for (what, shape) in SHAPES {
-        let found = codes(rows(shape), false);
-        assert!(
-            !found.contains(&"amount_digit_edited".to_owned()),
-            "{what}: {found:?}"
-        );
-    }
+    let flagged: Vec<(&str, Vec<String>)> = SHAPES
+        .iter()
+        .map(|(what, shape)| (*what, codes(rows(shape), false)))
+        .filter(|(_, found)| found.contains(&"amount_digit_edited".to_owned()))
+        .collect();
+    assert!(flagged.is_empty(), "{flagged:#?}");
 }
