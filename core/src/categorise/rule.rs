@@ -1,6 +1,7 @@
 //! The shape of a categorisation rule: what the normalised Details text must look like
 //! ([`Match`]), the direction of the row ([`Direction`]), and the category it names. Every
-//! wallet's table (`crate::wallets::safaricom_ke::TABLE`, `crate::wallets::airtel_ug::TABLE`, …) is a list of these.
+//! wallet's table (`crate::wallets::safaricom_ke::TABLE`, `crate::wallets::airtel_ug::TABLE`,
+//! …) is a list of these.
 
 use super::Category;
 

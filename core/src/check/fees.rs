@@ -108,8 +108,8 @@ fn levies(wallet: &Wallet, by_time: &[&Transaction], findings: &mut Vec<Finding>
         Severity::Warning,
         format!(
             "{} row(s) print a levy above what the law set on their amount that day (first at \
-             {}, receipt {}: {:.2} transferred, levy {:.2}, at most {:.2}); an amount lowered after the fact \
-             keeps its old levy, and an invented row a copied one. Law: {}",
+             {}, receipt {}: {:.2} transferred, levy {:.2}, at most {:.2}); an amount lowered \
+             after the fact keeps its old levy, and an invented row a copied one. Law: {}",
             over.len(),
             first.completed_at,
             first.receipt_no,

@@ -3,19 +3,18 @@
 //! SUMMARY balances.
 //!
 //! **The chain.** Rows are read oldest first (in reading order), in groups of rows at most the
-//! wallet's `group_seconds` apart (a withdrawal and its charge printed a second apart, in
-//! either order). A group chains when the running balance plus the group's net is one of its
-//! printed balances; where the group holds a row printing 0 or a charge row and the next group
-//! does not chain from that balance but does from another the group prints, the group moved by
-//! more than it prints, and the chain goes on from there (a row printing 0 among its rows:
-//! `amount_not_printed`; else a break). A group that
-//! does not chain is read together with the rows that follow it within the wallet's
-//! `settle_seconds`: rows completed seconds apart may have settled in the other order (a debit
-//! whose printed balance already holds a credit completed just after it); when they chain
-//! together they are one movement (`settled_out_of_order`, info), unless the group alone leads
-//! to the next group and the rows taken with it do not. What still does not chain is classified, never silently
-//! passed, and the chain goes on from the balance of the group's own from which the next group
-//! chains, when one does (one break, not a break on every group after it):
+//! wallet's `group_seconds` apart (a withdrawal and its charge printed a second apart, in either
+//! order). A group chains when the running balance plus the group's net is one of its printed
+//! balances; where the group holds a row printing 0 or a charge row and the next group does not
+//! chain from that balance but does from another the group prints, the group moved by more than it
+//! prints, and the chain goes on from there (a row printing 0 among its rows: `amount_not_printed`;
+//! else a break). A group that does not chain is read together with the rows that follow it within
+//! the wallet's `settle_seconds`: rows completed seconds apart may have settled in the other order
+//! (a debit whose printed balance already holds a credit completed just after it); when they chain
+//! together they are one movement (`settled_out_of_order`, info), unless the group alone leads to
+//! the next group and the rows taken with it do not. What still does not chain is classified, never
+//! silently passed, and the chain goes on from the balance of the group's own from which the next
+//! group chains, when one does (one break, not a break on every group after it):
 //! - `balance_of_another_account` (info): a row whose own balance before and after do not
 //!   differ by its amount while the holder's balance around it moved by exactly that amount:
 //!   the printed balances are another account's (MTN's `XtraBalance` transfers);

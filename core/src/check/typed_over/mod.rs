@@ -149,7 +149,6 @@ pub(super) fn in_group(
         ends,
         unprinted,
         payment,
-        held_back: unprinted || payment,
     };
     // Each other balance the group before prints only where no reading from the running balance
     // ends on a balance the group prints (the group chains once its principal is left out).
@@ -175,17 +174,21 @@ pub(super) fn in_group(
 
 /// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
 /// may end on, whether a row printing 0 sits beside the others, whether it is a payment printed
-/// with its charge row ([`payment_with_charge`]) and whether either holds its units and cents
-/// digits back (none of these where breaks are evidence).
+/// with its charge row ([`payment_with_charge`]; neither where breaks are evidence).
 struct Shape<'a> {
     rows: &'a [&'a Transaction],
     ends: Vec<Decimal>,
     unprinted: bool,
     payment: bool,
-    held_back: bool,
 }
 
 impl Shape<'_> {
+    /// Whether the group's shape holds its units and cents digits back: a row printing 0 beside
+    /// the others, or a payment printed with its charge row.
+    fn held_back(&self) -> bool {
+        self.unprinted || self.payment
+    }
+
     /// Whether `row`'s own step (its printed balance `own` less the balance before the group)
     /// may show a digit typed over, and whether its units and cents are then held back. Only
     /// where every other row of the group is a charge row (below ten units) or prints 0: a
@@ -229,9 +232,10 @@ struct Reading<'a> {
 /// ends off its rows' sum, but the row's own step still shows its digit). Its step from another
 /// row's balance clears it, and shows a digit of ten units or more only from a row printing 0
 /// (the other row may have come after it, its own amount then read back). A row that any
-/// reading explains exactly is never one digit off by another. Beside or after a row printing 0 left unknown (a receipt whose sender paid its
-/// withdrawal charge: the 0 was a charge, either way), a movement is also read off by each
-/// charge the statement prints, more or less; such a reading shows a digit only where the
+/// reading explains exactly is never one digit off by another. Beside or after a row printing 0
+/// left unknown (a receipt whose sender paid its withdrawal charge: the 0 was a charge, either
+/// way), a movement is also read off by each charge the statement prints, more or less; such a
+/// reading shows a digit only where the
 /// movement as read is twenty units or more off the printed amount (an unknown charge and a
 /// printed one may add up to a round difference: a withdrawal charge of 11.84 unprinted beside
 /// a printed 1.84 makes ten; twenty would take a charge of twenty units more than another).
@@ -261,22 +265,19 @@ fn from(
             let mut shows: Vec<(Decimal, Decimal, bool)> = shape
                 .ends
                 .iter()
-                .map(|&after| (after - others, after, shape.held_back))
+                .map(|&after| (after - others, after, shape.held_back()))
                 .collect();
             let mut clears: Vec<Decimal> = Vec::new();
             if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
+                let end = shape.ends.first().copied().unwrap_or(own);
                 let step = own - reading.before;
                 match shape.own_step(row, own, &silent.charges) {
-                    Some(held_back) => {
-                        let end = shape.ends.first().copied().unwrap_or(own);
-                        shows.push((step, end, held_back));
-                    }
+                    Some(held_back) => shows.push((step, end, held_back)),
                     None => clears.push(step),
                 }
                 // From another row's balance: that row may have come after it (its own amount
                 // read back), so only a row printing 0 (a deposit printed as 0 before a
                 // repayment from it) shows a digit there, and only of ten units or more.
-                let end = shape.ends.first().copied().unwrap_or(own);
                 for t in shape.rows.iter().filter(|t| !std::ptr::eq(**t, *row)) {
                     match t.balance {
                         Some(b) if t.net().is_zero() => shows.push((own - b, end, true)),

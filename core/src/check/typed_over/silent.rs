@@ -86,8 +86,8 @@ impl Silent {
     /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
     /// `moved`) may be one of the wallet's movements without a row (see [`Silent`]): a row
     /// printing 0 before it left unknown (`after_unprinted`), its own group's shape
-    /// (`held_back`: a row printing 0 beside it, or [`super::payment_with_charge`]), or a charge taken
-    /// without its row, which leaves the balance short by the charge.
+    /// (`held_back`: see `Shape::held_back` and `Shape::own_step` in [`super`]), or a charge
+    /// taken without its row, which leaves the balance short by the charge.
     pub(super) fn may_explain(
         &self,
         after_unprinted: bool,
