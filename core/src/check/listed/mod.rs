@@ -280,12 +280,28 @@ fn resume(rows: &[&Transaction], start: usize, end: usize, rules: Rules) -> Opti
         .find(|b| chains_from(rows, end, *b, rules))
 }
 
-/// Whether the group starting at `rows[end]` chains from `balance` (false when there is none).
+/// Whether the group starting at `rows[end]` chains from `balance` (false when there is none):
+/// with all its rows or, where breaks are no evidence, without a two-part payment's principal
+/// (a charge row of ten units or more printing the balance another debit of the group prints:
+/// it does not move the balance, see `typed_over::in_group`).
 fn chains_from(rows: &[&Transaction], end: usize, balance: Decimal, rules: Rules) -> bool {
     let next =
         &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];
     let net: Decimal = next.iter().map(|t| t.net()).sum();
-    next.iter().any(|t| t.balance == Some(balance + net))
+    let principal = |p: &&&Transaction| {
+        !rules.breaks_are_evidence
+            && p.category == Category::Charges
+            && p.withdrawn >= Decimal::TEN
+            && next
+                .iter()
+                .any(|t| !std::ptr::eq(*t, **p) && t.net() < p.net() && t.balance == p.balance)
+    };
+    std::iter::once(Decimal::ZERO)
+        .chain(next.iter().filter(principal).map(|p| p.net()))
+        .any(|left_out| {
+            next.iter()
+                .any(|t| t.balance == Some(balance + net - left_out))
+        })
 }
 
 /// The group `rows[start..end]` read with the groups that follow it within the wallet's

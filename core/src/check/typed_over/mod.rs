@@ -149,6 +149,9 @@ pub(super) fn in_group(
         ends,
         unprinted,
         payment,
+        send: group
+            .iter()
+            .any(|t| t.category == Category::SendMoney && t.net().is_sign_negative()),
     };
     // Each other balance the group before prints only where no reading from the running balance
     // ends on a balance the group prints (the group chains once its principal is left out).
@@ -157,15 +160,22 @@ pub(super) fn in_group(
             .iter()
             .any(|t| t.balance == Some(balance + net - left_out))
     });
-    std::iter::once((balance, silent.after_unprinted))
-        .chain(silent.others.iter().copied().filter(|_| !chains))
-        .find_map(|(before, unprinted)| {
+    std::iter::once((balance, silent.after_unprinted, false))
+        .chain(
+            silent
+                .others
+                .iter()
+                .filter(|_| !chains)
+                .map(|&(b, unprinted)| (b, unprinted, true)),
+        )
+        .find_map(|(before, unprinted, other)| {
             readings.iter().find_map(|(skip, left_out)| {
                 let reading = Reading {
                     before,
                     expected: before + net - left_out,
                     skip,
                     after_unprinted: unprinted,
+                    other,
                 };
                 from(&shape, &reading, breaks_are_evidence, silent)
             })
@@ -180,6 +190,9 @@ struct Shape<'a> {
     ends: Vec<Decimal>,
     unprinted: bool,
     payment: bool,
+    /// Whether the group holds a send (`SendMoney`): its charge rows may have fallen by a
+    /// second charge without a row ([`Silent::may_explain`]).
+    send: bool,
 }
 
 impl Shape<'_> {
@@ -224,6 +237,8 @@ struct Reading<'a> {
     expected: Decimal,
     skip: &'a [usize],
     after_unprinted: bool,
+    /// Whether `before` is another balance the group before prints, not the running balance.
+    other: bool,
 }
 
 /// [`in_group`] for one [`Reading`] of a group's [`Shape`]. A row moved by what the group's end
@@ -295,12 +310,10 @@ fn from(
                 return None;
             }
             shows.iter().find_map(|&(m, after, held_back)| {
-                let least = if !breaks_are_evidence
-                    && silent.may_explain(reading.after_unprinted, held_back, row, m)
-                {
-                    TENS
-                } else {
+                let least = if breaks_are_evidence {
                     Decimal::ZERO
+                } else {
+                    silent.least(shape, reading, row, m, held_back)?
                 };
                 let far = (m - row.net()).abs() >= TENS + TENS;
                 std::iter::once(m)

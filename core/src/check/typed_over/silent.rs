@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use super::TENS;
+use super::{Reading, Shape, TENS};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -19,10 +19,17 @@ use crate::statement::Transaction;
 ///   shows only in the next balance);
 /// - a payment printed with its charge row, printing one amount and moving another (a
 ///   two-part payment printing 51.00 for a 50.00 step, and its charge row 1.97 for a 0.97
-///   step).
+///   step);
+/// - a receipt, deposit or advance printed as 0 beside another account's balance (the sample's
+///   receipt of 204.22): any amount, round ones too, lands on the next balance;
+/// - a send paying the recipient's withdrawal charge, whose transfer charge is taken without a
+///   row (the sample's withdrawal charge row of 2.78 whose balance fell by 4.51).
 ///
 /// A break of a units or cents digit is the shape of a digit typed over only where none of
-/// these can be it; a digit in the tens or higher always is.
+/// these can be it; a digit in the tens or higher is, unless an unknown amount of money in or
+/// an unknown charge may be the whole of it ([`Silent::least`]). Statements drawn with these
+/// quirks at random amounts (`listed/tests/quirks.rs`) keep every rule here honest: none of
+/// 3,000 is flagged.
 #[derive(Default)]
 pub(in crate::check) struct Silent {
     /// Every amount below ten units the statement prints on a charge row (`Category::Charges`;
@@ -31,6 +38,10 @@ pub(in crate::check) struct Silent {
     /// Whether the group read before holds a row printing 0 whose printed balance the chain
     /// did not go on from: its amount is not known.
     pub(super) after_unprinted: bool,
+    /// Whether that row printing 0 is money in (a receipt, deposit or advance printed as 0
+    /// beside another account's balance, as the sample's receipt of 204.22): any amount,
+    /// round ones included, may have landed on the next balance.
+    pub(super) after_unknown_credit: bool,
     /// The other balances the group read before prints, each with whether a row printing 0
     /// would then be left unknown: where that group did not chain, or chained only as far as
     /// its printed rows tell, it may have ended on any of them.
@@ -39,6 +50,14 @@ pub(in crate::check) struct Silent {
     /// taken without its row (a withdrawal printed without its charge row beside another
     /// debit's).
     after_uncharged_debit: bool,
+    /// Where the group read before took a charge without a row that shows it (more withdrawals
+    /// and sends, `AgentWithdrawal` and `SendMoney`, than charge rows; or a charge row printing
+    /// 0 beside another account's balance): the most that charge may be, ten units or 2 % of
+    /// the group's largest amount, whichever is more (the sample's withdrawal charges run from
+    /// 9 % of 20 to 1.4 % of 700), and whether it was credited (the largest amount is money in:
+    /// a receipt whose sender paid the withdrawal charge) rather than taken. Such a charge may
+    /// be one the statement prints nowhere else (a band no other row falls in).
+    charge_without_row: Option<(Decimal, bool)>,
 }
 
 impl Silent {
@@ -66,6 +85,9 @@ impl Silent {
                 .any(|t| t.net().is_zero() && t.balance != Some(end))
         };
         self.after_unprinted = unknown(balance);
+        self.after_unknown_credit = group.iter().any(|t| {
+            t.net().is_zero() && t.category != Category::Charges && t.balance != Some(balance)
+        });
         let charge_rows = group
             .iter()
             .filter(|t| t.category == Category::Charges && t.net().is_sign_negative())
@@ -75,12 +97,94 @@ impl Silent {
             .filter(|t| t.category != Category::Charges && t.net().is_sign_negative())
             .count();
         self.after_uncharged_debit = debits > charge_rows;
+        let charged = group
+            .iter()
+            .filter(|t| {
+                matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
+                    && t.net().is_sign_negative()
+            })
+            .count();
+        // A charge row printing 0 beside another account's balance: not the balance the chain
+        // went on from, nor one of the group's balances moved by a charge the statement prints
+        // (the balance after a receipt whose sender paid the withdrawal charge, credited).
+        let own = |b: Decimal| {
+            b == balance
+                || group
+                    .iter()
+                    .filter_map(|t| t.balance)
+                    .any(|g| self.charges.iter().any(|c| b == g + c || b == g - c))
+        };
+        let charge_unprinted = group.iter().any(|t| {
+            t.net().is_zero()
+                && t.category == Category::Charges
+                && t.balance.is_some_and(|b| !own(b))
+        });
+        self.charge_without_row = (charged > charge_rows || charge_unprinted)
+            .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
+            .flatten()
+            .map(|largest| {
+                let most = TENS.max(largest.abs() / Decimal::from(50));
+                (most, largest.is_sign_positive() && !largest.is_zero())
+            });
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
             if b != balance && !self.others.iter().any(|(o, _)| *o == b) {
                 self.others.push((b, unknown(b)));
             }
         }
+    }
+
+    /// The least digit (major units) that a reading of `row` as moving `moved` may show on a
+    /// wallet whose breaks are no evidence; `None` where one of the wallet's own movements
+    /// without a row may be the whole difference:
+    /// - money in of an unknown amount (a receipt printed as 0 beside another account's balance,
+    ///   in the row's group or just before it, as the sample's receipt of 204.22) may be any
+    ///   amount, a round one too: only a balance short of the printed amount shows a digit;
+    /// - a charge the group before took or credited without a row that shows it
+    ///   ([`Silent::charge_taken_without_row`]);
+    /// - a reading from another balance the group before prints (`reading.other`) shows a digit
+    ///   only where the group then chains ([`chains_once_read`]).
+    ///
+    /// [`TENS`] where a units or cents part of the difference may be such a movement: the group
+    /// does not chain once read so ([`chains_once_read`]), or [`Silent::may_explain`].
+    pub(super) fn least(
+        &self,
+        shape: &Shape<'_>,
+        reading: &Reading<'_>,
+        row: &Transaction,
+        moved: Decimal,
+        held_back: bool,
+    ) -> Option<Decimal> {
+        let credit_unknown = (reading.after_unprinted && self.after_unknown_credit)
+            || shape
+                .rows
+                .iter()
+                .any(|t| t.net().is_zero() && t.category != Category::Charges);
+        if (credit_unknown && moved >= row.net()) || self.charge_taken_without_row(row, moved) {
+            return None;
+        }
+        let chains = chains_once_read(shape.rows, reading, row, moved);
+        if !chains && reading.other {
+            return None;
+        }
+        let held =
+            !chains || self.may_explain(reading.after_unprinted, held_back, shape.send, row, moved);
+        Some(if held { TENS } else { Decimal::ZERO })
+    }
+
+    /// Whether `row`'s balance is off its printed amount (its balances moved `moved`) by less
+    /// than the charge the group before may have taken or credited without a row that shows it
+    /// ([`Silent::charge_without_row`]), and the way that charge went: no digit of it is
+    /// evidence.
+    fn charge_taken_without_row(&self, row: &Transaction, moved: Decimal) -> bool {
+        self.charge_without_row.is_some_and(|(most, credited)| {
+            let off = if credited {
+                moved - row.net()
+            } else {
+                row.net() - moved
+            };
+            off > Decimal::ZERO && off < most
+        })
     }
 
     /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
@@ -92,11 +196,64 @@ impl Silent {
         &self,
         after_unprinted: bool,
         held_back: bool,
+        beside_send: bool,
         row: &Transaction,
         moved: Decimal,
     ) -> bool {
+        let short = row.net() - moved;
+        let a_charge = short > Decimal::ZERO && short < TENS;
         let hidden_charge =
-            self.after_uncharged_debit && self.charges.binary_search(&(row.net() - moved)).is_ok();
-        after_unprinted || held_back || hidden_charge
+            self.after_uncharged_debit && self.charges.binary_search(&short).is_ok();
+        // A charge row of a send whose balance fell by more: another charge of the send taken
+        // with it, without a row of its own (a send paying the recipient's withdrawal charge,
+        // whose transfer charge has no row: the sample's 2.78 row falling by 4.51).
+        let charge_with_it =
+            beside_send && row.category == Category::Charges && row.net().abs() < TENS && a_charge;
+        after_unprinted || held_back || hidden_charge || charge_with_it
     }
+}
+
+/// Whether the group chains from `reading.before` once `row` is read as moving `moved`: in some
+/// order, every row that moves (not left out by the reading, not printing 0) prints the balance
+/// the group has reached after it. A units or cents digit counts only where it does (a digit
+/// typed over, the balances left as they were, is the one thing wrong with the group); where it
+/// does not, the group holds one of the wallet's own movements without a row (a charge taken
+/// twice, another account's balance), and the digit may be part of it. Groups of more than six
+/// moving rows are not ordered (never seen: a movement prints a few rows) and count as chaining.
+fn chains_once_read(
+    rows: &[&Transaction],
+    reading: &Reading<'_>,
+    row: &Transaction,
+    moved: Decimal,
+) -> bool {
+    let movers: Vec<(Decimal, Option<Decimal>)> = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, t)| !reading.skip.contains(i) && !t.net().is_zero())
+        .map(|(_, t)| {
+            (
+                if std::ptr::eq(*t, row) {
+                    moved
+                } else {
+                    t.net()
+                },
+                t.balance,
+            )
+        })
+        .collect();
+    movers.len() > 6 || in_some_order(&movers, 0, reading.before)
+}
+
+/// Whether the `movers` (net, printed balance) not yet `used` (a bit each) can follow `balance`
+/// in some order, each printing the balance reached after it.
+fn in_some_order(movers: &[(Decimal, Option<Decimal>)], used: u8, balance: Decimal) -> bool {
+    if usize::try_from(used.count_ones()).is_ok_and(|n| n == movers.len()) {
+        return true;
+    }
+    movers.iter().enumerate().any(|(i, &(net, printed))| {
+        let after = balance + net;
+        used & (1 << i) == 0
+            && printed.is_none_or(|p| p == after)
+            && in_some_order(movers, used | (1 << i), after)
+    })
 }
