@@ -160,26 +160,26 @@ pub(super) fn in_group(
             .iter()
             .any(|t| t.balance == Some(balance + net - left_out))
     });
-    std::iter::once((balance, silent.after_unprinted, false))
-        .chain(
-            silent
-                .others
-                .iter()
-                .filter(|_| !chains)
-                .map(|&(b, unprinted)| (b, unprinted, true)),
-        )
-        .find_map(|(before, unprinted, other)| {
-            readings.iter().find_map(|(skip, left_out)| {
-                let reading = Reading {
-                    before,
-                    expected: before + net - left_out,
-                    skip,
-                    after_unprinted: unprinted,
-                    other,
-                };
-                from(&shape, &reading, breaks_are_evidence, silent)
+    let befores = std::iter::once((balance, silent.after_unprinted, false)).chain(
+        silent
+            .others
+            .iter()
+            .filter(|_| !chains)
+            .map(|&(b, unprinted)| (b, unprinted, true)),
+    );
+    let all: Vec<Reading<'_>> = befores
+        .flat_map(|(before, after_unprinted, other)| {
+            readings.iter().map(move |(skip, left_out)| Reading {
+                before,
+                expected: before + net - left_out,
+                skip,
+                after_unprinted,
+                other,
             })
         })
+        .collect();
+    all.iter()
+        .find_map(|reading| from(&shape, reading, &all, breaks_are_evidence, silent))
 }
 
 /// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
@@ -257,58 +257,41 @@ struct Reading<'a> {
 fn from(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
+    all: &[Reading<'_>],
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
-    let shifts: &[Decimal] = if shape.unprinted || (!breaks_are_evidence && reading.after_unprinted)
-    {
-        &silent.charges
-    } else {
-        &[]
+    // What `m` reads as under a reading: itself, and off by each charge the statement prints
+    // beside or after a row printing 0 left unknown.
+    let read = |r: &Reading<'_>, row: &'_ Transaction, m: Decimal| {
+        let shifted = shape.unprinted || (!breaks_are_evidence && r.after_unprinted);
+        let shifts: Vec<Decimal> = if shifted {
+            silent.charges_beside(row).collect()
+        } else {
+            Vec::new()
+        };
+        std::iter::once(m).chain(shifts.into_iter().flat_map(move |c| [m - c, m + c]))
     };
-    let read =
-        move |m: Decimal| std::iter::once(m).chain(shifts.iter().flat_map(move |c| [m - c, m + c]));
     shape
         .rows
         .iter()
         .enumerate()
         .filter(|(i, _)| !reading.skip.contains(i))
-        .find_map(|(_, row)| {
-            // Readings that may show a digit: (what the row moved by, the balance the group then
-            // ends on, whether units and cents are held back); readings that only clear it.
-            let others = reading.expected - row.net();
-            let mut shows: Vec<(Decimal, Decimal, bool)> = shape
-                .ends
-                .iter()
-                .map(|&after| (after - others, after, shape.held_back()))
-                .collect();
-            let mut clears: Vec<Decimal> = Vec::new();
-            if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
-                let end = shape.ends.first().copied().unwrap_or(own);
-                let step = own - reading.before;
-                match shape.own_step(row, own, &silent.charges) {
-                    Some(held_back) => shows.push((step, end, held_back)),
-                    None => clears.push(step),
-                }
-                // From another row's balance: that row may have come after it (its own amount
-                // read back), so only a row printing 0 (a deposit printed as 0 before a
-                // repayment from it) shows a digit there, and only of ten units or more.
-                for t in shape.rows.iter().filter(|t| !std::ptr::eq(**t, *row)) {
-                    match t.balance {
-                        Some(b) if t.net().is_zero() => shows.push((own - b, end, true)),
-                        Some(b) => clears.push(own - b),
-                        None => {}
-                    }
-                }
-            }
-            let explained = shows
-                .iter()
-                .map(|(m, ..)| *m)
-                .chain(clears)
-                .any(|m| read(m).any(|x| x == row.net()));
+        .find_map(|(i, row)| {
+            // A row that any reading (from any balance before, the row not left out) explains,
+            // exactly or as one of the wallet's own movements without a row in a group that
+            // then chains ([`Silent::excuses`]), is never one digit off by another.
+            let explained = all.iter().filter(|r| !r.skip.contains(&i)).any(|r| {
+                let (shows, clears) = moves(shape, r, row, breaks_are_evidence, silent);
+                shows.iter().map(|(m, ..)| *m).chain(clears).any(|m| {
+                    read(r, row, m).any(|x| x == row.net())
+                        || (!breaks_are_evidence && silent.excuses(shape, r, row, m))
+                })
+            });
             if explained {
                 return None;
             }
+            let (shows, _) = moves(shape, reading, row, breaks_are_evidence, silent);
             shows.iter().find_map(|&(m, after, held_back)| {
                 let least = if breaks_are_evidence {
                     Decimal::ZERO
@@ -317,11 +300,49 @@ fn from(
                 };
                 let far = (m - row.net()).abs() >= TENS + TENS;
                 std::iter::once(m)
-                    .chain(read(m).skip(1).filter(|_| far))
+                    .chain(read(reading, row, m).skip(1).filter(|_| far))
                     .find_map(|x| TypedOver::of(row, x, least))
                     .map(|typed| (typed, after))
             })
         })
+}
+
+/// What a [`Reading`] of a group's [`Shape`] says `row` moved by: the readings that may show a
+/// digit (what it moved by, the balance the group then ends on, whether units and cents are
+/// held back) and those that only clear it (see [`from`]).
+fn moves(
+    shape: &Shape<'_>,
+    reading: &Reading<'_>,
+    row: &Transaction,
+    breaks_are_evidence: bool,
+    silent: &Silent,
+) -> (Vec<(Decimal, Decimal, bool)>, Vec<Decimal>) {
+    let others = reading.expected - row.net();
+    let mut shows: Vec<(Decimal, Decimal, bool)> = shape
+        .ends
+        .iter()
+        .map(|&after| (after - others, after, shape.held_back()))
+        .collect();
+    let mut clears: Vec<Decimal> = Vec::new();
+    if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
+        let end = shape.ends.first().copied().unwrap_or(own);
+        let step = own - reading.before;
+        match shape.own_step(row, own, &silent.charges) {
+            Some(held_back) => shows.push((step, end, held_back)),
+            None => clears.push(step),
+        }
+        // From another row's balance: that row may have come after it (its own amount read
+        // back), so only a row printing 0 (a deposit printed as 0 before a repayment from it)
+        // shows a digit there, and only of ten units or more.
+        for t in shape.rows.iter().filter(|t| !std::ptr::eq(**t, row)) {
+            match t.balance {
+                Some(b) if t.net().is_zero() => shows.push((own - b, end, true)),
+                Some(b) => clears.push(own - b),
+                None => {}
+            }
+        }
+    }
+    (shows, clears)
 }
 
 /// The critical finding `amount_digit_edited` for the rows `typed` (none: no finding).

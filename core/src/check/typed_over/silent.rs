@@ -35,6 +35,8 @@ pub(in crate::check) struct Silent {
     /// Every amount below ten units the statement prints on a charge row (`Category::Charges`;
     /// larger ones are the principals of two-part payments), major units, sorted.
     pub(super) charges: Vec<Decimal>,
+    /// Those of [`Silent::charges`] that one row alone prints, sorted.
+    once: Vec<Decimal>,
     /// Whether the group read before holds a row printing 0 whose printed balance the chain
     /// did not go on from: its amount is not known.
     pub(super) after_unprinted: bool,
@@ -70,11 +72,30 @@ impl Silent {
             .filter(|c| *c < TENS)
             .collect();
         charges.sort_unstable();
+        let once = charges
+            .iter()
+            .copied()
+            .filter(|c| charges.iter().filter(|d| *d == c).count() == 1)
+            .collect();
         charges.dedup();
         Self {
             charges,
+            once,
             ..Self::default()
         }
+    }
+
+    /// The charges the statement prints on rows other than `row` (see [`Silent::charges`]): a
+    /// charge row typed over must not explain itself.
+    pub(super) fn charges_beside<'a>(
+        &'a self,
+        row: &'a Transaction,
+    ) -> impl Iterator<Item = Decimal> + 'a {
+        self.charges.iter().copied().filter(move |c| {
+            !(row.category == Category::Charges
+                && row.withdrawn == *c
+                && self.once.binary_search(c).is_ok())
+        })
     }
 
     /// Records the `group` just read, after which the chain went on from `balance`.
@@ -88,10 +109,23 @@ impl Silent {
         self.after_unknown_credit = group.iter().any(|t| {
             t.net().is_zero() && t.category != Category::Charges && t.balance != Some(balance)
         });
-        let charge_rows = group
-            .iter()
-            .filter(|t| t.category == Category::Charges && t.net().is_sign_negative())
-            .count();
+        // A charge row printing 0 beside the balance the chain went on from, or beside one of
+        // the group's balances moved by a charge the statement prints, shows its charge (the
+        // balance after a receipt whose sender paid the withdrawal charge, credited; a send's
+        // charge printing 0 beside the balance after it); beside another account's balance it
+        // does not.
+        let own = |b: Decimal| {
+            b == balance
+                || group
+                    .iter()
+                    .filter_map(|t| t.balance)
+                    .any(|g| self.charges.iter().any(|c| b == g + c || b == g - c))
+        };
+        let shown = |t: &Transaction| {
+            t.category == Category::Charges
+                && (t.net().is_sign_negative() || (t.net().is_zero() && t.balance.is_some_and(own)))
+        };
+        let charge_rows = group.iter().filter(|t| shown(t)).count();
         let debits = group
             .iter()
             .filter(|t| t.category != Category::Charges && t.net().is_sign_negative())
@@ -104,21 +138,9 @@ impl Silent {
                     && t.net().is_sign_negative()
             })
             .count();
-        // A charge row printing 0 beside another account's balance: not the balance the chain
-        // went on from, nor one of the group's balances moved by a charge the statement prints
-        // (the balance after a receipt whose sender paid the withdrawal charge, credited).
-        let own = |b: Decimal| {
-            b == balance
-                || group
-                    .iter()
-                    .filter_map(|t| t.balance)
-                    .any(|g| self.charges.iter().any(|c| b == g + c || b == g - c))
-        };
-        let charge_unprinted = group.iter().any(|t| {
-            t.net().is_zero()
-                && t.category == Category::Charges
-                && t.balance.is_some_and(|b| !own(b))
-        });
+        let charge_unprinted = group
+            .iter()
+            .any(|t| t.net().is_zero() && t.category == Category::Charges && !shown(t));
         self.charge_without_row = (charged > charge_rows || charge_unprinted)
             .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
             .flatten()
@@ -155,12 +177,9 @@ impl Silent {
         moved: Decimal,
         held_back: bool,
     ) -> Option<Decimal> {
-        let credit_unknown = (reading.after_unprinted && self.after_unknown_credit)
-            || shape
-                .rows
-                .iter()
-                .any(|t| t.net().is_zero() && t.category != Category::Charges);
-        if (credit_unknown && moved >= row.net()) || self.charge_taken_without_row(row, moved) {
+        if (self.credit_unknown(shape, reading) && moved >= row.net())
+            || self.charge_taken_without_row(row, moved)
+        {
             return None;
         }
         let chains = chains_once_read(shape.rows, reading, row, moved);
@@ -170,6 +189,33 @@ impl Silent {
         let held =
             !chains || self.may_explain(reading.after_unprinted, held_back, shape.send, row, moved);
         Some(if held { TENS } else { Decimal::ZERO })
+    }
+
+    /// Whether a reading of `row` as moving `moved` is one of the wallet's own movements without
+    /// a row: the group then chains ([`chains_once_read`]) and the difference is a charge the
+    /// group before took or credited without a row that shows it, or money in of an unknown
+    /// amount. Such a reading explains the row as an exact one does (see `from` in [`super`]).
+    pub(super) fn excuses(
+        &self,
+        shape: &Shape<'_>,
+        reading: &Reading<'_>,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> bool {
+        let silent = self.charge_taken_without_row(row, moved)
+            || (reading.after_unprinted && self.after_unknown_credit && moved > row.net());
+        silent && chains_once_read(shape.rows, reading, row, moved)
+    }
+
+    /// Whether money in of an unknown amount may have landed on a group's rows: a receipt,
+    /// deposit or advance printed as 0 in the group, or beside another account's balance in the
+    /// group before (the sample's receipt of 204.22).
+    fn credit_unknown(&self, shape: &Shape<'_>, reading: &Reading<'_>) -> bool {
+        (reading.after_unprinted && self.after_unknown_credit)
+            || shape
+                .rows
+                .iter()
+                .any(|t| t.net().is_zero() && t.category != Category::Charges)
     }
 
     /// Whether `row`'s balance is off its printed amount (its balances moved `moved`) by less
