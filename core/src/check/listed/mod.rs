@@ -111,7 +111,7 @@ fn walk(
             running = Some(next);
             end = through;
         } else {
-            running = resume(&rows, start, end, rules).or(rows[end - 1].balance);
+            running = resume(&rows, start, end, rules).or_else(|| last_moved(&rows[start..end]));
         }
         if let Some(balance) = running {
             silent.read(&rows[start..end], balance);
@@ -219,7 +219,7 @@ fn step(
             resumed.unwrap_or(b)
         }
     };
-    let last = resumed.or(group[group.len() - 1].balance);
+    let last = resumed.or_else(|| last_moved(group));
     if net.is_zero() {
         // Rows of amount 0 beside a balance that moved (Vodacom Lesotho).
         tallies.zero.add(at);
@@ -278,6 +278,19 @@ fn resume(rows: &[&Transaction], start: usize, end: usize, rules: Rules) -> Opti
         .rev()
         .filter_map(|t| t.balance)
         .find(|b| chains_from(rows, end, *b, rules))
+}
+
+/// The balance the last row of a `group` that moves prints, else its last row's: a row printing
+/// 0 may print another account's balance (Vodacom Lesotho's charge rows printing 0 beside a
+/// balance of 72,238.63), which the chain does not go on from unless the next group chains
+/// from it ([`resume`]).
+fn last_moved(group: &[&Transaction]) -> Option<Decimal> {
+    group
+        .iter()
+        .rev()
+        .find(|t| !t.net().is_zero())
+        .or(group.last())
+        .and_then(|t| t.balance)
 }
 
 /// Whether the group starting at `rows[end]` chains from `balance` (false when there is none):

@@ -151,7 +151,7 @@ pub(super) fn in_group(
         payment,
         send: group
             .iter()
-            .any(|t| t.category == Category::SendMoney && t.net().is_sign_negative()),
+            .any(|t| t.category == Category::SendMoney && (t.net() < Decimal::ZERO)),
     };
     // Each other balance the group before prints only where no reading from the running balance
     // ends on a balance the group prints (the group chains once its principal is left out).
@@ -160,20 +160,22 @@ pub(super) fn in_group(
             .iter()
             .any(|t| t.balance == Some(balance + net - left_out))
     });
-    let befores = std::iter::once((balance, silent.after_unprinted, false)).chain(
+    let running = (balance, silent.after_unprinted, silent.after_unknown_credit);
+    let befores = std::iter::once((running, false)).chain(
         silent
             .others
             .iter()
             .filter(|_| !chains)
-            .map(|&(b, unprinted)| (b, unprinted, true)),
+            .map(|&other| (other, true)),
     );
     let all: Vec<Reading<'_>> = befores
-        .flat_map(|(before, after_unprinted, other)| {
+        .flat_map(|((before, after_unprinted, after_unknown_credit), other)| {
             readings.iter().map(move |(skip, left_out)| Reading {
                 before,
                 expected: before + net - left_out,
                 skip,
                 after_unprinted,
+                after_unknown_credit,
                 other,
             })
         })
@@ -237,6 +239,8 @@ struct Reading<'a> {
     expected: Decimal,
     skip: &'a [usize],
     after_unprinted: bool,
+    /// Whether that row printing 0 is money in ([`Silent::after_unknown_credit`]).
+    after_unknown_credit: bool,
     /// Whether `before` is another balance the group before prints, not the running balance.
     other: bool,
 }

@@ -44,10 +44,10 @@ pub(in crate::check) struct Silent {
     /// beside another account's balance, as the sample's receipt of 204.22): any amount,
     /// round ones included, may have landed on the next balance.
     pub(super) after_unknown_credit: bool,
-    /// The other balances the group read before prints, each with whether a row printing 0
-    /// would then be left unknown: where that group did not chain, or chained only as far as
-    /// its printed rows tell, it may have ended on any of them.
-    pub(super) others: Vec<(Decimal, bool)>,
+    /// The other balances the group read before prints, each with whether a row printing 0,
+    /// and one of money in, would then be left unknown: where that group did not chain, or
+    /// chained only as far as its printed rows tell, it may have ended on any of them.
+    pub(super) others: Vec<(Decimal, bool, bool)>,
     /// Whether the group read before holds more debits than charge rows: a charge may have been
     /// taken without its row (a withdrawal printed without its charge row beside another
     /// debit's).
@@ -105,10 +105,13 @@ impl Silent {
                 .iter()
                 .any(|t| t.net().is_zero() && t.balance != Some(end))
         };
+        let unknown_credit = |end: Decimal| {
+            group.iter().any(|t| {
+                t.net().is_zero() && t.category != Category::Charges && t.balance != Some(end)
+            })
+        };
         self.after_unprinted = unknown(balance);
-        self.after_unknown_credit = group.iter().any(|t| {
-            t.net().is_zero() && t.category != Category::Charges && t.balance != Some(balance)
-        });
+        self.after_unknown_credit = unknown_credit(balance);
         // A charge row printing 0 beside the balance the chain went on from, or beside one of
         // the group's balances moved by a charge the statement prints, shows its charge (the
         // balance after a receipt whose sender paid the withdrawal charge, credited; a send's
@@ -123,19 +126,19 @@ impl Silent {
         };
         let shown = |t: &Transaction| {
             t.category == Category::Charges
-                && (t.net().is_sign_negative() || (t.net().is_zero() && t.balance.is_some_and(own)))
+                && ((t.net() < Decimal::ZERO) || (t.net().is_zero() && t.balance.is_some_and(own)))
         };
         let charge_rows = group.iter().filter(|t| shown(t)).count();
         let debits = group
             .iter()
-            .filter(|t| t.category != Category::Charges && t.net().is_sign_negative())
+            .filter(|t| t.category != Category::Charges && (t.net() < Decimal::ZERO))
             .count();
         self.after_uncharged_debit = debits > charge_rows;
         let charged = group
             .iter()
             .filter(|t| {
                 matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
-                    && t.net().is_sign_negative()
+                    && (t.net() < Decimal::ZERO)
             })
             .count();
         let charge_unprinted = group
@@ -146,12 +149,12 @@ impl Silent {
             .flatten()
             .map(|largest| {
                 let most = TENS.max(largest.abs() / Decimal::from(50));
-                (most, largest.is_sign_positive() && !largest.is_zero())
+                (most, largest > Decimal::ZERO)
             });
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
-            if b != balance && !self.others.iter().any(|(o, _)| *o == b) {
-                self.others.push((b, unknown(b)));
+            if b != balance && !self.others.iter().any(|(o, ..)| *o == b) {
+                self.others.push((b, unknown(b), unknown_credit(b)));
             }
         }
     }
@@ -177,7 +180,10 @@ impl Silent {
         moved: Decimal,
         held_back: bool,
     ) -> Option<Decimal> {
-        if (self.credit_unknown(shape, reading) && moved >= row.net())
+        let credit_unknown = credit_unknown(shape, reading);
+        // From another balance of the group before, money in of an unknown amount leaves
+        // nothing to read: the group before may have ended anywhere.
+        if (credit_unknown && (moved >= row.net() || reading.other))
             || self.charge_taken_without_row(row, moved)
         {
             return None;
@@ -203,19 +209,8 @@ impl Silent {
         moved: Decimal,
     ) -> bool {
         let silent = self.charge_taken_without_row(row, moved)
-            || (reading.after_unprinted && self.after_unknown_credit && moved > row.net());
+            || (reading.after_unknown_credit && moved > row.net());
         silent && chains_once_read(shape.rows, reading, row, moved)
-    }
-
-    /// Whether money in of an unknown amount may have landed on a group's rows: a receipt,
-    /// deposit or advance printed as 0 in the group, or beside another account's balance in the
-    /// group before (the sample's receipt of 204.22).
-    fn credit_unknown(&self, shape: &Shape<'_>, reading: &Reading<'_>) -> bool {
-        (reading.after_unprinted && self.after_unknown_credit)
-            || shape
-                .rows
-                .iter()
-                .any(|t| t.net().is_zero() && t.category != Category::Charges)
     }
 
     /// Whether `row`'s balance is off its printed amount (its balances moved `moved`) by less
@@ -229,7 +224,7 @@ impl Silent {
             } else {
                 row.net() - moved
             };
-            off > Decimal::ZERO && off < most
+            off > Decimal::ZERO && off <= most
         })
     }
 
@@ -252,11 +247,22 @@ impl Silent {
             self.after_uncharged_debit && self.charges.binary_search(&short).is_ok();
         // A charge row of a send whose balance fell by more: another charge of the send taken
         // with it, without a row of its own (a send paying the recipient's withdrawal charge,
-        // whose transfer charge has no row: the sample's 2.78 row falling by 4.51).
-        let charge_with_it =
-            beside_send && row.category == Category::Charges && row.net().abs() < TENS && a_charge;
+        // whose transfer charge has no row: the sample's 2.78 row falling by 4.51; the
+        // withdrawal charge on a large send may be ten units or more).
+        let charge_with_it = beside_send && row.category == Category::Charges && a_charge;
         after_unprinted || held_back || hidden_charge || charge_with_it
     }
+}
+
+/// Whether money in of an unknown amount may have landed on a group's rows: a receipt,
+/// deposit or advance printed as 0 in the group, or beside another account's balance in the
+/// group before (the sample's receipt of 204.22).
+fn credit_unknown(shape: &Shape<'_>, reading: &Reading<'_>) -> bool {
+    reading.after_unknown_credit
+        || shape
+            .rows
+            .iter()
+            .any(|t| t.net().is_zero() && t.category != Category::Charges)
 }
 
 /// Whether the group chains from `reading.before` once `row` is read as moving `moved`: in some

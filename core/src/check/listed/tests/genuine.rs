@@ -157,6 +157,41 @@ const SHAPES: &[(&str, &[Row])] = &[
             ('r', "D", 50, "-500", "434.82"),
         ],
     ),
+    (
+        "a withdrawal whose charge row is listed first, then an advance printing 0 beside another \
+         account's balance and a repayment a second later: from the charge row's balance the \
+         repayment of 100 reads as 200 (a review of the quirk draw, 2026-11-29)",
+        &[
+            ('r', "A", 0, "1040.73", "1040.73"),
+            ('c', "C", 20, "-9.56", "1031.17"),
+            ('r', "W", 20, "-550", "481.17"),
+            ('r', "L", 30, "0", "39616.19"),
+            ('r', "P", 31, "-100", "831.17"),
+            ('r', "D", 50, "-500", "331.17"),
+        ],
+    ),
+    (
+        "a two-part payment and, two seconds later, a receipt printing 0 beside another \
+         account's balance, whose 200 lands on the next credit of 730 (same review)",
+        &[
+            ('r', "A", 0, "40", "1740"),
+            ('c', "B", 20, "-650", "1085.99"),
+            ('p', "C", 21, "-654.01", "1085.99"),
+            ('r', "R", 23, "0", "54165.48"),
+            ('r', "L", 50, "730", "2015.99"),
+            ('r', "D", 58, "-500", "1515.99"),
+        ],
+    ),
+    (
+        "the first group a withdrawal whose charge row prints 0 beside another account's \
+         balance, its charge of 10 landing on the next credit (same review)",
+        &[
+            ('r', "W", 0, "-50", "72.08"),
+            ('c', "Z", 1, "0", "67011.90"),
+            ('r', "L", 30, "760", "822.08"),
+            ('r', "D", 50, "-500", "322.08"),
+        ],
+    ),
 ];
 
 /// The rows of a shape.
