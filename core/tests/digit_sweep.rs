@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use alama_core::check::check;
+use alama_core::tamper::typed_over;
 use alama_core::wallets::Chain;
 use alama_core::{ParseOptions, Statement};
 use rust_decimal::Decimal;
@@ -32,21 +33,6 @@ fn samples() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-/// `amount` with the character at `place` of its two-decimal form, counted from the right (0:
-/// the last cents digit, 3: the units digit, 4: the tens digit), moved by five; `None` when the
-/// amount has no such digit. A leading digit never becomes 0 (that would change the length).
-fn typed_over(amount: Decimal, place: usize) -> Option<Decimal> {
-    let text = format!("{amount:.2}");
-    let at = text.len().checked_sub(place + 1)?;
-    let digit = text.as_bytes()[at].checked_sub(b'0').filter(|d| *d < 10)?;
-    let mut typed = (digit + 5) % 10;
-    if at == 0 && typed == 0 {
-        typed = if digit == 1 { 2 } else { 1 };
-    }
-    let forged = format!("{}{typed}{}", &text[..at], &text[at + 1..]);
-    forged.parse().ok()
 }
 
 /// The statement's integrity status with row `index`'s amount on `side` replaced by `forged`.

@@ -27,6 +27,7 @@ mod text;
 use editor::{Editor, save};
 pub use forge::{Forgery, forge};
 use incremental::incremental_update;
+pub use text::typed_over;
 use text::{Row, change_digit, is_money, is_time, money};
 
 /// A uniform index below `n` (0 when `n` is 0).

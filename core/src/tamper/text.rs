@@ -143,6 +143,23 @@ pub(super) fn rows(items: &[Item]) -> Vec<Row> {
     rows
 }
 
+/// `amount` with the character at `place` of its two-decimal form, counted from the right (0:
+/// the last cents digit, 3: the units digit, 4: the tens digit), moved by five: a digit typed
+/// over, the length kept (a leading digit never becomes 0); `None` when the amount has no such
+/// digit. The digit sweeps of the integrity tests type every amount over with it.
+pub fn typed_over(amount: Decimal, place: usize) -> Option<Decimal> {
+    let text = format!("{amount:.2}");
+    let at = text.len().checked_sub(place + 1)?;
+    let digit = text.as_bytes()[at].checked_sub(b'0').filter(|d| *d < 10)?;
+    let mut typed = (digit + 5) % 10;
+    if at == 0 && typed == 0 {
+        typed = if digit == 1 { 2 } else { 1 };
+    }
+    format!("{}{typed}{}", &text[..at], &text[at + 1..])
+        .parse()
+        .ok()
+}
+
 /// Replaces one digit of `text` (never making a leading zero); `None` when it has none.
 pub(super) fn change_digit(text: &str, rng: &mut SplitMix64) -> Option<String> {
     let positions: Vec<usize> = text

@@ -251,7 +251,9 @@ struct Reading<'a> {
 /// ends off its rows' sum, but the row's own step still shows its digit). Its step from another
 /// row's balance clears it, and shows a digit of ten units or more only from a row printing 0
 /// (the other row may have come after it, its own amount then read back). A row that any
-/// reading explains exactly is never one digit off by another. Beside or after a row printing 0
+/// reading of the group (`all`: from any balance before) explains, exactly or as the wallet's
+/// own movement without a row in a group that then chains ([`Silent::excuses`]), is never one
+/// digit off by another. Beside or after a row printing 0
 /// left unknown (a receipt whose sender paid its withdrawal charge: the 0 was a charge, either
 /// way), a movement is also read off by each charge the statement prints, more or less; such a
 /// reading shows a digit only where the

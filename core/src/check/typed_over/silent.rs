@@ -28,7 +28,7 @@ use crate::statement::Transaction;
 /// A break of a units or cents digit is the shape of a digit typed over only where none of
 /// these can be it; a digit in the tens or higher is, unless an unknown amount of money in or
 /// an unknown charge may be the whole of it ([`Silent::least`]). Statements drawn with these
-/// quirks at random amounts (`listed/tests/quirks.rs`) keep every rule here honest: none of
+/// quirks at random amounts (`core/tests/quirk_draw.rs`) keep every rule here honest: none of
 /// 3,000 is flagged.
 #[derive(Default)]
 pub(in crate::check) struct Silent {

@@ -301,5 +301,3 @@ fn a_units_digit_typed_over_a_receipt_beside_its_sender_paid_charge_fails() {
 }
 
 mod genuine;
-#[cfg(feature = "testing")]
-mod quirks;
