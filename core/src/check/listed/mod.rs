@@ -296,7 +296,10 @@ fn last_moved(group: &[&Transaction]) -> Option<Decimal> {
 /// Whether the group starting at `rows[end]` chains from `balance` (false when there is none):
 /// with all its rows or, where breaks are no evidence, without a two-part payment's principal
 /// (a charge row of ten units or more printing the balance another debit of the group prints:
-/// it does not move the balance, see `typed_over::in_group`).
+/// it does not move the balance). `typed_over::principal::two_part_readings` reads principals
+/// for the digit check and also asks that the debit allow the principal, leaving every paired
+/// principal out at once; reading the next group by it here would change which groups the
+/// chain reports as `row_not_moving_balance`, so the two stay apart.
 fn chains_from(rows: &[&Transaction], end: usize, balance: Decimal, rules: Rules) -> bool {
     let next =
         &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];

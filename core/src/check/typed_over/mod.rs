@@ -103,44 +103,7 @@ pub(super) fn in_group(
     // balances are another account's).
     let mut ends: Vec<Decimal> = group.iter().rev().filter_map(|t| t.balance).collect();
     ends.extend(next_before.filter(|b| !ends.contains(b)));
-    // A two-part payment's principal, printed on a charge row (ten units or more: a charge is
-    // less, see `Silent::charges`), does not move the balance: read the group without it too
-    // (where breaks are no evidence, the wallets that print them). Those paired with their
-    // totals (a debit printing the same balance that `principal::charge_allowed` allows) are
-    // read only without them, all at once: their amounts are not movements to compare with the
-    // others'.
-    let principals: Vec<usize> = group
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| {
-            !breaks_are_evidence
-                && group.len() > 1
-                && t.category == Category::Charges
-                && t.withdrawn >= TENS
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let paired: Vec<usize> = principals
-        .iter()
-        .copied()
-        .filter(|&i| {
-            let p = group[i];
-            group.iter().any(|u| {
-                !std::ptr::eq(*u, p)
-                    && u.net() < Decimal::ZERO
-                    && u.balance == p.balance
-                    && principal::charge_allowed(u.withdrawn, p.withdrawn)
-            })
-        })
-        .collect();
-    let readings: Vec<(Vec<usize>, Decimal)> = if paired.is_empty() {
-        std::iter::once((Vec::new(), Decimal::ZERO))
-            .chain(principals.iter().map(|&i| (vec![i], group[i].net())))
-            .collect()
-    } else {
-        let left_out = paired.iter().map(|&i| group[i].net()).sum();
-        vec![(paired, left_out)]
-    };
+    let readings = principal::two_part_readings(group, breaks_are_evidence);
     let unprinted =
         !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
     let payment = !breaks_are_evidence && payment_with_charge(group);
@@ -180,8 +143,11 @@ pub(super) fn in_group(
             })
         })
         .collect();
+    let explained: Vec<bool> = (0..group.len())
+        .map(|i| explained(&shape, &all, i, breaks_are_evidence, silent))
+        .collect();
     all.iter()
-        .find_map(|reading| from(&shape, reading, &all, breaks_are_evidence, silent))
+        .find_map(|reading| from(&shape, reading, &explained, breaks_are_evidence, silent))
 }
 
 /// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
@@ -251,8 +217,7 @@ struct Reading<'a> {
 /// ends off its rows' sum, but the row's own step still shows its digit). Its step from another
 /// row's balance clears it, and shows a digit of ten units or more only from a row printing 0
 /// (the other row may have come after it, its own amount then read back). A row that any
-/// reading of the group (`all`: from any balance before) explains, exactly or as the wallet's
-/// own movement without a row in a group that then chains ([`Silent::excuses`]), is never one
+/// reading of the group explains ([`explained`], worked out once for every row) is never one
 /// digit off by another. Beside or after a row printing 0
 /// left unknown (a receipt whose sender paid its withdrawal charge: the 0 was a charge, either
 /// way), a movement is also read off by each charge the statement prints, more or less; such a
@@ -263,40 +228,16 @@ struct Reading<'a> {
 fn from(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
-    all: &[Reading<'_>],
+    explained: &[bool],
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
-    // What `m` reads as under a reading: itself, and off by each charge the statement prints
-    // beside or after a row printing 0 left unknown.
-    let read = |r: &Reading<'_>, row: &'_ Transaction, m: Decimal| {
-        let shifted = shape.unprinted || (!breaks_are_evidence && r.after_unprinted);
-        let shifts: Vec<Decimal> = if shifted {
-            silent.charges_beside(row).collect()
-        } else {
-            Vec::new()
-        };
-        std::iter::once(m).chain(shifts.into_iter().flat_map(move |c| [m - c, m + c]))
-    };
     shape
         .rows
         .iter()
         .enumerate()
-        .filter(|(i, _)| !reading.skip.contains(i))
-        .find_map(|(i, row)| {
-            // A row that any reading (from any balance before, the row not left out) explains,
-            // exactly or as one of the wallet's own movements without a row in a group that
-            // then chains ([`Silent::excuses`]), is never one digit off by another.
-            let explained = all.iter().filter(|r| !r.skip.contains(&i)).any(|r| {
-                let (shows, clears) = moves(shape, r, row, breaks_are_evidence, silent);
-                shows.iter().map(|(m, ..)| *m).chain(clears).any(|m| {
-                    read(r, row, m).any(|x| x == row.net())
-                        || (!breaks_are_evidence && silent.excuses(shape, r, row, m))
-                })
-            });
-            if explained {
-                return None;
-            }
+        .filter(|(i, _)| !reading.skip.contains(i) && !explained[*i])
+        .find_map(|(_, row)| {
             let (shows, _) = moves(shape, reading, row, breaks_are_evidence, silent);
             shows.iter().find_map(|&(m, after, held_back)| {
                 let least = if breaks_are_evidence {
@@ -304,13 +245,55 @@ fn from(
                 } else {
                     silent.least(shape, reading, row, m, held_back)?
                 };
-                let far = (m - row.net()).abs() >= TENS + TENS;
-                std::iter::once(m)
-                    .chain(read(reading, row, m).skip(1).filter(|_| far))
+                // Off by a printed charge only where the movement is twenty units or more off.
+                let read = if (m - row.net()).abs() >= TENS + TENS {
+                    read_as(shape, reading, row, m, breaks_are_evidence, silent)
+                } else {
+                    vec![m]
+                };
+                read.into_iter()
                     .find_map(|x| TypedOver::of(row, x, least))
                     .map(|typed| (typed, after))
             })
         })
+}
+
+/// Whether any reading of a group (`all`: from any balance before, row `i` not left out)
+/// explains its row `i`, exactly or as one of the wallet's own movements without a row in a
+/// group that then chains ([`Silent::excuses`]): such a row is never one digit off by another
+/// reading.
+fn explained(
+    shape: &Shape<'_>,
+    all: &[Reading<'_>],
+    i: usize,
+    breaks_are_evidence: bool,
+    silent: &Silent,
+) -> bool {
+    let row = shape.rows[i];
+    all.iter().filter(|r| !r.skip.contains(&i)).any(|r| {
+        let (shows, clears) = moves(shape, r, row, breaks_are_evidence, silent);
+        shows.iter().map(|(m, ..)| *m).chain(clears).any(|m| {
+            read_as(shape, r, row, m, breaks_are_evidence, silent).contains(&row.net())
+                || (!breaks_are_evidence && silent.excuses(shape, r, row, m))
+        })
+    })
+}
+
+/// What `m` reads as under a reading: itself, then, beside or after a row printing 0 left
+/// unknown, off by each charge the statement prints on another row, less and more.
+fn read_as(
+    shape: &Shape<'_>,
+    reading: &Reading<'_>,
+    row: &Transaction,
+    m: Decimal,
+    breaks_are_evidence: bool,
+    silent: &Silent,
+) -> Vec<Decimal> {
+    let mut read = vec![m];
+    if shape.unprinted || (!breaks_are_evidence && reading.after_unprinted) {
+        read.extend(silent.charges_beside(row).flat_map(|c| [m - c, m + c]));
+    }
+    read
 }
 
 /// What a [`Reading`] of a group's [`Shape`] says `row` moved by: the readings that may show a

@@ -8,6 +8,52 @@ use super::{TENS, TypedOver};
 use crate::Category;
 use crate::statement::Transaction;
 
+/// The ways a `group` may be read as to its two-part payments' principals (Vodacom Lesotho
+/// prints a principal on a charge row of ten units or more, beside the total that alone moves
+/// the balance; a charge is less, see `Silent::charges`): the rows left out as not moving the
+/// balance and their net. Principals paired with their totals (a debit printing the same
+/// balance that [`charge_allowed`] allows) are read only without them, all at once: their
+/// amounts are not movements to compare with the others'. Otherwise the group is read with
+/// every row, and without each principal in turn. Only where breaks are no evidence (the
+/// wallets that print two-part payments); elsewhere a group is read with every row.
+pub(in crate::check) fn two_part_readings(
+    group: &[&Transaction],
+    breaks_are_evidence: bool,
+) -> Vec<(Vec<usize>, Decimal)> {
+    let principals: Vec<usize> = group
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| {
+            !breaks_are_evidence
+                && group.len() > 1
+                && t.category == Category::Charges
+                && t.withdrawn >= TENS
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let paired: Vec<usize> = principals
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let p = group[i];
+            group.iter().any(|u| {
+                !std::ptr::eq(*u, p)
+                    && u.net() < Decimal::ZERO
+                    && u.balance == p.balance
+                    && charge_allowed(u.withdrawn, p.withdrawn)
+            })
+        })
+        .collect();
+    if paired.is_empty() {
+        std::iter::once((Vec::new(), Decimal::ZERO))
+            .chain(principals.iter().map(|&i| (vec![i], group[i].net())))
+            .collect()
+    } else {
+        let left_out = paired.iter().map(|&i| group[i].net()).sum();
+        vec![(paired, left_out)]
+    }
+}
+
 /// The row `idle` of a `group` that chains without it, when it is a two-part payment's
 /// principal (a charge row of ten units or more) that no other row's total allows, and one
 /// does once a digit of ten units or more of the principal is typed back. Vodacom Lesotho
