@@ -65,6 +65,18 @@ fn payment_with_charge(group: &[&Transaction]) -> bool {
         })
 }
 
+/// Whether a `group` holds more withdrawals and sends (`AgentWithdrawal`, `SendMoney`) than
+/// charge rows that take money: one of its charges was taken without a row (the sample's
+/// withdrawal of 270, whose 6.32 shows only in a later balance), and its rows may read off by
+/// it.
+fn uncharged(group: &[&Transaction]) -> bool {
+    let count = |f: fn(&Transaction) -> bool| group.iter().filter(|t| f(t)).count();
+    count(|t| {
+        matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
+            && t.net() < Decimal::ZERO
+    }) > count(|t| t.category == Category::Charges && t.net() < Decimal::ZERO)
+}
+
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written
 /// with two decimals, the same number of digits, differing in exactly one of them by `least`
 /// or more: a digit typed over (300.00 printed for a 900.00 step; issue 50's Lesotho forgery).
@@ -247,7 +259,7 @@ fn from(
                 };
                 // Off by a printed charge only where the movement is twenty units or more off.
                 let read = if (m - row.net()).abs() >= TENS + TENS {
-                    read_as(shape, reading, row, m, breaks_are_evidence, silent)
+                    read_as(shape, reading, row, m, breaks_are_evidence, silent, false)
                 } else {
                     vec![m]
                 };
@@ -273,14 +285,17 @@ fn explained(
     all.iter().filter(|r| !r.skip.contains(&i)).any(|r| {
         let (shows, clears) = moves(shape, r, row, breaks_are_evidence, silent);
         shows.iter().map(|(m, ..)| *m).chain(clears).any(|m| {
-            read_as(shape, r, row, m, breaks_are_evidence, silent).contains(&row.net())
+            read_as(shape, r, row, m, breaks_are_evidence, silent, true).contains(&row.net())
                 || (!breaks_are_evidence && silent.excuses(shape, r, row, m))
         })
     })
 }
 
 /// What `m` reads as under a reading: itself, then, beside or after a row printing 0 left
-/// unknown, off by each charge the statement prints on another row, less and more.
+/// unknown, off by each charge the statement prints on another row, less and more; for the
+/// guard ([`explained`]), also in a group that took a charge without its row
+/// ([`uncharged`]: a row explained so is never one digit off by another reading, but
+/// such a reading shows no digit of its own).
 fn read_as(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
@@ -288,9 +303,13 @@ fn read_as(
     m: Decimal,
     breaks_are_evidence: bool,
     silent: &Silent,
+    guard: bool,
 ) -> Vec<Decimal> {
     let mut read = vec![m];
-    if shape.unprinted || (!breaks_are_evidence && reading.after_unprinted) {
+    if shape.unprinted
+        || (guard && !breaks_are_evidence && uncharged(shape.rows))
+        || (!breaks_are_evidence && reading.after_unprinted)
+    {
         read.extend(silent.charges_beside(row).flat_map(|c| [m - c, m + c]));
     }
     read

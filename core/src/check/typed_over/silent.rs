@@ -38,7 +38,8 @@ pub(in crate::check) struct Silent {
     /// Those of [`Silent::charges`] that one row alone prints, sorted.
     once: Vec<Decimal>,
     /// Whether the group read before holds a row printing 0 whose printed balance the chain
-    /// did not go on from: its amount is not known.
+    /// did not go on from, nor another row of the group moved on from: its amount is not
+    /// known.
     pub(super) after_unprinted: bool,
     /// Whether that row printing 0 is money in (a receipt, deposit or advance printed as 0
     /// beside another account's balance, as the sample's receipt of 204.22): any amount,
@@ -56,10 +57,12 @@ pub(in crate::check) struct Silent {
     /// and sends, `AgentWithdrawal` and `SendMoney`, than charge rows; or a charge row printing
     /// 0 beside another account's balance): the most that charge may be, ten units or 2 % of
     /// the group's largest amount, whichever is more (the sample's withdrawal charges run from
-    /// 9 % of 20 to 1.4 % of 700), and whether it was credited (the largest amount is money in:
-    /// a receipt whose sender paid the withdrawal charge) rather than taken. Such a charge may
-    /// be one the statement prints nowhere else (a band no other row falls in).
-    charge_without_row: Option<(Decimal, bool)>,
+    /// 9 % of 20 to 1.4 % of 700), whether it may have been taken (a debit without its charge
+    /// row, or a charge row printing 0 in a group whose largest amount is a debit) and whether
+    /// credited (a charge row printing 0 in a group whose largest amount is money in: a receipt
+    /// whose sender paid the withdrawal charge). Such a charge may be one the statement prints
+    /// nowhere else (a band no other row falls in).
+    charge_without_row: Option<(Decimal, bool, bool)>,
 }
 
 impl Silent {
@@ -100,14 +103,28 @@ impl Silent {
 
     /// Records the `group` just read, after which the chain went on from `balance`.
     pub(in crate::check) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
+        // A row printing 0 whose balance another row of the group moved on from (its opening:
+        // printed balance less its net) is a step of the group's own chain, its amount known
+        // (the sample's credited charge of 2.78 at 62.78, from which an overdraft repayment of
+        // 22.80 left 39.98).
+        let passed = |b: Option<Decimal>| {
+            b.is_some_and(|b| {
+                group
+                    .iter()
+                    .any(|t| !t.net().is_zero() && t.balance.is_some_and(|o| o - t.net() == b))
+            })
+        };
         let unknown = |end: Decimal| {
             group
                 .iter()
-                .any(|t| t.net().is_zero() && t.balance != Some(end))
+                .any(|t| t.net().is_zero() && t.balance != Some(end) && !passed(t.balance))
         };
         let unknown_credit = |end: Decimal| {
             group.iter().any(|t| {
-                t.net().is_zero() && t.category != Category::Charges && t.balance != Some(end)
+                t.net().is_zero()
+                    && t.category != Category::Charges
+                    && t.balance != Some(end)
+                    && !passed(t.balance)
             })
         };
         self.after_unprinted = unknown(balance);
@@ -128,7 +145,19 @@ impl Silent {
             t.category == Category::Charges
                 && ((t.net() < Decimal::ZERO) || (t.net().is_zero() && t.balance.is_some_and(own)))
         };
-        let charge_rows = group.iter().filter(|t| shown(t)).count();
+        // A charge row printing 0 beside a receipt's balance plus a charge is the charge the
+        // sender paid, credited: it is no debit's charge row.
+        let credited = |t: &Transaction| {
+            t.net().is_zero()
+                && t.balance.is_some_and(|b| {
+                    group.iter().any(|g| {
+                        g.net() > Decimal::ZERO
+                            && g.balance
+                                .is_some_and(|gb| self.charges.iter().any(|c| b == gb + c))
+                    })
+                })
+        };
+        let charge_rows = group.iter().filter(|t| shown(t) && !credited(t)).count();
         let debits = group
             .iter()
             .filter(|t| t.category != Category::Charges && (t.net() < Decimal::ZERO))
@@ -144,12 +173,18 @@ impl Silent {
         let charge_unprinted = group
             .iter()
             .any(|t| t.net().is_zero() && t.category == Category::Charges && !shown(t));
-        self.charge_without_row = (charged > charge_rows || charge_unprinted)
+        let uncharged = charged > charge_rows;
+        self.charge_without_row = (uncharged || charge_unprinted)
             .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
             .flatten()
             .map(|largest| {
                 let most = TENS.max(largest.abs() / Decimal::from(50));
-                (most, largest > Decimal::ZERO)
+                let credit = largest > Decimal::ZERO;
+                (
+                    most,
+                    uncharged || (charge_unprinted && !credit),
+                    charge_unprinted && credit,
+                )
             });
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
@@ -192,8 +227,19 @@ impl Silent {
         if !chains && reading.other {
             return None;
         }
-        let held =
-            !chains || self.may_explain(reading.after_unprinted, held_back, shape.send, row, moved);
+        // In a group of money in only, a row printing 0 is money in too (a receipt, or the
+        // withdrawal charge its sender paid, credited: Vodacom's "Customer Transfer of Funds with
+        // withdrawal Charge paid From …"): it may raise a balance, never leave it short.
+        let short_of_credits =
+            moved < row.net() && shape.rows.iter().all(|t| t.net() >= Decimal::ZERO);
+        let held = !chains
+            || self.may_explain(
+                reading.after_unprinted,
+                held_back && !short_of_credits,
+                shape.send,
+                row,
+                moved,
+            );
         Some(if held { TENS } else { Decimal::ZERO })
     }
 
@@ -218,14 +264,11 @@ impl Silent {
     /// ([`Silent::charge_without_row`]), and the way that charge went: no digit of it is
     /// evidence.
     fn charge_taken_without_row(&self, row: &Transaction, moved: Decimal) -> bool {
-        self.charge_without_row.is_some_and(|(most, credited)| {
-            let off = if credited {
-                moved - row.net()
-            } else {
-                row.net() - moved
-            };
-            off > Decimal::ZERO && off <= most
-        })
+        self.charge_without_row
+            .is_some_and(|(most, taken, credited)| {
+                let within = |off: Decimal| off > Decimal::ZERO && off <= most;
+                (taken && within(row.net() - moved)) || (credited && within(moved - row.net()))
+            })
     }
 
     /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving

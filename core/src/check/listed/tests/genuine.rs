@@ -9,7 +9,7 @@ use crate::Category;
 use crate::statement::Transaction;
 
 /// One row of a shape: its kind (`'r'` a plain row, `'c'` a charge row, `'p'` a Pay Bill
-/// payment), receipt, second past 09:00, net and printed balance.
+/// payment, `'w'` an agent withdrawal), receipt, second past 09:00, net and printed balance.
 type Row = (char, &'static str, u32, &'static str, &'static str);
 
 /// The shapes, each with what it is.
@@ -38,23 +38,25 @@ const SHAPES: &[(&str, &[Row])] = &[
         ],
     ),
     (
-        "a charge printing 0 beside another balance, taken before the receipt listed with it",
+        "a charge printing 0 beside another balance, credited before the receipt listed with \
+         it (the sender paid the withdrawal charge: on the genuine sample each of the 11 such \
+         rows beside a receipt is credited, 7 beside their own balance, 4 landing on the next)",
         &[
             ('r', "A", 0, "50", "1000"),
-            ('r', "R", 30, "55", "1053"),
+            ('r', "R", 30, "55", "1057"),
             ('c', "Z", 30, "0", "72000"),
-            ('r', "D", 50, "-500", "553"),
+            ('r', "D", 50, "-500", "557"),
         ],
     ),
     (
         "the same with a charge of 2.84, the statement printing 1.84 elsewhere",
         &[
             ('r', "A", 0, "50", "1000"),
-            ('r', "R", 30, "55", "1052.16"),
+            ('r', "R", 30, "55", "1057.84"),
             ('c', "Z", 30, "0", "72000"),
-            ('r', "D", 50, "-500", "552.16"),
-            ('r', "W", 58, "-100", "452.16"),
-            ('c', "C", 58, "-1.84", "450.32"),
+            ('r', "D", 50, "-500", "557.84"),
+            ('r', "W", 58, "-100", "457.84"),
+            ('c', "C", 58, "-1.84", "456.00"),
         ],
     ),
     (
@@ -192,6 +194,35 @@ const SHAPES: &[(&str, &[Row])] = &[
             ('r', "D", 50, "-500", "322.08"),
         ],
     ),
+    (
+        "a receipt, its sender-paid charge credited on a row printing 0 and a withdrawal without \
+         its charge row, one group: the withdrawal's charge of 3 lands on the next receipt \
+         (fifth stop: a review batch of 2,000 silent charges, once)",
+        &[
+            ('r', "A", 0, "-100", "1009.56"),
+            ('c', "B", 0, "-9.56", "1000"),
+            ('r', "R", 30, "906.41", "1906.41"),
+            ('c', "Z", 31, "0", "1915.97"),
+            ('w', "W", 33, "-370", "1545.97"),
+            ('r', "S", 50, "525", "2067.97"),
+            ('r', "D", 58, "-500", "1567.97"),
+        ],
+    ),
+    (
+        "two withdrawals and one charge row in a group, then an overdraft draw short by the \
+         missing charge of 6.32 (same review, a quarter of the gaps 2 s)",
+        &[
+            ('r', "A", 0, "-100", "3284.35"),
+            ('c', "B", 0, "-9.56", "3274.79"),
+            ('w', "W", 30, "-610", "2664.79"),
+            ('c', "C", 30, "-9.56", "2655.23"),
+            ('w', "X", 32, "-360", "2295.23"),
+            ('r', "O", 34, "860", "3148.91"),
+            ('r', "D", 50, "-500", "2648.91"),
+            ('w', "E", 58, "-100", "2548.91"),
+            ('c', "F", 58, "-6.32", "2542.59"),
+        ],
+    ),
 ];
 
 /// The rows of a shape.
@@ -209,6 +240,7 @@ fn rows(shape: &[Row]) -> Vec<Transaction> {
             match kind {
                 'c' => t.category = Category::Charges,
                 'p' => t.category = Category::Paybill,
+                'w' => t.category = Category::AgentWithdrawal,
                 _ => {}
             }
             t

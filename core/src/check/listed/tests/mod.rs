@@ -300,4 +300,57 @@ fn a_units_digit_typed_over_a_receipt_beside_its_sender_paid_charge_fails() {
     assert_eq!(codes(rows(55), false), ["amount_digit_edited"]);
 }
 
+#[test]
+fn a_receipt_raised_beside_a_credited_charge_printing_0_elsewhere_fails_to_the_cent() {
+    // 50 received beside its sender-paid withdrawal charge, a row printing 0 beside another
+    // account's balance (the charge lands on a later balance): a group of money in only, whose
+    // balance may rise by more than it prints, never fall short of it.
+    let rows = |printed: &str| {
+        let printed: Decimal = printed.parse().expect("a decimal");
+        vec![
+            row("A", 0, -50, 1_000),
+            Transaction {
+                paid_in: printed,
+                ..row("B", 30, 0, 1_050)
+            },
+            Transaction {
+                category: crate::Category::Charges,
+                ..row("C", 30, 0, 436_892)
+            },
+            row("D", 59, -500, 550),
+        ]
+    };
+    assert!(!codes(rows("50"), false).contains(&"amount_digit_edited".to_owned()));
+    for raised in ["55", "50.50", "50.05"] {
+        assert_eq!(
+            codes(rows(raised), false),
+            ["amount_digit_edited"],
+            "{raised}"
+        );
+    }
+    // Lowered, the balance is above the printed amount: the credited charge may be the rest.
+    assert!(!codes(rows("45"), false).contains(&"amount_digit_edited".to_owned()));
+}
+
+#[test]
+fn a_row_printing_0_that_the_group_moved_on_from_leaves_nothing_unknown() {
+    // 60 received, its sender-paid charge of 2 credited on a row printing 0 beside the balance
+    // after both (62), from which an overdraft repayment of 22 left 40; then a deposit of 200.
+    let rows = |printed: i64| {
+        vec![
+            row("A", 0, -50, 0),
+            row("B", 30, 60, 60),
+            Transaction {
+                category: crate::Category::Charges,
+                ..row("C", 30, 0, 62)
+            },
+            row("R", 31, -22, 40),
+            row("D", 50, printed, 240),
+            row("E", 59, -100, 140),
+        ]
+    };
+    assert!(!codes(rows(200), false).contains(&"amount_digit_edited".to_owned()));
+    assert!(codes(rows(205), false).contains(&"amount_digit_edited".to_owned()));
+}
+
 mod genuine;
