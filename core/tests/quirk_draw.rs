@@ -343,7 +343,7 @@ fn the_wallets_own_quirks_are_no_evidence() {
 
 /// Every amount of drawn statements with one digit typed over, the balances as printed: the
 /// share that fails, per digit place and side. Measured on the 40 statements drawn here, with
-/// more quirks than the sample has (a third of the movements): credits 83 % (cents), 82 %
+/// more quirks than the sample has (a third of the movements): credits 87 % (cents), 85 %
 /// (units), 93 % (tens), 93 % (hundreds); debits 67 %, 72 %, 95 %, 95 %. The floors stay a few
 /// points under.
 #[test]
@@ -377,7 +377,7 @@ fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
     for (&(place, credit), &(failed, edits)) in &table {
         eprintln!("place {place}, credit {credit}: {failed} of {edits} failed");
         let least = match (place, credit) {
-            (0 | 3, true) => 75,
+            (0 | 3, true) => 80,
             (0 | 3, false) => 60,
             _ => 90,
         };
