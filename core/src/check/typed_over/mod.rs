@@ -65,16 +65,22 @@ fn payment_with_charge(group: &[&Transaction]) -> bool {
         })
 }
 
-/// Whether a `group` holds more withdrawals and sends (`AgentWithdrawal`, `SendMoney`) than
-/// charge rows that take money: one of its charges was taken without a row (the sample's
-/// withdrawal of 270, whose 6.32 shows only in a later balance), and its rows may read off by
-/// it.
+/// Whether a `group` holds more withdrawals and sends (`AgentWithdrawal`, `SendMoney`; not a
+/// two-part payment's total, whose charge is in its amount) than charge rows that take money
+/// (not a two-part payment's principal): one of its charges was taken without a row (the
+/// sample's withdrawal of 270, whose 6.32 shows only in a later balance), and its rows may read
+/// off by it.
 fn uncharged(group: &[&Transaction]) -> bool {
-    let count = |f: fn(&Transaction) -> bool| group.iter().filter(|t| f(t)).count();
-    count(|t| {
+    let count = |f: &dyn Fn(&Transaction) -> bool| group.iter().filter(|t| f(t)).count();
+    count(&|t| {
         matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
             && t.net() < Decimal::ZERO
-    }) > count(|t| t.category == Category::Charges && t.net() < Decimal::ZERO)
+            && !principal::paired_total(group, t)
+    }) > count(&|t| {
+        t.category == Category::Charges
+            && t.net() < Decimal::ZERO
+            && !principal::paired_principal(group, t)
+    })
 }
 
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written

@@ -34,15 +34,7 @@ pub(in crate::check) fn two_part_readings(
     let paired: Vec<usize> = principals
         .iter()
         .copied()
-        .filter(|&i| {
-            let p = group[i];
-            group.iter().any(|u| {
-                !std::ptr::eq(*u, p)
-                    && u.net() < Decimal::ZERO
-                    && u.balance == p.balance
-                    && charge_allowed(u.withdrawn, p.withdrawn)
-            })
-        })
+        .filter(|&i| paired_principal(group, group[i]))
         .collect();
     if paired.is_empty() {
         std::iter::once((Vec::new(), Decimal::ZERO))
@@ -52,6 +44,30 @@ pub(in crate::check) fn two_part_readings(
         let left_out = paired.iter().map(|&i| group[i].net()).sum();
         vec![(paired, left_out)]
     }
+}
+
+/// Whether `principal` is a two-part payment's principal paired with `total` in its group: a
+/// charge row of ten units or more printing the same balance as `total`, another debit, which
+/// [`charge_allowed`] allows.
+fn pair(principal: &Transaction, total: &Transaction) -> bool {
+    !std::ptr::eq(principal, total)
+        && principal.category == Category::Charges
+        && principal.withdrawn >= TENS
+        && total.net() < Decimal::ZERO
+        && total.balance == principal.balance
+        && charge_allowed(total.withdrawn, principal.withdrawn)
+}
+
+/// Whether row `t` of a `group` is a two-part payment's principal paired with its total
+/// ([`pair`]): no charge, but the payment's amount printed on a charge row.
+pub(in crate::check) fn paired_principal(group: &[&Transaction], t: &Transaction) -> bool {
+    group.iter().any(|u| pair(t, u))
+}
+
+/// Whether row `t` of a `group` is a two-part payment's total paired with its principal
+/// ([`pair`]): its charge is in its amount.
+pub(in crate::check) fn paired_total(group: &[&Transaction], t: &Transaction) -> bool {
+    group.iter().any(|p| pair(p, t))
 }
 
 /// The row `idle` of a `group` that chains without it, when it is a two-part payment's

@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{Reading, Shape, TENS};
+use super::{Reading, Shape, TENS, principal};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -38,8 +38,7 @@ pub(in crate::check) struct Silent {
     /// Those of [`Silent::charges`] that one row alone prints, sorted.
     once: Vec<Decimal>,
     /// Whether the group read before holds a row printing 0 whose printed balance the chain
-    /// did not go on from, nor another row of the group moved on from: its amount is not
-    /// known.
+    /// did not go on from: its amount is not known.
     pub(super) after_unprinted: bool,
     /// Whether that row printing 0 is money in (a receipt, deposit or advance printed as 0
     /// beside another account's balance, as the sample's receipt of 204.22): any amount,
@@ -57,11 +56,11 @@ pub(in crate::check) struct Silent {
     /// and sends, `AgentWithdrawal` and `SendMoney`, than charge rows; or a charge row printing
     /// 0 beside another account's balance): the most that charge may be, ten units or 2 % of
     /// the group's largest amount, whichever is more (the sample's withdrawal charges run from
-    /// 9 % of 20 to 1.4 % of 700), whether it may have been taken (a debit without its charge
-    /// row, or a charge row printing 0 in a group whose largest amount is a debit) and whether
-    /// credited (a charge row printing 0 in a group whose largest amount is money in: a receipt
-    /// whose sender paid the withdrawal charge). Such a charge may be one the statement prints
-    /// nowhere else (a band no other row falls in).
+    /// 9 % of 20 to 1.4 % of 700), whether it may have been taken (a withdrawal or send without
+    /// its charge row, or a charge row printing 0 in a group whose largest amount is a debit)
+    /// and whether credited (the group's largest amount is money in: a receipt whose sender paid
+    /// the withdrawal charge). Such a charge may be one the statement prints nowhere else (a
+    /// band no other row falls in).
     charge_without_row: Option<(Decimal, bool, bool)>,
 }
 
@@ -103,28 +102,14 @@ impl Silent {
 
     /// Records the `group` just read, after which the chain went on from `balance`.
     pub(in crate::check) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
-        // A row printing 0 whose balance another row of the group moved on from (its opening:
-        // printed balance less its net) is a step of the group's own chain, its amount known
-        // (the sample's credited charge of 2.78 at 62.78, from which an overdraft repayment of
-        // 22.80 left 39.98).
-        let passed = |b: Option<Decimal>| {
-            b.is_some_and(|b| {
-                group
-                    .iter()
-                    .any(|t| !t.net().is_zero() && t.balance.is_some_and(|o| o - t.net() == b))
-            })
-        };
         let unknown = |end: Decimal| {
             group
                 .iter()
-                .any(|t| t.net().is_zero() && t.balance != Some(end) && !passed(t.balance))
+                .any(|t| t.net().is_zero() && t.balance != Some(end))
         };
         let unknown_credit = |end: Decimal| {
             group.iter().any(|t| {
-                t.net().is_zero()
-                    && t.category != Category::Charges
-                    && t.balance != Some(end)
-                    && !passed(t.balance)
+                t.net().is_zero() && t.category != Category::Charges && t.balance != Some(end)
             })
         };
         self.after_unprinted = unknown(balance);
@@ -146,7 +131,8 @@ impl Silent {
                 && ((t.net() < Decimal::ZERO) || (t.net().is_zero() && t.balance.is_some_and(own)))
         };
         // A charge row printing 0 beside a receipt's balance plus a charge is the charge the
-        // sender paid, credited: it is no debit's charge row.
+        // sender paid, credited: it is no debit's charge row. Nor is a two-part payment's
+        // principal, whose total is a debit with its charge in its amount.
         let credited = |t: &Transaction| {
             t.net().is_zero()
                 && t.balance.is_some_and(|b| {
@@ -157,10 +143,17 @@ impl Silent {
                     })
                 })
         };
-        let charge_rows = group.iter().filter(|t| shown(t) && !credited(t)).count();
+        let charge_rows = group
+            .iter()
+            .filter(|t| shown(t) && !credited(t) && !principal::paired_principal(group, t))
+            .count();
         let debits = group
             .iter()
-            .filter(|t| t.category != Category::Charges && (t.net() < Decimal::ZERO))
+            .filter(|t| {
+                t.category != Category::Charges
+                    && (t.net() < Decimal::ZERO)
+                    && !principal::paired_total(group, t)
+            })
             .count();
         self.after_uncharged_debit = debits > charge_rows;
         let charged = group
@@ -168,6 +161,7 @@ impl Silent {
             .filter(|t| {
                 matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
                     && (t.net() < Decimal::ZERO)
+                    && !principal::paired_total(group, t)
             })
             .count();
         let charge_unprinted = group
@@ -180,11 +174,7 @@ impl Silent {
             .map(|largest| {
                 let most = TENS.max(largest.abs() / Decimal::from(50));
                 let credit = largest > Decimal::ZERO;
-                (
-                    most,
-                    uncharged || (charge_unprinted && !credit),
-                    charge_unprinted && credit,
-                )
+                (most, uncharged || (charge_unprinted && !credit), credit)
             });
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
@@ -230,8 +220,11 @@ impl Silent {
         // In a group of money in only, a row printing 0 is money in too (a receipt, or the
         // withdrawal charge its sender paid, credited: Vodacom's "Customer Transfer of Funds with
         // withdrawal Charge paid From …"): it may raise a balance, never leave it short.
-        let short_of_credits =
-            moved < row.net() && shape.rows.iter().all(|t| t.net() >= Decimal::ZERO);
+        // Read from the running balance only: from another balance of the group before, that
+        // group may have ended elsewhere.
+        let short_of_credits = !reading.other
+            && moved < row.net()
+            && shape.rows.iter().all(|t| t.net() >= Decimal::ZERO);
         let held = !chains
             || self.may_explain(
                 reading.after_unprinted,

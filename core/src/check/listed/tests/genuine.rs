@@ -223,6 +223,23 @@ const SHAPES: &[(&str, &[Row])] = &[
             ('c', "F", 58, "-6.32", "2542.59"),
         ],
     ),
+    (
+        "a two-part payment, a receipt with its credited charge and a withdrawal without its \
+         charge row, one group (each two seconds or less after the last): the withdrawal's 6.32 \
+         lands on the next credit (fourth review, its M1: a principal on a charge row is no \
+         withdrawal's charge row)",
+        &[
+            ('r', "A", 0, "480.22", "480.22"),
+            ('p', "B", 7, "-175", "305.22"),
+            ('c', "C", 8, "-170", "305.22"),
+            ('r', "R", 10, "400", "705.22"),
+            ('c', "Z", 10, "0", "711.54"),
+            ('w', "W", 12, "-300", "411.54"),
+            ('r', "O", 30, "300", "705.22"),
+            ('w', "D", 50, "-430", "275.22"),
+            ('c', "E", 50, "-6.32", "268.90"),
+        ],
+    ),
 ];
 
 /// The rows of a shape.

@@ -332,25 +332,4 @@ fn a_receipt_raised_beside_a_credited_charge_printing_0_elsewhere_fails_to_the_c
     assert!(!codes(rows("45"), false).contains(&"amount_digit_edited".to_owned()));
 }
 
-#[test]
-fn a_row_printing_0_that_the_group_moved_on_from_leaves_nothing_unknown() {
-    // 60 received, its sender-paid charge of 2 credited on a row printing 0 beside the balance
-    // after both (62), from which an overdraft repayment of 22 left 40; then a deposit of 200.
-    let rows = |printed: i64| {
-        vec![
-            row("A", 0, -50, 0),
-            row("B", 30, 60, 60),
-            Transaction {
-                category: crate::Category::Charges,
-                ..row("C", 30, 0, 62)
-            },
-            row("R", 31, -22, 40),
-            row("D", 50, printed, 240),
-            row("E", 59, -100, 140),
-        ]
-    };
-    assert!(!codes(rows(200), false).contains(&"amount_digit_edited".to_owned()));
-    assert!(codes(rows(205), false).contains(&"amount_digit_edited".to_owned()));
-}
-
 mod genuine;
