@@ -72,15 +72,21 @@ fn payment_with_charge(group: &[&Transaction]) -> bool {
 /// off by it.
 fn uncharged(group: &[&Transaction]) -> bool {
     let count = |f: &dyn Fn(&Transaction) -> bool| group.iter().filter(|t| f(t)).count();
-    count(&|t| {
-        matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
-            && t.net() < Decimal::ZERO
-            && !principal::paired_total(group, t)
-    }) > count(&|t| {
-        t.category == Category::Charges
-            && t.net() < Decimal::ZERO
-            && !principal::paired_principal(group, t)
-    })
+    count(&|t| wants_charge_row(group, t))
+        > count(&|t| {
+            t.category == Category::Charges
+                && t.net() < Decimal::ZERO
+                && !principal::paired_principal(group, t)
+        })
+}
+
+/// Whether row `t` of a `group` is a withdrawal or send (`AgentWithdrawal`, `SendMoney`) that
+/// Vodacom prints with a charge row of its own: not a two-part payment's total, whose charge is
+/// in its amount.
+fn wants_charge_row(group: &[&Transaction], t: &Transaction) -> bool {
+    matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
+        && t.net() < Decimal::ZERO
+        && !principal::paired_total(group, t)
 }
 
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written

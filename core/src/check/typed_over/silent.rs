@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{Reading, Shape, TENS, principal};
+use super::{Reading, Shape, TENS, principal, wants_charge_row};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -156,14 +156,7 @@ impl Silent {
             })
             .count();
         self.after_uncharged_debit = debits > charge_rows;
-        let charged = group
-            .iter()
-            .filter(|t| {
-                matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
-                    && (t.net() < Decimal::ZERO)
-                    && !principal::paired_total(group, t)
-            })
-            .count();
+        let charged = group.iter().filter(|t| wants_charge_row(group, t)).count();
         let charge_unprinted = group
             .iter()
             .any(|t| t.net().is_zero() && t.category == Category::Charges && !shown(t));
