@@ -185,6 +185,16 @@ fn step(
             }
             return (resumed, end);
         }
+        // Where the next group chains from none of them, a group whose rows chain in order only
+        // from another balance printed the running balance plus its net by chance: the chain
+        // goes on from where that order ends (a break before the group).
+        if unsure
+            && !chains_from(rows, end, expected, rules)
+            && let Some(in_order) = typed_over::end_in_order(group, balance)
+        {
+            tallies.breaks.add(at);
+            return (in_order, end);
+        }
         return (expected, end);
     }
     if group

@@ -11,9 +11,12 @@ use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::Transaction;
 
+mod order;
 mod principal;
 mod silent;
 
+pub(super) use order::end_in_order;
+use order::{reached, takes_charge, withdrawal_unpaired};
 pub(super) use principal::principal;
 pub(super) use silent::Silent;
 
@@ -72,12 +75,8 @@ fn payment_with_charge(group: &[&Transaction]) -> bool {
 /// off by it.
 fn uncharged(group: &[&Transaction]) -> bool {
     let count = |f: &dyn Fn(&Transaction) -> bool| group.iter().filter(|t| f(t)).count();
-    count(&|t| wants_charge_row(group, t))
-        > count(&|t| {
-            t.category == Category::Charges
-                && t.net() < Decimal::ZERO
-                && !principal::paired_principal(group, t)
-        })
+    count(&|t| wants_charge_row(group, t)) > count(&|t| takes_charge(group, t))
+        || withdrawal_unpaired(group)
 }
 
 /// Whether row `t` of a `group` is a withdrawal or send (`AgentWithdrawal`, `SendMoney`) that
@@ -195,16 +194,25 @@ impl Shape<'_> {
     }
 
     /// Whether `row`'s own step (its printed balance `own` less the balance before the group)
-    /// may show a digit typed over, and whether its units and cents are then held back. Only
-    /// where every other row of the group is a charge row (below ten units) or prints 0: a
-    /// movement of its own listed beside it may have come first, and the step would be the sum
-    /// of the two. Units and cents are held back in a payment printed with its charge row, and
-    /// beside a charge row or a row printing 0 that may have come first: unless the charge row
-    /// prints `own` less its charge, or the row printing 0 prints `own` and a charge the
-    /// statement prints, either way (a receipt whose sender paid its withdrawal charge,
-    /// credited after it).
-    fn own_step(&self, row: &Transaction, own: Decimal, charges: &[Decimal]) -> Option<bool> {
+    /// may show a digit typed over: whether its units and cents are then held back, and whether
+    /// only they may show. Only where every other row of the group is a charge row (below ten
+    /// units) or prints 0, or moves from a balance reached from `own` ([`reached`]: it provably
+    /// came after the row; then only units and cents show, the balance before the group being
+    /// trusted further than elsewhere): a movement of its own listed beside it may have come
+    /// first, and the step would be the sum of the two. Units and cents are held back in a
+    /// payment printed with its charge row, and beside a charge row or a row printing 0 that may
+    /// have come first: unless the charge row prints `own` less its charge, or the row printing
+    /// 0 prints `own` and a charge the statement prints, either way (a receipt whose sender paid
+    /// its withdrawal charge, credited after it).
+    fn own_step(
+        &self,
+        row: &Transaction,
+        own: Decimal,
+        charges: &[Decimal],
+    ) -> Option<(bool, bool)> {
         let mut held_back = self.payment;
+        let mut below_tens = false;
+        let after = reached(self.rows, Some(row), own, charges);
         for t in self.rows.iter().filter(|t| !std::ptr::eq(**t, row)) {
             if t.net().is_zero() {
                 let after_both = t
@@ -213,11 +221,13 @@ impl Shape<'_> {
                 held_back |= !after_both;
             } else if t.category == Category::Charges && t.net().abs() < TENS {
                 held_back |= t.balance != Some(own + t.net());
+            } else if t.balance.is_some_and(|b| after.contains(&(b - t.net()))) {
+                below_tens = true;
             } else {
                 return None;
             }
         }
-        Some(held_back)
+        Some((held_back, below_tens))
     }
 }
 
@@ -348,8 +358,10 @@ fn moves(
         let end = shape.ends.first().copied().unwrap_or(own);
         let step = own - reading.before;
         match shape.own_step(row, own, &silent.charges) {
-            Some(held_back) => shows.push((step, end, held_back)),
-            None => clears.push(step),
+            Some((held_back, below_tens)) if !below_tens || (step - row.net()).abs() < TENS => {
+                shows.push((step, end, held_back));
+            }
+            _ => clears.push(step),
         }
         // From another row's balance: that row may have come after it (its own amount read
         // back), so only a row printing 0 (a deposit printed as 0 before a repayment from it)

@@ -3,6 +3,7 @@
 
 use rust_decimal::Decimal;
 
+use super::order::{charge_shown, in_some_order, reached, withdrawal_unpaired};
 use super::{Reading, Shape, TENS, principal, wants_charge_row};
 use crate::Category;
 use crate::statement::Transaction;
@@ -102,15 +103,23 @@ impl Silent {
 
     /// Records the `group` just read, after which the chain went on from `balance`.
     pub(in crate::check) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
-        let unknown = |end: Decimal| {
+        // A charge row printing 0 whose balance the group's other rows moved on from to `end` (a
+        // receipt's sender-paid charge credited, then a Fuliza repayment taken from both) is in
+        // the chain: its amount is known. Not a receipt, deposit or advance printed as 0: its
+        // balance may leave its own amount out (the amount lands later).
+        let left_unknown = |t: &Transaction, end: Decimal| {
+            t.net().is_zero()
+                && t.balance.is_none_or(|b| {
+                    b != end
+                        && (charge_shown(group, t, &self.charges).is_none()
+                            || !reached(group, Some(t), b, &self.charges).contains(&end))
+                })
+        };
+        let unknown = |end: Decimal| group.iter().any(|t| left_unknown(t, end));
+        let unknown_credit = |end: Decimal| {
             group
                 .iter()
-                .any(|t| t.net().is_zero() && t.balance != Some(end))
-        };
-        let unknown_credit = |end: Decimal| {
-            group.iter().any(|t| {
-                t.net().is_zero() && t.category != Category::Charges && t.balance != Some(end)
-            })
+                .any(|t| t.category != Category::Charges && left_unknown(t, end))
         };
         self.after_unprinted = unknown(balance);
         self.after_unknown_credit = unknown_credit(balance);
@@ -160,7 +169,7 @@ impl Silent {
         let charge_unprinted = group
             .iter()
             .any(|t| t.net().is_zero() && t.category == Category::Charges && !shown(t));
-        let uncharged = charged > charge_rows;
+        let uncharged = charged > charge_rows || withdrawal_unpaired(group);
         self.charge_without_row = (uncharged || charge_unprinted)
             .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
             .flatten()
@@ -206,7 +215,7 @@ impl Silent {
         {
             return None;
         }
-        let chains = chains_once_read(shape.rows, reading, row, moved);
+        let chains = chains_once_read(shape.rows, reading, row, moved, &self.charges);
         if !chains && reading.other {
             return None;
         }
@@ -242,7 +251,7 @@ impl Silent {
     ) -> bool {
         let silent = self.charge_taken_without_row(row, moved)
             || (reading.after_unknown_credit && moved > row.net());
-        silent && chains_once_read(shape.rows, reading, row, moved)
+        silent && chains_once_read(shape.rows, reading, row, moved, &self.charges)
     }
 
     /// Whether `row`'s balance is off its printed amount (its balances moved `moved`) by less
@@ -301,12 +310,19 @@ fn credit_unknown(shape: &Shape<'_>, reading: &Reading<'_>) -> bool {
 /// does not, the group holds one of the wallet's own movements without a row (a charge taken
 /// twice, another account's balance), and the digit may be part of it. Groups of more than six
 /// moving rows are not ordered (never seen: a movement prints a few rows) and count as chaining.
+/// A charge row printing 0 that shows its charge (`super::order::charge_shown`) moves by it.
 fn chains_once_read(
     rows: &[&Transaction],
     reading: &Reading<'_>,
     row: &Transaction,
     moved: Decimal,
+    charges: &[Decimal],
 ) -> bool {
+    let charged = rows
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !reading.skip.contains(i))
+        .filter_map(|(_, t)| charge_shown(rows, t, charges).map(|c| (c, t.balance)));
     let movers: Vec<(Decimal, Option<Decimal>)> = rows
         .iter()
         .enumerate()
@@ -321,20 +337,7 @@ fn chains_once_read(
                 t.balance,
             )
         })
+        .chain(charged)
         .collect();
     movers.len() > 6 || in_some_order(&movers, 0, reading.before)
-}
-
-/// Whether the `movers` (net, printed balance) not yet `used` (a bit each) can follow `balance`
-/// in some order, each printing the balance reached after it.
-fn in_some_order(movers: &[(Decimal, Option<Decimal>)], used: u8, balance: Decimal) -> bool {
-    if usize::try_from(used.count_ones()).is_ok_and(|n| n == movers.len()) {
-        return true;
-    }
-    movers.iter().enumerate().any(|(i, &(net, printed))| {
-        let after = balance + net;
-        used & (1 << i) == 0
-            && printed.is_none_or(|p| p == after)
-            && in_some_order(movers, used | (1 << i), after)
-    })
 }

@@ -9,7 +9,7 @@ use crate::Category;
 use crate::statement::Transaction;
 
 /// One row of a shape: its kind (`'r'` a plain row, `'c'` a charge row, `'p'` a Pay Bill
-/// payment, `'w'` an agent withdrawal), receipt, second past 09:00, net and printed balance.
+/// payment, `'w'` an agent withdrawal, `'s'` a send), receipt, second past 09:00, net and printed balance.
 type Row = (char, &'static str, u32, &'static str, &'static str);
 
 /// The shapes, each with what it is.
@@ -240,6 +240,47 @@ const SHAPES: &[(&str, &[Row])] = &[
             ('c', "E", 50, "-6.32", "268.90"),
         ],
     ),
+    (
+        "an advance printed as 0 beside the balance before it, a receipt moving on from that \
+         balance, then a two-part payment: the advance's 300 lands on the payment's balance",
+        &[
+            ('r', "A", 0, "0", "10038.78"),
+            ('r', "R", 1, "40", "10078.78"),
+            ('p', "P", 30, "-701.47", "9677.31"),
+            ('c', "C", 30, "-700", "9677.31"),
+        ],
+    ),
+    (
+        "a send, its charge row, and a charge row printing 0 beside the send's balance: that \
+         charge (1.84) lands on the next send's balance",
+        &[
+            ('r', "A", 0, "-10", "192.69"),
+            ('s', "S", 20, "-37.13", "155.56"),
+            ('c', "T", 21, "-1.16", "154.40"),
+            ('c', "Z", 21, "0", "155.56"),
+            ('s', "V", 40, "-70", "82.56"),
+            ('c', "W", 40, "-1.73", "80.83"),
+            ('w', "X", 58, "-30", "50.83"),
+            ('c', "Y", 58, "-1.84", "48.99"),
+        ],
+    ),
+    (
+        "a send paying its recipient's withdrawal charge (two charge rows), a receipt with its \
+         credited charge, and a withdrawal without its charge row, one group: the withdrawal's \
+         9.56 lands on the next receipt",
+        &[
+            ('r', "A", 0, "-10", "342.46"),
+            ('s', "S", 20, "-120", "222.46"),
+            ('c', "T", 21, "-4.22", "218.24"),
+            ('c', "U", 22, "-2.60", "215.64"),
+            ('r', "R", 23, "900", "1115.64"),
+            ('c', "Z", 24, "0", "1125.20"),
+            ('w', "W", 26, "-600", "525.20"),
+            ('r', "P", 50, "635", "1150.64"),
+            ('w', "X", 58, "-600", "550.64"),
+            ('c', "Y", 58, "-9.56", "541.08"),
+        ],
+    ),
 ];
 
 /// The rows of a shape.
@@ -258,6 +299,7 @@ fn rows(shape: &[Row]) -> Vec<Transaction> {
                 'c' => t.category = Category::Charges,
                 'p' => t.category = Category::Paybill,
                 'w' => t.category = Category::AgentWithdrawal,
+                's' => t.category = Category::SendMoney,
                 _ => {}
             }
             t

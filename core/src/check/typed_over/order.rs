@@ -1,0 +1,140 @@
+//! What the order of a group's rows shows (see [`super`]): where a group ends when its rows
+//! chain in some order, which balances its rows reach from a row's own (rows that provably
+//! came after it), the charge a charge row printing 0 shows, and whether a withdrawal's charge
+//! row follows it.
+
+use rust_decimal::Decimal;
+
+use super::{principal, wants_charge_row};
+use crate::Category;
+use crate::statement::Transaction;
+
+/// Where a `group` ends when its moving rows (not printing 0) chain in some order from a
+/// balance other than the running `balance`, and not from it: the last balance of that order.
+/// Such a group prints the running balance plus its net only by chance, a movement without a
+/// row before it being the same as one of its own rows (the sample's withdrawal charge of 1.84
+/// taken beside a row printing 0, then a withdrawal of 50 and its charge row of 1.84: the
+/// withdrawal prints the running balance less both). `None` where they chain from `balance`, or
+/// from no balance, or hold more than six moving rows.
+pub(in crate::check) fn end_in_order(group: &[&Transaction], balance: Decimal) -> Option<Decimal> {
+    let movers: Vec<(Decimal, Option<Decimal>)> = group
+        .iter()
+        .filter(|t| !t.net().is_zero())
+        .map(|t| (t.net(), t.balance))
+        .collect();
+    if movers.is_empty() || movers.len() > 6 || in_some_order(&movers, 0, balance) {
+        return None;
+    }
+    let net: Decimal = movers.iter().map(|(n, _)| *n).sum();
+    movers
+        .iter()
+        .filter_map(|&(n, b)| b.map(|b| b - n))
+        .find(|&start| in_some_order(&movers, 0, start))
+        .map(|start| start + net)
+}
+
+/// Whether the `movers` (net, printed balance) not yet `used` (a bit each) can follow `balance`
+/// in some order, each printing the balance reached after it.
+pub(super) fn in_some_order(
+    movers: &[(Decimal, Option<Decimal>)],
+    used: u8,
+    balance: Decimal,
+) -> bool {
+    if usize::try_from(used.count_ones()).is_ok_and(|n| n == movers.len()) {
+        return true;
+    }
+    movers.iter().enumerate().any(|(i, &(net, printed))| {
+        let after = balance + net;
+        used & (1 << i) == 0
+            && printed.is_none_or(|p| p == after)
+            && in_some_order(movers, used | (1 << i), after)
+    })
+}
+
+/// The charge, signed as it moved the balance, that a charge row `t` of a `group` printing 0
+/// shows: its balance is no other row's, and is another row's that moves plus or less a charge
+/// the statement prints (`charges`: a receipt's withdrawal charge paid by its sender, credited
+/// after it; Vodacom's "Customer Transfer of Funds with withdrawal Charge paid From …"). A row
+/// printing 0 beside another row's balance, or another account's, shows none.
+pub(super) fn charge_shown(
+    group: &[&Transaction],
+    t: &Transaction,
+    charges: &[Decimal],
+) -> Option<Decimal> {
+    let b = t
+        .balance
+        .filter(|_| t.category == Category::Charges && t.net().is_zero())?;
+    let others = || group.iter().filter(|u| !std::ptr::eq(**u, t));
+    if others().any(|u| u.balance == Some(b)) {
+        return None;
+    }
+    others()
+        .filter(|g| !g.net().is_zero())
+        .filter_map(|g| g.balance)
+        .flat_map(|g| charges.iter().map(move |c| (g, *c)))
+        .find_map(|(g, c)| [c, -c].into_iter().find(|c| b == g + c))
+}
+
+/// The balances that the `rows` of a group (but `row`) reach from the balance `from`: `from`,
+/// then each balance of a row that moved from one of them by its printed amount, or of a row
+/// printing 0 beside one of them plus or less a charge the statement prints (`charges`: a
+/// receipt, its sender-paid withdrawal charge credited, then a Fuliza repayment taken from
+/// both). A row printing a balance reached from a row's balance provably came after that row.
+pub(super) fn reached(
+    rows: &[&Transaction],
+    row: Option<&Transaction>,
+    from: Decimal,
+    charges: &[Decimal],
+) -> Vec<Decimal> {
+    let mut reached = vec![from];
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for t in rows
+            .iter()
+            .filter(|t| row.is_none_or(|r| !std::ptr::eq(**t, r)))
+        {
+            let Some(b) = t.balance.filter(|b| !reached.contains(b)) else {
+                continue;
+            };
+            let follows = if t.net().is_zero() {
+                reached
+                    .iter()
+                    .any(|a| charges.iter().any(|c| b == a + c || b == a - c))
+            } else {
+                reached.contains(&(b - t.net()))
+            };
+            if follows {
+                reached.push(b);
+                grew = true;
+            }
+        }
+    }
+    reached
+}
+
+/// Whether row `t` of a `group` is a charge row that takes money: not a two-part payment's
+/// principal.
+pub(super) fn takes_charge(group: &[&Transaction], t: &Transaction) -> bool {
+    t.category == Category::Charges
+        && t.net() < Decimal::ZERO
+        && !principal::paired_principal(group, t)
+}
+
+/// Whether a `group` holds an agent withdrawal that no charge row of it follows or comes just
+/// before (a charge row printing the withdrawal's balance less its charge, or the balance the
+/// withdrawal was taken from): its charge was taken without a row, even where the group prints
+/// as many charge rows as withdrawals and sends (a send paying its recipient's withdrawal charge
+/// prints two).
+pub(super) fn withdrawal_unpaired(group: &[&Transaction]) -> bool {
+    group.iter().any(|w| {
+        w.category == Category::AgentWithdrawal
+            && wants_charge_row(group, w)
+            && w.balance.is_some_and(|b| {
+                !group.iter().any(|c| {
+                    takes_charge(group, c)
+                        && (c.balance == Some(b + c.net()) || c.balance == Some(b - w.net()))
+                })
+            })
+    })
+}
