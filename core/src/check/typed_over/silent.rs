@@ -103,26 +103,6 @@ impl Silent {
 
     /// Records the `group` just read, after which the chain went on from `balance`.
     pub(in crate::check) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
-        // A charge row printing 0 whose balance the group's other rows moved on from to `end` (a
-        // receipt's sender-paid charge credited, then a Fuliza repayment taken from both) is in
-        // the chain: its amount is known. Not a receipt, deposit or advance printed as 0: its
-        // balance may leave its own amount out (the amount lands later).
-        let left_unknown = |t: &Transaction, end: Decimal| {
-            t.net().is_zero()
-                && t.balance.is_none_or(|b| {
-                    b != end
-                        && (charge_shown(group, t, &self.charges).is_none()
-                            || !reached(group, Some(t), b, &self.charges).contains(&end))
-                })
-        };
-        let unknown = |end: Decimal| group.iter().any(|t| left_unknown(t, end));
-        let unknown_credit = |end: Decimal| {
-            group
-                .iter()
-                .any(|t| t.category != Category::Charges && left_unknown(t, end))
-        };
-        self.after_unprinted = unknown(balance);
-        self.after_unknown_credit = unknown_credit(balance);
         // A charge row printing 0 beside the balance the chain went on from, or beside one of
         // the group's balances moved by a charge the statement prints, shows its charge (the
         // balance after a receipt whose sender paid the withdrawal charge, credited; a send's
@@ -170,6 +150,29 @@ impl Silent {
             .iter()
             .any(|t| t.net().is_zero() && t.category == Category::Charges && !shown(t));
         let uncharged = charged > charge_rows || withdrawal_unpaired(group);
+        // A charge row printing 0 whose balance the group's other rows moved on from to `end` (a
+        // receipt's sender-paid charge credited, then a Fuliza repayment taken from both) is in
+        // the chain: its amount is known. Not a receipt, deposit or advance printed as 0: its
+        // balance may leave its own amount out (the amount lands later). Nor in a group that took
+        // a charge without its row: that charge may be the credited one's equal, the two
+        // cancelling on the group's balances (a fifth review's shape).
+        let left_unknown = |t: &Transaction, end: Decimal| {
+            t.net().is_zero()
+                && t.balance.is_none_or(|b| {
+                    b != end
+                        && (uncharged
+                            || charge_shown(group, t, &self.charges).is_none()
+                            || !reached(group, Some(t), b, &self.charges).contains(&end))
+                })
+        };
+        let unknown = |end: Decimal| group.iter().any(|t| left_unknown(t, end));
+        let unknown_credit = |end: Decimal| {
+            group
+                .iter()
+                .any(|t| t.category != Category::Charges && left_unknown(t, end))
+        };
+        self.after_unprinted = unknown(balance);
+        self.after_unknown_credit = unknown_credit(balance);
         self.charge_without_row = (uncharged || charge_unprinted)
             .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
             .flatten()

@@ -281,6 +281,21 @@ const SHAPES: &[(&str, &[Row])] = &[
             ('c', "Y", 58, "-9.56", "541.08"),
         ],
     ),
+    (
+        "a receipt with its credited charge (9.56) and a withdrawal whose equal charge is taken \
+         without a row, one group: the two cancel, and the withdrawal's charge lands on the next \
+         send, whose charge row falls by more than it prints (a fifth review)",
+        &[
+            ('r', "A", 0, "456.21", "456.21"),
+            ('r', "R", 20, "1090", "1546.21"),
+            ('c', "Z", 20, "0", "1555.77"),
+            ('w', "W", 20, "-600", "955.77"),
+            ('s', "S", 23, "-100", "846.21"),
+            ('c', "T", 24, "-2.78", "841.70"),
+            ('w', "X", 58, "-830", "11.70"),
+            ('c', "Y", 58, "-9.56", "2.14"),
+        ],
+    ),
 ];
 
 /// The rows of a shape.
