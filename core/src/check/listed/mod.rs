@@ -174,26 +174,22 @@ fn step(
         let unsure = group
             .iter()
             .any(|t| t.net().is_zero() || t.category == Category::Charges);
-        if unsure
-            && !chains_from(rows, end, expected, rules)
-            && let Some(resumed) = resume(rows, start, end, rules)
-        {
-            if group.iter().any(|t| t.net().is_zero()) {
-                tallies.zero.add(at);
-            } else {
-                tallies.breaks.add(at);
+        if unsure && !chains_from(rows, end, expected, rules) {
+            if let Some(resumed) = resume(rows, start, end, rules) {
+                if group.iter().any(|t| t.net().is_zero()) {
+                    tallies.zero.add(at);
+                } else {
+                    tallies.breaks.add(at);
+                }
+                return (resumed, end);
             }
-            return (resumed, end);
-        }
-        // Where the next group chains from none of them, a group whose rows chain in order only
-        // from another balance printed the running balance plus its net by chance: the chain
-        // goes on from where that order ends (a break before the group).
-        if unsure
-            && !chains_from(rows, end, expected, rules)
-            && let Some(in_order) = typed_over::end_in_order(group, balance)
-        {
-            tallies.breaks.add(at);
-            return (in_order, end);
+            // Where the next group chains from none of them, a group whose rows chain in order
+            // only from another balance printed the running balance plus its net by chance: the
+            // chain goes on from where that order ends (a break before the group).
+            if let Some(in_order) = typed_over::end_in_order(group, balance) {
+                tallies.breaks.add(at);
+                return (in_order, end);
+            }
         }
         return (expected, end);
     }
