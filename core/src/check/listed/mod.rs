@@ -102,7 +102,7 @@ fn walk(
         .map(|b| b.opening)
         .or_else(|| rows.first().and_then(|t| t.balance_before));
     let mut tallies = Tallies::default();
-    let mut silent = Silent::of(&rows);
+    let mut silent = Silent::of(&rows, rules.group_seconds);
     let mut start = 0;
     while start < rows.len() {
         let mut end = group_end(&rows, start, rules.group_seconds);

@@ -14,6 +14,7 @@ use crate::statement::Transaction;
 mod order;
 mod principal;
 mod silent;
+mod tariff;
 
 pub(super) use order::end_in_order;
 use order::{reached, takes_charge, withdrawal_unpaired};
@@ -259,6 +260,9 @@ struct Reading<'a> {
 /// movement as read is twenty units or more off the printed amount (an unknown charge and a
 /// printed one may add up to a round difference: a withdrawal charge of 11.84 unprinted beside
 /// a printed 1.84 makes ten; twenty would take a charge of twenty units more than another).
+/// After a withdrawal charge taken or credited without a row that the printed tariff bounds, a
+/// row read from the running balance off by more or less than the bounds allow is also read
+/// off by each charge of the tariff within them ([`Silent::band_readings`]).
 fn from(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
@@ -280,11 +284,14 @@ fn from(
                     silent.least(shape, reading, row, m, held_back)?
                 };
                 // Off by a printed charge only where the movement is twenty units or more off.
-                let read = if (m - row.net()).abs() >= TENS + TENS {
+                let mut read = if (m - row.net()).abs() >= TENS + TENS {
                     read_as(shape, reading, row, m, breaks_are_evidence, silent, false)
                 } else {
                     vec![m]
                 };
+                if !breaks_are_evidence && !reading.other {
+                    read.extend(silent.band_readings(shape, row, m));
+                }
                 read.into_iter()
                     .find_map(|x| TypedOver::of(row, x, least))
                     .map(|typed| (typed, after))

@@ -4,6 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::order::{charge_shown, in_some_order, reached, withdrawal_unpaired};
+use super::tariff::{Band, Tariff};
 use super::{Reading, Shape, TENS, principal, wants_charge_row};
 use crate::Category;
 use crate::statement::Transaction;
@@ -63,11 +64,17 @@ pub(in crate::check) struct Silent {
     /// the withdrawal charge). Such a charge may be one the statement prints nowhere else (a
     /// band no other row falls in).
     charge_without_row: Option<(Decimal, bool, bool)>,
+    /// The withdrawal tariff the statement prints.
+    tariff: Tariff,
+    /// The bounds the printed tariff puts on the withdrawal charge the group read before took
+    /// or credited without a row, where that charge is the only amount it leaves unknown.
+    band: Option<Band>,
 }
 
 impl Silent {
-    /// The charges of the completed `rows` (see [`Silent::charges`]).
-    pub(in crate::check) fn of(rows: &[&Transaction]) -> Self {
+    /// The charges of the completed `rows` (time order; see [`Silent::charges`]) and the
+    /// withdrawal tariff they print, charge rows at most `seconds` from their withdrawal.
+    pub(in crate::check) fn of(rows: &[&Transaction], seconds: i64) -> Self {
         let mut charges: Vec<Decimal> = rows
             .iter()
             .filter(|t| t.category == Category::Charges && !t.withdrawn.is_zero())
@@ -84,6 +91,7 @@ impl Silent {
         Self {
             charges,
             once,
+            tariff: Tariff::of(rows, seconds),
             ..Self::default()
         }
     }
@@ -181,6 +189,9 @@ impl Silent {
                 let credit = largest > Decimal::ZERO;
                 (most, uncharged || (charge_unprinted && !credit), credit)
             });
+        self.band = (uncharged || charge_unprinted)
+            .then(|| Band::of(group, &self.tariff))
+            .flatten();
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
             if b != balance && !self.others.iter().any(|(o, ..)| *o == b) {
@@ -214,7 +225,7 @@ impl Silent {
         // From another balance of the group before, money in of an unknown amount leaves
         // nothing to read: the group before may have ended anywhere.
         if (credit_unknown && (moved >= row.net() || reading.other))
-            || self.charge_taken_without_row(row, moved)
+            || self.charge_taken_without_row(shape, row, moved)
         {
             return None;
         }
@@ -232,7 +243,8 @@ impl Silent {
             && shape.rows.iter().all(|t| t.net() >= Decimal::ZERO);
         let held = !chains
             || self.may_explain(
-                reading.after_unprinted,
+                shape,
+                reading.after_unprinted && self.in_band(shape, row, moved),
                 held_back && !short_of_credits,
                 shape.send,
                 row,
@@ -252,7 +264,7 @@ impl Silent {
         row: &Transaction,
         moved: Decimal,
     ) -> bool {
-        let silent = self.charge_taken_without_row(row, moved)
+        let silent = self.charge_taken_without_row(shape, row, moved)
             || (reading.after_unknown_credit && moved > row.net());
         silent && chains_once_read(shape.rows, reading, row, moved, &self.charges)
     }
@@ -261,12 +273,44 @@ impl Silent {
     /// than the charge the group before may have taken or credited without a row that shows it
     /// ([`Silent::charge_without_row`]), and the way that charge went: no digit of it is
     /// evidence.
-    fn charge_taken_without_row(&self, row: &Transaction, moved: Decimal) -> bool {
+    fn charge_taken_without_row(
+        &self,
+        shape: &Shape<'_>,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> bool {
         self.charge_without_row
             .is_some_and(|(most, taken, credited)| {
-                let within = |off: Decimal| off > Decimal::ZERO && off <= most;
+                let within = |off: Decimal| {
+                    off > Decimal::ZERO && off <= most && self.in_band(shape, row, moved)
+                };
                 (taken && within(row.net() - moved)) || (credited && within(moved - row.net()))
             })
+    }
+
+    /// Whether `row`, read as moving `moved`, may be off its printed amount by the withdrawal
+    /// charge the group before took or credited without a row ([`Band::holds`]): always where
+    /// that charge is not bounded, or where the row's own group is not [`Band::plain`] (it may
+    /// hold a movement without a row of its own too, and the two then add up).
+    fn in_band(&self, shape: &Shape<'_>, row: &Transaction, moved: Decimal) -> bool {
+        !Band::plain(shape, &self.charges) || self.band.is_none_or(|b| b.holds(row, moved))
+    }
+
+    /// What `row`, read from the running balance as moving `moved`, moved once a charge of the
+    /// printed tariff within the [`Band`] is taken off, where it is off by more or less than
+    /// that band allows ([`Band::readings`]); empty elsewhere.
+    pub(super) fn band_readings(
+        &self,
+        shape: &Shape<'_>,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> Vec<Decimal> {
+        match self.band {
+            Some(band) if !self.in_band(shape, row, moved) => {
+                band.readings(&self.tariff, row, moved)
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
@@ -276,6 +320,7 @@ impl Silent {
     /// taken without its row, which leaves the balance short by the charge.
     pub(super) fn may_explain(
         &self,
+        shape: &Shape<'_>,
         after_unprinted: bool,
         held_back: bool,
         beside_send: bool,
@@ -284,8 +329,9 @@ impl Silent {
     ) -> bool {
         let short = row.net() - moved;
         let a_charge = short > Decimal::ZERO && short < TENS;
-        let hidden_charge =
-            self.after_uncharged_debit && self.charges.binary_search(&short).is_ok();
+        let hidden_charge = self.after_uncharged_debit
+            && self.charges.binary_search(&short).is_ok()
+            && self.in_band(shape, row, moved);
         // A charge row of a send whose balance fell by more: another charge of the send taken
         // with it, without a row of its own (a send paying the recipient's withdrawal charge,
         // whose transfer charge has no row: the sample's 2.78 row falling by 4.51; the

@@ -4,6 +4,7 @@
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
+use crate::Category;
 use crate::statement::{Statement, Transaction, TransactionStatus};
 use crate::wallets::Chain;
 
@@ -38,6 +39,22 @@ fn codes(rows: Vec<Transaction>, breaks_are_evidence: bool) -> Vec<String> {
     };
     super::check(&statement, &reading.rows, chain, &mut findings);
     findings.into_iter().map(|f| f.code).collect()
+}
+
+/// A completed row of `category` at `second` past 09:00 printing `net` (a decimal) and `balance`.
+fn of(category: Category, receipt: &str, second: u32, net: &str, balance: &str) -> Transaction {
+    let d = |s: &str| s.parse::<Decimal>().expect("a decimal");
+    Transaction {
+        category,
+        paid_in: d(net).max(Decimal::ZERO),
+        withdrawn: (-d(net)).max(Decimal::ZERO),
+        balance: Some(d(balance)),
+        ..row(receipt, second, 0, 0)
+    }
+}
+
+fn edited(rows: Vec<Transaction>) -> bool {
+    codes(rows, false).contains(&"amount_digit_edited".to_owned())
 }
 
 #[test]
@@ -342,3 +359,4 @@ fn a_receipt_raised_beside_a_credited_charge_printing_0_elsewhere_fails_to_the_c
 
 mod genuine;
 mod order;
+mod tariff;

@@ -2,27 +2,8 @@
 //! plus its net only by chance, rows that provably came after a receipt, and a credited charge
 //! the chain went on from (Vodacom Lesotho, `breaks_are_evidence: false`).
 
-use rust_decimal::Decimal;
-
-use super::{codes, row};
+use super::{edited, of};
 use crate::Category;
-use crate::statement::Transaction;
-
-/// A row of `category` at `second` past 09:00 printing `net` (a decimal) and `balance`.
-fn of(category: Category, receipt: &str, second: u32, net: &str, balance: &str) -> Transaction {
-    let d = |s: &str| s.parse::<Decimal>().expect("a decimal");
-    Transaction {
-        category,
-        paid_in: d(net).max(Decimal::ZERO),
-        withdrawn: (-d(net)).max(Decimal::ZERO),
-        balance: Some(d(balance)),
-        ..row(receipt, second, 0, 0)
-    }
-}
-
-fn edited(rows: Vec<Transaction>) -> bool {
-    codes(rows, false).contains(&"amount_digit_edited".to_owned())
-}
 
 #[test]
 fn a_receipt_raised_after_a_group_that_chained_by_chance_fails() {

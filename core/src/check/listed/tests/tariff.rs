@@ -1,0 +1,111 @@
+//! A withdrawal charge taken or credited without a row, bounded by the tariff the statement
+//! prints (Vodacom Lesotho, `breaks_are_evidence: false`): a row off by more or less than the
+//! bounds allow is read to the cent.
+
+use rust_decimal::Decimal;
+
+use super::{edited, of};
+use crate::Category;
+use crate::statement::Transaction;
+
+/// Withdrawals of 30 and 200 printed beside their charge rows (1.84, 4.22: the tariff), a
+/// withdrawal of `withdrawn` whose charge row prints 0 beside another account's balance, then
+/// `printed` received where the balances moved `moved` (the receipt less the charge taken).
+fn after_a_charge_printing_0(
+    tariff: [(&str, &str); 2],
+    withdrawn: &str,
+    printed: &str,
+    balance: &str,
+) -> Vec<Transaction> {
+    let [(a, ca), (b, cb)] = tariff;
+    let d = |s: &str| s.parse::<Decimal>().expect("a decimal");
+    let after_a = Decimal::from(1000) - d(a);
+    let after_b = after_a - d(ca) - d(b);
+    let after_w = after_b - d(cb) - d(withdrawn);
+    vec![
+        of(
+            Category::AgentWithdrawal,
+            "A",
+            0,
+            &format!("-{a}"),
+            &after_a.to_string(),
+        ),
+        of(
+            Category::Charges,
+            "B",
+            0,
+            &format!("-{ca}"),
+            &(after_a - d(ca)).to_string(),
+        ),
+        of(
+            Category::AgentWithdrawal,
+            "C",
+            10,
+            &format!("-{b}"),
+            &after_b.to_string(),
+        ),
+        of(
+            Category::Charges,
+            "D",
+            10,
+            &format!("-{cb}"),
+            &(after_b - d(cb)).to_string(),
+        ),
+        of(
+            Category::AgentWithdrawal,
+            "E",
+            20,
+            &format!("-{withdrawn}"),
+            &after_w.to_string(),
+        ),
+        of(Category::Charges, "F", 20, "0", "72238.63"),
+        of(Category::ReceivedMoney, "G", 30, printed, balance),
+        of(
+            Category::AirtimeAndBundles,
+            "H",
+            40,
+            "-5",
+            &(d(balance) - Decimal::from(5)).to_string(),
+        ),
+    ]
+}
+
+#[test]
+fn a_receipt_off_a_withdrawal_charge_the_tariff_bounds_fails_to_the_cent() {
+    // The withdrawal of 10 before the receipt costs at most the 1.84 printed for 30: 10
+    // received after 1000 - 30 - 1.84 - 200 - 4.22 - 10 = 753.94 moves the balance 8.16.
+    let tariff = [("30", "1.84"), ("200", "4.22")];
+    assert!(!edited(after_a_charge_printing_0(
+        tariff, "10", "10", "762.10"
+    )));
+    for raised in ["16", "10.05", "10.50"] {
+        let rows = after_a_charge_printing_0(tariff, "10", raised, "762.10");
+        assert!(edited(rows), "{raised}");
+    }
+}
+
+#[test]
+fn a_charge_between_the_printed_bands_is_no_evidence() {
+    // The withdrawal of 100 costs 2.78, a band the statement prints nowhere: between the 1.84
+    // printed for 30 and the 4.22 for 200, it explains the receipt's balance.
+    let tariff = [("30", "1.84"), ("200", "4.22")];
+    // 1000 - 30 - 1.84 - 200 - 4.22 - 100 = 663.94; + 60 - 2.78 = 721.16
+    assert!(!edited(after_a_charge_printing_0(
+        tariff, "100", "60", "721.16"
+    )));
+}
+
+#[test]
+fn a_tariff_that_does_not_rise_with_the_amount_bounds_nothing() {
+    // 30 charged 2.78 and 200 charged 1.84: the statement spans two tariffs, or paired a row
+    // by chance. The receipt raised to 16 is then held back as before (the charge taken
+    // without a row may be up to ten units).
+    let tariff = [("30", "2.78"), ("200", "1.84")];
+    // 1000 - 30 - 2.78 - 200 - 1.84 - 10 = 755.38; + 10 - 1.84 = 763.54
+    assert!(!edited(after_a_charge_printing_0(
+        tariff, "10", "10", "763.54"
+    )));
+    assert!(!edited(after_a_charge_printing_0(
+        tariff, "10", "16", "763.54"
+    )));
+}

@@ -1,0 +1,266 @@
+//! The withdrawal tariff a statement prints ([`Tariff`]), and the bounds it puts on a
+//! withdrawal charge the statement does not print ([`Band`]; see [`super::Silent`]).
+
+use chrono::Duration;
+use rust_decimal::Decimal;
+
+use super::order::charge_shown;
+use super::{Shape, TENS, principal, uncharged};
+use crate::Category;
+use crate::statement::Transaction;
+
+/// The agent withdrawal charges a statement prints: each agent withdrawal (`AgentWithdrawal`)
+/// with no other withdrawal or send within the wallet's group window, paired with the one
+/// charge row (`Category::Charges`, below [`TENS`]) there whose balance is the withdrawal's
+/// less that charge, as (amount, charge) in the statement's currency, major units, sorted by
+/// amount.
+///
+/// Every M-Pesa tariff charges by bands of the amount, never less for a larger amount (Vodacom
+/// Lesotho's sample: 18 to 50 maloti 1.84, 80 2.78, 140 and 200 4.22, 450 6.32, 600 9.56; the
+/// withdrawal charge a sender pays for the recipient, credited or taken without a row, follows
+/// it too: 400 received, 6.32 landing on the next balance). A charge the statement does not print
+/// for a withdrawal of `a` is then at least the charge printed for any smaller one and at most
+/// the charge printed for any larger one ([`Tariff::bounds`]). Where the printed pairs do not
+/// rise with the amount (a tariff changed during the statement, or a row paired by chance), the
+/// table is empty and bounds nothing.
+#[derive(Default)]
+pub(super) struct Tariff {
+    pairs: Vec<(Decimal, Decimal)>,
+}
+
+impl Tariff {
+    /// The tariff printed by the completed `rows` (time order), charge rows at most `seconds`
+    /// from their withdrawal.
+    pub(super) fn of(rows: &[&Transaction], seconds: i64) -> Self {
+        let window = Duration::seconds(seconds);
+        let mut pairs: Vec<(Decimal, Decimal)> = Vec::new();
+        for (i, w) in rows.iter().enumerate() {
+            let Some(balance) = w.balance else { continue };
+            if w.category != Category::AgentWithdrawal || w.net() >= Decimal::ZERO {
+                continue;
+            }
+            let near = |t: &&&Transaction| (t.completed_at - w.completed_at).abs() <= window;
+            let beside = || {
+                let before = rows[..i].iter().rev().take_while(near);
+                before.chain(rows[i + 1..].iter().take_while(near))
+            };
+            // Beside another withdrawal or send, a charge row may be the other's, taken after
+            // this one (its balance then this one's less that charge).
+            if beside().any(|t| {
+                matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
+                    && t.net() < Decimal::ZERO
+            }) {
+                continue;
+            }
+            let mut charges = beside().filter(|c| {
+                c.category == Category::Charges
+                    && c.withdrawn > Decimal::ZERO
+                    && c.withdrawn < TENS
+                    && c.balance == Some(balance - c.withdrawn)
+            });
+            if let (Some(c), None) = (charges.next(), charges.next()) {
+                pairs.push((w.withdrawn, c.withdrawn));
+            }
+        }
+        pairs.sort_unstable();
+        let rising = pairs.windows(2).all(|p| {
+            let ((a, c), (b, d)) = (p[0], p[1]);
+            c <= d && (a != b || c == d)
+        });
+        if !rising {
+            pairs.clear();
+        }
+        Self { pairs }
+    }
+
+    /// The least and the most a withdrawal charge on `amount` may be by the printed tariff:
+    /// the largest charge printed for a smaller or equal amount (0 where none) and the smallest
+    /// printed for a larger or equal amount (`None` where none).
+    pub(super) fn bounds(&self, amount: Decimal) -> (Decimal, Option<Decimal>) {
+        let least = self
+            .pairs
+            .iter()
+            .filter(|(a, _)| *a <= amount)
+            .map(|(_, c)| *c)
+            .max()
+            .unwrap_or(Decimal::ZERO);
+        let most = self
+            .pairs
+            .iter()
+            .filter(|(a, _)| *a >= amount)
+            .map(|(_, c)| *c)
+            .min();
+        (least, most)
+    }
+
+    /// The charges the tariff prints from `least` to `most` (no upper bound where `None`),
+    /// ascending, each once.
+    pub(super) fn charges(
+        &self,
+        least: Decimal,
+        most: Option<Decimal>,
+    ) -> impl Iterator<Item = Decimal> + '_ {
+        let mut last = None;
+        self.pairs.iter().filter_map(move |&(_, c)| {
+            let new = last != Some(c) && c >= least && most.is_none_or(|m| c <= m);
+            last = Some(c);
+            new.then_some(c)
+        })
+    }
+}
+
+/// The bounds the printed [`Tariff`] puts on a withdrawal charge a group took or credited
+/// without a row, where that charge is the only amount the group leaves unknown: the least and
+/// the most it may be ([`Tariff::bounds`]), and whether it was credited (a receipt whose sender
+/// paid it) or taken (an agent withdrawal).
+#[derive(Clone, Copy)]
+pub(super) struct Band {
+    least: Decimal,
+    most: Option<Decimal>,
+    credited: bool,
+}
+
+impl Band {
+    /// The band of a `group` whose one moving row is an agent withdrawal (its charge taken) or
+    /// a receipt (`ReceivedMoney`: the charge its sender paid, credited), every other row a
+    /// charge row printing 0 (Vodacom Lesotho's "Withdrawal Charge" and "Customer Transfer of
+    /// Funds with withdrawal Charge paid From …" beside another account's balance). `None`
+    /// for any other group: what it left unknown is not one withdrawal charge.
+    pub(super) fn of(group: &[&Transaction], tariff: &Tariff) -> Option<Self> {
+        let mut moving = group.iter().filter(|t| !t.net().is_zero());
+        let (Some(row), None) = (moving.next(), moving.next()) else {
+            return None;
+        };
+        let beside_charges = group
+            .iter()
+            .all(|t| std::ptr::eq(*t, *row) || t.category == Category::Charges);
+        let (amount, credited) = match row.category {
+            Category::AgentWithdrawal if row.net() < Decimal::ZERO => (row.withdrawn, false),
+            Category::ReceivedMoney if row.net() > Decimal::ZERO => (row.paid_in, true),
+            _ => return None,
+        };
+        let (least, most) = tariff.bounds(amount);
+        beside_charges.then_some(Self {
+            least,
+            most,
+            credited,
+        })
+    }
+
+    /// Whether a group's `shape` holds no movement without a row of its own, so that a row of
+    /// it is off its printed amount by the charge before it alone: no send (a second charge
+    /// taken with it), no payment printed with its charge row, no charge taken without its row,
+    /// no row printing 0 that shows no charge (`charges`: those the statement prints), no
+    /// two-part payment.
+    pub(super) fn plain(shape: &Shape<'_>, charges: &[Decimal]) -> bool {
+        !shape.send
+            && !shape.payment
+            && !uncharged(shape.rows)
+            && shape
+                .rows
+                .iter()
+                .all(|t| !t.net().is_zero() || charge_shown(shape.rows, t, charges).is_some())
+            && !shape
+                .rows
+                .iter()
+                .any(|t| principal::paired_principal(shape.rows, t))
+    }
+
+    /// The charge `row` is off its printed amount by when its balances moved `moved`: taken (the
+    /// balance short of the printed amount) or credited (beyond it).
+    fn off(self, row: &Transaction, moved: Decimal) -> Decimal {
+        if self.credited {
+            moved - row.net()
+        } else {
+            row.net() - moved
+        }
+    }
+
+    /// Whether `row`, its balances moving `moved`, may be off its printed amount by the charge:
+    /// within the bounds, or by whole units (a round amount taken without a row, not the
+    /// tariff's: none is seen on the sample, but its tariff has cents, so a digit typed over
+    /// leaves the row off by cents).
+    pub(super) fn holds(self, row: &Transaction, moved: Decimal) -> bool {
+        let off = self.off(row, moved);
+        (off >= self.least && self.most.is_none_or(|m| off <= m)) || off.fract().is_zero()
+    }
+
+    /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
+    /// balances' `moved` (a receipt of 16 moving 8.16 after a withdrawal of 10, whose charge is
+    /// at most the 1.84 printed for 18: 10.00), where it is off by less than [`TENS`] outside
+    /// the bounds; empty where it is off by more (another movement without a row, as a receipt
+    /// printed as 0 elsewhere, may be the difference).
+    pub(super) fn readings(
+        self,
+        tariff: &Tariff,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> Vec<Decimal> {
+        let off = self.off(row, moved);
+        let near = off > self.least - TENS && self.most.is_none_or(|m| off < m + TENS);
+        if !near {
+            return Vec::new();
+        }
+        tariff
+            .charges(self.least, self.most)
+            .map(|c| if self.credited { moved - c } else { moved + c })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::NaiveDate;
+
+    use super::*;
+    use crate::statement::TransactionStatus;
+
+    /// A completed row `second`s past 09:00 on 2024-03-01 moving `net` lisente (negative: money
+    /// out) and printing `balance` lisente.
+    fn at(second: u32, category: Category, net: i64, balance: i64) -> Transaction {
+        Transaction {
+            completed_at: NaiveDate::from_ymd_opt(2024, 3, 1)
+                .and_then(|d| d.and_hms_opt(9, second / 60, second % 60))
+                .expect("a time of day"),
+            status: TransactionStatus::Completed,
+            category,
+            paid_in: Decimal::new(net.max(0), 2),
+            withdrawn: Decimal::new((-net).max(0), 2),
+            balance: Some(Decimal::new(balance, 2)),
+            ..Transaction::empty()
+        }
+    }
+
+    /// The tariff of two withdrawals of 50 and 200 maloti printed beside their charge rows of
+    /// `small` and `large` lisente (the first charge row a second after its withdrawal).
+    fn printed(small: i64, large: i64) -> Tariff {
+        let rows = [
+            at(0, Category::AgentWithdrawal, -5000, 10000),
+            at(1, Category::Charges, -small, 10000 - small),
+            at(100, Category::AgentWithdrawal, -20000, 50000),
+            at(100, Category::Charges, -large, 50000 - large),
+        ];
+        let refs: Vec<&Transaction> = rows.iter().collect();
+        Tariff::of(&refs, 2)
+    }
+
+    #[test]
+    fn bounds_come_from_the_withdrawals_printed_beside_their_charge_rows() {
+        let tariff = printed(184, 422);
+        let d = |n: i64| Decimal::new(n, 2);
+        assert_eq!(tariff.bounds(d(10000)), (d(184), Some(d(422))));
+        assert_eq!(tariff.bounds(d(5000)), (d(184), Some(d(184))));
+        assert_eq!(tariff.bounds(d(1000)), (Decimal::ZERO, Some(d(184))));
+        assert_eq!(tariff.bounds(d(70000)), (d(422), None));
+        assert_eq!(
+            tariff.charges(d(100), None).collect::<Vec<_>>(),
+            [d(184), d(422)]
+        );
+    }
+
+    #[test]
+    fn a_tariff_that_does_not_rise_with_the_amount_bounds_nothing() {
+        let tariff = printed(278, 184);
+        assert_eq!(tariff.bounds(Decimal::new(10000, 2)), (Decimal::ZERO, None));
+    }
+}
