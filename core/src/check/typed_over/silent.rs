@@ -18,7 +18,8 @@ use crate::statement::Transaction;
 ///   printing 0 beside a balance of 72,238.63): the amount lands on the next balance, and is
 ///   one of the charges the statement prints (1.84 there);
 /// - the charge of a debit printed without its charge row (a withdrawal of 270, whose 6.32
-///   shows only in the next balance);
+///   shows only in the next balance), within the bounds of the tariff the statement prints
+///   ([`Band`]);
 /// - a payment printed with its charge row, printing one amount and moving another (a
 ///   two-part payment printing 51.00 for a 50.00 step, and its charge row 1.97 for a 0.97
 ///   step);
