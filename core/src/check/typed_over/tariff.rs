@@ -10,10 +10,10 @@ use crate::Category;
 use crate::statement::Transaction;
 
 /// The agent withdrawal charges a statement prints: each agent withdrawal (`AgentWithdrawal`)
-/// with no other withdrawal or send within the wallet's group window, paired with the one
-/// charge row (`Category::Charges`, below [`TENS`]) there whose balance is the withdrawal's
-/// less that charge, as (amount, charge) in the statement's currency, major units, sorted by
-/// amount.
+/// that no other debit (charge rows aside) is chained to by rows at most the wallet's group
+/// window apart, paired with the one charge row (`Category::Charges`, below [`TENS`]) among
+/// those rows whose balance is the withdrawal's less that charge, as (amount, charge) in the
+/// statement's currency, major units, sorted by amount.
 ///
 /// Every M-Pesa tariff charges by bands of the amount, never less for a larger amount (Vodacom
 /// Lesotho's sample: 18 to 50 maloti 1.84, 80 2.78, 140 and 200 4.22, 450 6.32, 600 9.56; the
@@ -29,8 +29,8 @@ pub(super) struct Tariff {
 }
 
 impl Tariff {
-    /// The tariff printed by the completed `rows` (time order), charge rows at most `seconds`
-    /// from their withdrawal.
+    /// The tariff printed by the completed `rows` (time order), rows at most `seconds` apart
+    /// chained together.
     pub(super) fn of(rows: &[&Transaction], seconds: i64) -> Self {
         let window = Duration::seconds(seconds);
         let mut pairs: Vec<(Decimal, Decimal)> = Vec::new();
@@ -39,20 +39,25 @@ impl Tariff {
             if w.category != Category::AgentWithdrawal || w.net() >= Decimal::ZERO {
                 continue;
             }
-            let near = |t: &&&Transaction| (t.completed_at - w.completed_at).abs() <= window;
-            let beside = || {
-                let before = rows[..i].iter().rev().take_while(near);
-                before.chain(rows[i + 1..].iter().take_while(near))
-            };
-            // Beside another withdrawal or send, a charge row may be the other's, taken after
-            // this one (its balance then this one's less that charge).
-            if beside().any(|t| {
-                matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
-                    && t.net() < Decimal::ZERO
+            // The rows chained to it at most `seconds` apart: beside another debit, a charge row
+            // may be the other's, taken after this one (its balance then this one's less that
+            // charge), or taken first.
+            let mut start = i;
+            while start > 0 && rows[start].completed_at - rows[start - 1].completed_at <= window {
+                start -= 1;
+            }
+            let mut end = i + 1;
+            while end < rows.len() && rows[end].completed_at - rows[end - 1].completed_at <= window
+            {
+                end += 1;
+            }
+            let chained = &rows[start..end];
+            if chained.iter().any(|t| {
+                !std::ptr::eq(*t, *w) && t.category != Category::Charges && t.net() < Decimal::ZERO
             }) {
                 continue;
             }
-            let mut charges = beside().filter(|c| {
+            let mut charges = chained.iter().filter(|c| {
                 c.category == Category::Charges
                     && c.withdrawn > Decimal::ZERO
                     && c.withdrawn < TENS
@@ -122,13 +127,13 @@ pub(super) struct Band {
 
 impl Band {
     /// The band of a `group` whose one moving row is an agent withdrawal (its charge taken) or
-    /// a receipt (`ReceivedMoney`: the charge its sender paid, credited), every other row a
+    /// a receipt (`ReceivedMoney`: the charge its sender paid, credited), alone or beside one
     /// charge row printing 0 (Vodacom Lesotho's "Withdrawal Charge" and "Customer Transfer of
     /// Funds with withdrawal Charge paid From …" beside another account's balance). `None`
     /// for any other group: what it left unknown is not one withdrawal charge.
     pub(super) fn of(group: &[&Transaction], tariff: &Tariff) -> Option<Self> {
         let mut moving = group.iter().filter(|t| !t.net().is_zero());
-        let (Some(row), None) = (moving.next(), moving.next()) else {
+        let (Some(row), None, true) = (moving.next(), moving.next(), group.len() <= 2) else {
             return None;
         };
         let beside_charges = group
@@ -188,8 +193,9 @@ impl Band {
     /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
     /// balances' `moved` (a receipt of 16 moving 8.16 after a withdrawal of 10, whose charge is
     /// at most the 1.84 printed for 18: 10.00), where it is off by less than [`TENS`] outside
-    /// the bounds; empty where it is off by more (another movement without a row, as a receipt
-    /// printed as 0 elsewhere, may be the difference).
+    /// the bounds and the reading by less than [`TENS`] off the printed amount: a units or cents
+    /// digit. Further off, another movement without a row (a receipt printed as 0 elsewhere, a
+    /// round amount taken beside the charge) may be the difference.
     pub(super) fn readings(
         self,
         tariff: &Tariff,
@@ -201,9 +207,12 @@ impl Band {
         if !near {
             return Vec::new();
         }
+        // A units or cents digit only: ten units or more off is the shape of a round amount
+        // taken without a row beside the charge.
         tariff
             .charges(self.least, self.most)
             .map(|c| if self.credited { moved - c } else { moved + c })
+            .filter(|x| (*x - row.net()).abs() < TENS)
             .collect()
     }
 }
@@ -256,6 +265,21 @@ mod tests {
             tariff.charges(d(100), None).collect::<Vec<_>>(),
             [d(184), d(422)]
         );
+    }
+
+    #[test]
+    fn a_charge_row_chained_to_another_debit_pairs_with_no_withdrawal() {
+        // A withdrawal of 30 whose charge is taken without a row, then a send's charge of 2.78
+        // taken first, two seconds later, then the send: the charge row prints the withdrawal's
+        // balance less 2.78, but it is the send's.
+        let rows = [
+            at(0, Category::AgentWithdrawal, -3000, 97000),
+            at(2, Category::Charges, -278, 96722),
+            at(3, Category::SendMoney, -10000, 86722),
+        ];
+        let refs: Vec<&Transaction> = rows.iter().collect();
+        let tariff = Tariff::of(&refs, 2);
+        assert_eq!(tariff.bounds(Decimal::new(3000, 2)), (Decimal::ZERO, None));
     }
 
     #[test]
