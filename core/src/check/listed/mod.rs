@@ -102,7 +102,14 @@ fn walk(
         .map(|b| b.opening)
         .or_else(|| rows.first().and_then(|t| t.balance_before));
     let mut tallies = Tallies::default();
-    let mut silent = Silent::of(&rows, rules.group_seconds);
+    // The groups the walk starts from, for what the whole statement prints (its tariff).
+    let seconds = rules.group_seconds;
+    let groups = std::iter::successors(
+        (!rows.is_empty()).then(|| 0..group_end(&rows, 0, seconds)),
+        |r| (r.end < rows.len()).then(|| r.end..group_end(&rows, r.end, seconds)),
+    )
+    .map(|r| &rows[r]);
+    let mut silent = Silent::of(&rows, groups);
     let mut start = 0;
     while start < rows.len() {
         let mut end = group_end(&rows, start, rules.group_seconds);

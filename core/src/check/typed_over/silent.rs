@@ -73,9 +73,12 @@ pub(in crate::check) struct Silent {
 }
 
 impl Silent {
-    /// The charges of the completed `rows` (time order; see [`Silent::charges`]) and the
-    /// withdrawal tariff they print, charge rows at most `seconds` from their withdrawal.
-    pub(in crate::check) fn of(rows: &[&Transaction], seconds: i64) -> Self {
+    /// The charges of the completed `rows` (see [`Silent::charges`]) and the withdrawal tariff
+    /// their `groups` print ([`Tariff::of`]).
+    pub(in crate::check) fn of<'a>(
+        rows: &[&Transaction],
+        groups: impl Iterator<Item = &'a [&'a Transaction]>,
+    ) -> Self {
         let mut charges: Vec<Decimal> = rows
             .iter()
             .filter(|t| t.category == Category::Charges && !t.withdrawn.is_zero())
@@ -92,7 +95,7 @@ impl Silent {
         Self {
             charges,
             once,
-            tariff: Tariff::of(rows, seconds),
+            tariff: Tariff::of(groups),
             ..Self::default()
         }
     }
@@ -294,7 +297,8 @@ impl Silent {
     /// that charge is not bounded, or where the row's own group is not [`Band::plain`] (it may
     /// hold a movement without a row of its own too, and the two then add up).
     fn in_band(&self, shape: &Shape<'_>, row: &Transaction, moved: Decimal) -> bool {
-        !Band::plain(shape, &self.charges) || self.band.is_none_or(|b| b.holds(row, moved))
+        self.band
+            .is_none_or(|b| !Band::plain(shape, &self.charges) || b.holds(row, moved))
     }
 
     /// What `row`, read from the running balance as moving `moved`, moved once a charge of the

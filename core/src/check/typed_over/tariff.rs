@@ -1,7 +1,6 @@
 //! The withdrawal tariff a statement prints ([`Tariff`]), and the bounds it puts on a
 //! withdrawal charge the statement does not print ([`Band`]; see [`super::Silent`]).
 
-use chrono::Duration;
 use rust_decimal::Decimal;
 
 use super::order::charge_shown;
@@ -10,9 +9,9 @@ use crate::Category;
 use crate::statement::Transaction;
 
 /// The agent withdrawal charges a statement prints: each agent withdrawal (`AgentWithdrawal`)
-/// that no other debit (charge rows aside) is chained to by rows at most the wallet's group
-/// window apart, paired with the one charge row (`Category::Charges`, below [`TENS`]) among
-/// those rows whose balance is the withdrawal's less that charge, as (amount, charge) in the
+/// that is the only debit (charge rows aside) of its group, paired with the one charge row
+/// (`Category::Charges`, below [`TENS`]) of the group whose balance is the withdrawal's less
+/// that charge, as (amount, charge) in the
 /// statement's currency, major units, sorted by amount.
 ///
 /// Every M-Pesa tariff charges by bands of the amount, never less for a larger amount (Vodacom
@@ -29,35 +28,26 @@ pub(super) struct Tariff {
 }
 
 impl Tariff {
-    /// The tariff printed by the completed `rows` (time order), rows at most `seconds` apart
-    /// chained together.
-    pub(super) fn of(rows: &[&Transaction], seconds: i64) -> Self {
-        let window = Duration::seconds(seconds);
+    /// The tariff printed by the `groups` of completed rows (the listed chain's: rows at most
+    /// the wallet's group window apart).
+    pub(super) fn of<'a>(groups: impl Iterator<Item = &'a [&'a Transaction]>) -> Self {
         let mut pairs: Vec<(Decimal, Decimal)> = Vec::new();
-        for (i, w) in rows.iter().enumerate() {
-            let Some(balance) = w.balance else { continue };
-            if w.category != Category::AgentWithdrawal || w.net() >= Decimal::ZERO {
+        for group in groups {
+            // Beside another debit, a charge row may be the other's, taken after this one (its
+            // balance then this one's less that charge), or taken first.
+            let mut debits = group
+                .iter()
+                .filter(|t| t.category != Category::Charges && t.net() < Decimal::ZERO);
+            let (Some(w), None) = (debits.next(), debits.next()) else {
                 continue;
-            }
-            // The rows chained to it at most `seconds` apart: beside another debit, a charge row
-            // may be the other's, taken after this one (its balance then this one's less that
-            // charge), or taken first.
-            let mut start = i;
-            while start > 0 && rows[start].completed_at - rows[start - 1].completed_at <= window {
-                start -= 1;
-            }
-            let mut end = i + 1;
-            while end < rows.len() && rows[end].completed_at - rows[end - 1].completed_at <= window
-            {
-                end += 1;
-            }
-            let chained = &rows[start..end];
-            if chained.iter().any(|t| {
-                !std::ptr::eq(*t, *w) && t.category != Category::Charges && t.net() < Decimal::ZERO
-            }) {
+            };
+            let Some(balance) = w
+                .balance
+                .filter(|_| w.category == Category::AgentWithdrawal)
+            else {
                 continue;
-            }
-            let mut charges = chained.iter().filter(|c| {
+            };
+            let mut charges = group.iter().filter(|c| {
                 c.category == Category::Charges
                     && c.withdrawn > Decimal::ZERO
                     && c.withdrawn < TENS
@@ -250,7 +240,7 @@ mod tests {
             at(100, Category::Charges, -large, 50000 - large),
         ];
         let refs: Vec<&Transaction> = rows.iter().collect();
-        Tariff::of(&refs, 2)
+        Tariff::of([&refs[..2], &refs[2..]].into_iter())
     }
 
     #[test]
@@ -268,17 +258,17 @@ mod tests {
     }
 
     #[test]
-    fn a_charge_row_chained_to_another_debit_pairs_with_no_withdrawal() {
+    fn a_charge_row_grouped_with_another_debit_pairs_with_no_withdrawal() {
         // A withdrawal of 30 whose charge is taken without a row, then a send's charge of 2.78
-        // taken first, two seconds later, then the send: the charge row prints the withdrawal's
-        // balance less 2.78, but it is the send's.
+        // taken first, two seconds later, then the send, one group: the charge row prints the
+        // withdrawal's balance less 2.78, but it is the send's.
         let rows = [
             at(0, Category::AgentWithdrawal, -3000, 97000),
             at(2, Category::Charges, -278, 96722),
             at(3, Category::SendMoney, -10000, 86722),
         ];
         let refs: Vec<&Transaction> = rows.iter().collect();
-        let tariff = Tariff::of(&refs, 2);
+        let tariff = Tariff::of(std::iter::once(&refs[..]));
         assert_eq!(tariff.bounds(Decimal::new(3000, 2)), (Decimal::ZERO, None));
     }
 
