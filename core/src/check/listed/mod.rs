@@ -113,6 +113,7 @@ fn walk(
     let mut start = 0;
     while start < rows.len() {
         let mut end = group_end(&rows, start, rules.group_seconds);
+        let before = running;
         if let Some(balance) = running {
             let (next, through) = step(&rows, start, end, balance, rules, &silent, &mut tallies);
             running = Some(next);
@@ -121,7 +122,7 @@ fn walk(
             running = resume(&rows, start, end, rules).or_else(|| last_moved(&rows[start..end]));
         }
         if let Some(balance) = running {
-            silent.read(&rows[start..end], balance);
+            silent.read(&rows[start..end], before, balance);
         }
         start = end;
     }

@@ -7,18 +7,19 @@ use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
 use super::finding;
-use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::Transaction;
 
 mod order;
 mod principal;
+mod shape;
 mod silent;
 mod tariff;
 
+use order::charge_shown;
 pub(super) use order::end_in_order;
-use order::{reached, takes_charge, withdrawal_unpaired};
 pub(super) use principal::principal;
+use shape::{Before, Reading, Shape, uncharged, wants_charge_row};
 pub(super) use silent::Silent;
 
 /// A row whose printed amount is one digit off the amount its balances moved by
@@ -55,40 +56,6 @@ impl TypedOver {
 /// unless the break may be one of the wallet's own movements without a row ([`Silent`]).
 const TENS: Decimal = Decimal::TEN;
 
-/// Whether a `group` is a payment printed with its charge row (Vodacom Lesotho's two-part
-/// payments print the principal, the charge or the total on either row, not always what
-/// moved): its units and cents digits are held back. A withdrawal or a send with its charge row
-/// is read to the digit: on the genuine sample every one prints what moved.
-fn payment_with_charge(group: &[&Transaction]) -> bool {
-    group.iter().any(|t| t.category == Category::Charges)
-        && group.iter().any(|t| {
-            matches!(
-                t.category,
-                Category::Paybill | Category::BuyGoods | Category::Utilities
-            )
-        })
-}
-
-/// Whether a `group` holds more withdrawals and sends (`AgentWithdrawal`, `SendMoney`; not a
-/// two-part payment's total, whose charge is in its amount) than charge rows that take money
-/// (not a two-part payment's principal): one of its charges was taken without a row (the
-/// sample's withdrawal of 270, whose 6.32 shows only in a later balance), and its rows may read
-/// off by it.
-fn uncharged(group: &[&Transaction]) -> bool {
-    let count = |f: &dyn Fn(&Transaction) -> bool| group.iter().filter(|t| f(t)).count();
-    count(&|t| wants_charge_row(group, t)) > count(&|t| takes_charge(group, t))
-        || withdrawal_unpaired(group)
-}
-
-/// Whether row `t` of a `group` is a withdrawal or send (`AgentWithdrawal`, `SendMoney`) that
-/// Vodacom prints with a charge row of its own: not a two-part payment's total, whose charge is
-/// in its amount.
-fn wants_charge_row(group: &[&Transaction], t: &Transaction) -> bool {
-    matches!(t.category, Category::AgentWithdrawal | Category::SendMoney)
-        && t.net() < Decimal::ZERO
-        && !principal::paired_total(group, t)
-}
-
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written
 /// with two decimals, the same number of digits, differing in exactly one of them by `least`
 /// or more: a digit typed over (300.00 printed for a 900.00 step; issue 50's Lesotho forgery).
@@ -121,25 +88,16 @@ pub(super) fn in_group(
     breaks_are_evidence: bool,
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
-    // Where the group may end: its printed balances, its last row's first (where the group ends
-    // when the typed-over row is not its last: an earlier row's balance would leave the next
-    // group a break), then the balance the next row prints before it (MTN's rows whose own
-    // balances are another account's).
-    let mut ends: Vec<Decimal> = group.iter().rev().filter_map(|t| t.balance).collect();
-    ends.extend(next_before.filter(|b| !ends.contains(b)));
     let readings = principal::two_part_readings(group, breaks_are_evidence);
-    let unprinted =
-        !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
-    let payment = !breaks_are_evidence && payment_with_charge(group);
-    let shape = Shape {
-        rows: group,
-        ends,
-        unprinted,
-        payment,
-        send: group
+    // The group moves by its printed net and by the charge each charge row printing 0 shows
+    // (a receipt's sender-paid withdrawal charge, credited beside it).
+    let net = net
+        + group
             .iter()
-            .any(|t| t.category == Category::SendMoney && (t.net() < Decimal::ZERO)),
-    };
+            .filter(|_| !breaks_are_evidence)
+            .filter_map(|t| charge_shown(group, t, &silent.charges))
+            .sum::<Decimal>();
+    let shape = Shape::of(group, next_before, breaks_are_evidence, &silent.charges);
     // Each other balance the group before prints only where no reading from the running balance
     // ends on a balance the group prints (the group chains once its principal is left out).
     let chains = readings.iter().any(|(_, left_out)| {
@@ -147,23 +105,30 @@ pub(super) fn in_group(
             .iter()
             .any(|t| t.balance == Some(balance + net - left_out))
     });
+    // From the running balance, from it moved by the one charge the printed tariff allows the
+    // group before to have taken without a row, then from each other balance it prints.
     let running = (balance, silent.after_unprinted, silent.after_unknown_credit);
-    let befores = std::iter::once((running, false)).chain(
-        silent
-            .others
-            .iter()
-            .filter(|_| !chains)
-            .map(|&other| (other, true)),
-    );
+    let pinned = silent
+        .pinned(balance)
+        .map(|b| ((b, false, false), Before::Pinned));
+    let befores = std::iter::once((running, Before::Running))
+        .chain(pinned)
+        .chain(
+            silent
+                .others
+                .iter()
+                .filter(|_| !chains)
+                .map(|&other| (other, silent.others_from)),
+        );
     let all: Vec<Reading<'_>> = befores
-        .flat_map(|((before, after_unprinted, after_unknown_credit), other)| {
+        .flat_map(|((before, after_unprinted, after_unknown_credit), from)| {
             readings.iter().map(move |(skip, left_out)| Reading {
                 before,
                 expected: before + net - left_out,
                 skip,
                 after_unprinted,
                 after_unknown_credit,
-                other,
+                from,
             })
         })
         .collect();
@@ -172,78 +137,6 @@ pub(super) fn in_group(
         .collect();
     all.iter()
         .find_map(|reading| from(&shape, reading, &explained, breaks_are_evidence, silent))
-}
-
-/// What [`in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
-/// may end on, whether a row printing 0 sits beside the others, whether it is a payment printed
-/// with its charge row ([`payment_with_charge`]; neither where breaks are evidence).
-struct Shape<'a> {
-    rows: &'a [&'a Transaction],
-    ends: Vec<Decimal>,
-    unprinted: bool,
-    payment: bool,
-    /// Whether the group holds a send (`SendMoney`): its charge rows may have fallen by a
-    /// second charge without a row ([`Silent::may_explain`]).
-    send: bool,
-}
-
-impl Shape<'_> {
-    /// Whether the group's shape holds its units and cents digits back: a row printing 0 beside
-    /// the others, or a payment printed with its charge row.
-    fn held_back(&self) -> bool {
-        self.unprinted || self.payment
-    }
-
-    /// Whether `row`'s own step (its printed balance `own` less the balance before the group)
-    /// may show a digit typed over: whether its units and cents are then held back, and whether
-    /// only they may show. Only where every other row of the group is a charge row (below ten
-    /// units) or prints 0, or moves from a balance reached from `own` ([`reached`]: it provably
-    /// came after the row; then only units and cents show, the balance before the group being
-    /// trusted further than elsewhere): a movement of its own listed beside it may have come
-    /// first, and the step would be the sum of the two. Units and cents are held back in a
-    /// payment printed with its charge row, and beside a charge row or a row printing 0 that may
-    /// have come first: unless the charge row prints `own` less its charge, or the row printing
-    /// 0 prints `own` and a charge the statement prints, either way (a receipt whose sender paid
-    /// its withdrawal charge, credited after it).
-    fn own_step(
-        &self,
-        row: &Transaction,
-        own: Decimal,
-        charges: &[Decimal],
-    ) -> Option<(bool, bool)> {
-        let mut held_back = self.payment;
-        let mut below_tens = false;
-        let after = reached(self.rows, Some(row), own, charges);
-        for t in self.rows.iter().filter(|t| !std::ptr::eq(**t, row)) {
-            if t.net().is_zero() {
-                let after_both = t
-                    .balance
-                    .is_some_and(|b| charges.iter().any(|c| b == own + c || b == own - c));
-                held_back |= !after_both;
-            } else if t.category == Category::Charges && t.net().abs() < TENS {
-                held_back |= t.balance != Some(own + t.net());
-            } else if t.balance.is_some_and(|b| after.contains(&(b - t.net()))) {
-                below_tens = true;
-            } else {
-                return None;
-            }
-        }
-        Some((held_back, below_tens))
-    }
-}
-
-/// One way of reading a group in [`in_group`]: the balance before it, the balance it should end
-/// on, the rows left out as not moving the balance, and whether a row printing 0 before it is
-/// left unknown.
-struct Reading<'a> {
-    before: Decimal,
-    expected: Decimal,
-    skip: &'a [usize],
-    after_unprinted: bool,
-    /// Whether that row printing 0 is money in ([`Silent::after_unknown_credit`]).
-    after_unknown_credit: bool,
-    /// Whether `before` is another balance the group before prints, not the running balance.
-    other: bool,
 }
 
 /// [`in_group`] for one [`Reading`] of a group's [`Shape`]. A row moved by what the group's end
@@ -275,6 +168,7 @@ fn from(
         .iter()
         .enumerate()
         .filter(|(i, _)| !reading.skip.contains(i) && !explained[*i])
+        .filter(|_| reading.from != Before::Passed)
         .find_map(|(_, row)| {
             let (shows, _) = moves(shape, reading, row, breaks_are_evidence, silent);
             shows.iter().find_map(|&(m, after, held_back)| {
@@ -289,7 +183,7 @@ fn from(
                 } else {
                     vec![m]
                 };
-                if !breaks_are_evidence && !reading.other {
+                if !breaks_are_evidence && reading.from == Before::Running {
                     read.extend(silent.band_readings(shape, row, m));
                 }
                 read.into_iter()
@@ -323,8 +217,8 @@ fn explained(
 /// What `m` reads as under a reading: itself, then, beside or after a row printing 0 left
 /// unknown, off by each charge the statement prints on another row, less and more; for the
 /// guard ([`explained`]), also in a group that took a charge without its row
-/// ([`uncharged`]: a row explained so is never one digit off by another reading, but
-/// such a reading shows no digit of its own).
+/// ([`uncharged`]) or beside any row printing 0, its charge shown or not (a row explained so
+/// is never one digit off by another reading, but such a reading shows no digit of its own).
 fn read_as(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
@@ -335,8 +229,9 @@ fn read_as(
     guard: bool,
 ) -> Vec<Decimal> {
     let mut read = vec![m];
+    let beside_zero = shape.rows.len() > 1 && shape.rows.iter().any(|t| t.net().is_zero());
     if shape.unprinted
-        || (guard && !breaks_are_evidence && uncharged(shape.rows))
+        || (guard && !breaks_are_evidence && (uncharged(shape.rows) || beside_zero))
         || (!breaks_are_evidence && reading.after_unprinted)
     {
         read.extend(silent.charges_beside(row).flat_map(|c| [m - c, m + c]));
@@ -358,7 +253,7 @@ fn moves(
     let mut shows: Vec<(Decimal, Decimal, bool)> = shape
         .ends
         .iter()
-        .map(|&after| (after - others, after, shape.held_back()))
+        .map(|&after| (after - others, after, shape.held_back(row)))
         .collect();
     let mut clears: Vec<Decimal> = Vec::new();
     if let (false, Some(own)) = (breaks_are_evidence, row.balance) {

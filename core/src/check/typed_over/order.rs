@@ -5,7 +5,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{principal, wants_charge_row};
+use super::{Reading, principal, wants_charge_row};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -137,4 +137,62 @@ pub(super) fn withdrawal_unpaired(group: &[&Transaction]) -> bool {
                 })
             })
     })
+}
+
+/// Whether the group chains from `reading.before` once `row` is read as moving `moved`: in some
+/// order, every row that moves (not left out by the reading, not printing 0) prints the balance
+/// the group has reached after it. A units or cents digit counts only where it does (a digit
+/// typed over, the balances left as they were, is the one thing wrong with the group); where it
+/// does not, the group holds one of the wallet's own movements without a row (a charge taken
+/// twice, another account's balance), and the digit may be part of it. Groups of more than six
+/// moving rows are not ordered (never seen: a movement prints a few rows) and count as chaining.
+/// A charge row printing 0 that shows its charge (`super::order::charge_shown`) moves by it.
+pub(super) fn chains_once_read(
+    rows: &[&Transaction],
+    reading: &Reading<'_>,
+    row: &Transaction,
+    moved: Decimal,
+    charges: &[Decimal],
+) -> bool {
+    let movers = movers(rows, reading.skip, charges, |t| {
+        if std::ptr::eq(t, row) { moved } else { t.net() }
+    });
+    movers.len() > 6 || in_some_order(&movers, 0, reading.before)
+}
+
+/// Whether a `group` chained from `before` to `end`: in some order, every row that moves (a
+/// charge row printing 0 by the charge it shows, [`charge_shown`]) prints the balance reached
+/// after it, and the last reaches `end`. Groups of more than six moving rows are not ordered.
+pub(in crate::check) fn chained(
+    group: &[&Transaction],
+    before: Decimal,
+    end: Decimal,
+    charges: &[Decimal],
+) -> bool {
+    let movers = movers(group, &[], charges, Transaction::net);
+    movers.len() <= 6
+        && before + movers.iter().map(|(n, _)| *n).sum::<Decimal>() == end
+        && in_some_order(&movers, 0, before)
+}
+
+/// The rows of a group that move, but those at the indices `skip`, as (net, printed balance):
+/// each row not printing 0 by `net(row)`, and each charge row printing 0 that shows its charge
+/// ([`charge_shown`]) by that charge.
+fn movers(
+    rows: &[&Transaction],
+    skip: &[usize],
+    charges: &[Decimal],
+    net: impl Fn(&Transaction) -> Decimal,
+) -> Vec<(Decimal, Option<Decimal>)> {
+    let kept = || {
+        rows.iter()
+            .enumerate()
+            .filter(|(i, _)| !skip.contains(i))
+            .map(|(_, t)| *t)
+    };
+    kept()
+        .filter(|t| !t.net().is_zero())
+        .map(|t| (net(t), t.balance))
+        .chain(kept().filter_map(|t| charge_shown(rows, t, charges).map(|c| (c, t.balance))))
+        .collect()
 }

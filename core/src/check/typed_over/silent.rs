@@ -3,9 +3,9 @@
 
 use rust_decimal::Decimal;
 
-use super::order::{charge_shown, in_some_order, reached, withdrawal_unpaired};
+use super::order::{chained, chains_once_read, charge_shown, reached, withdrawal_unpaired};
 use super::tariff::{Band, Tariff};
-use super::{Reading, Shape, TENS, principal, wants_charge_row};
+use super::{Before, Reading, Shape, TENS, principal, wants_charge_row};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -51,6 +51,11 @@ pub(in crate::check) struct Silent {
     /// and one of money in, would then be left unknown: where that group did not chain, or
     /// chained only as far as its printed rows tell, it may have ended on any of them.
     pub(super) others: Vec<(Decimal, bool, bool)>,
+    /// Where readings from [`Silent::others`] come from: [`Before::Passed`] where the group
+    /// read before chained from the balance before it to the balance the chain went on from,
+    /// every moving row in an order its balances show, and left no row printing 0 unknown; else
+    /// [`Before::Other`].
+    pub(super) others_from: Before,
     /// Whether the group read before holds more debits than charge rows: a charge may have been
     /// taken without its row (a withdrawal printed without its charge row beside another
     /// debit's).
@@ -113,8 +118,14 @@ impl Silent {
         })
     }
 
-    /// Records the `group` just read, after which the chain went on from `balance`.
-    pub(in crate::check) fn read(&mut self, group: &[&Transaction], balance: Decimal) {
+    /// Records the `group` just read, read from the balance `before` it (`None` where the walk
+    /// had none), after which the chain went on from `balance`.
+    pub(in crate::check) fn read(
+        &mut self,
+        group: &[&Transaction],
+        before: Option<Decimal>,
+        balance: Decimal,
+    ) {
         // A charge row printing 0 beside the balance the chain went on from, or beside one of
         // the group's balances moved by a charge the statement prints, shows its charge (the
         // balance after a receipt whose sender paid the withdrawal charge, credited; a send's
@@ -189,13 +200,16 @@ impl Silent {
             .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
             .flatten()
             .map(|largest| {
-                let most = TENS.max(largest.abs() / Decimal::from(50));
+                let most = most_charge(largest);
                 let credit = largest > Decimal::ZERO;
                 (most, uncharged || (charge_unprinted && !credit), credit)
             });
         self.band = (uncharged || charge_unprinted)
             .then(|| Band::of(group, &self.tariff))
             .flatten();
+        let ended = !self.after_unprinted
+            && before.is_some_and(|b| chained(group, b, balance, &self.charges));
+        self.others_from = if ended { Before::Passed } else { Before::Other };
         self.others.clear();
         for b in group.iter().filter_map(|t| t.balance) {
             if b != balance && !self.others.iter().any(|(o, ..)| *o == b) {
@@ -212,8 +226,11 @@ impl Silent {
     ///   amount, a round one too: only a balance short of the printed amount shows a digit;
     /// - a charge the group before took or credited without a row that shows it
     ///   ([`Silent::charge_taken_without_row`]);
-    /// - a reading from another balance the group before prints (`reading.other`) shows a digit
-    ///   only where the group then chains ([`chains_once_read`]).
+    /// - a reading from another balance the group before prints (`reading.other()`) shows a digit
+    ///   only where the group then chains ([`chains_once_read`]);
+    /// - a reading from the running balance moved by the one charge the printed tariff allows
+    ///   (`reading.pinned()`, [`Silent::pinned`]) shows units and cents only: ten units or more
+    ///   off is the shape of a round amount taken beside that charge.
     ///
     /// [`TENS`] where a units or cents part of the difference may be such a movement: the group
     /// does not chain once read so ([`chains_once_read`]), or [`Silent::may_explain`].
@@ -225,16 +242,21 @@ impl Silent {
         moved: Decimal,
         held_back: bool,
     ) -> Option<Decimal> {
-        let credit_unknown = credit_unknown(shape, reading);
+        let credit_unknown = shape.credit_unknown(reading);
         // From another balance of the group before, money in of an unknown amount leaves
         // nothing to read: the group before may have ended anywhere.
-        if (credit_unknown && (moved >= row.net() || reading.other))
-            || self.charge_taken_without_row(shape, row, moved)
+        // From the running balance moved by the charge the tariff allows, units and cents
+        // only: ten units or more off is the shape of a round amount taken beside that charge.
+        let round_beside = reading.pinned() && (moved - row.net()).abs() >= TENS;
+        if (credit_unknown && (moved >= row.net() || reading.other()))
+            || (!reading.pinned() && self.charge_taken_without_row(shape, row, moved))
+            || self.own_charge_unknown(shape, row, moved)
+            || round_beside
         {
             return None;
         }
         let chains = chains_once_read(shape.rows, reading, row, moved, &self.charges);
-        if !chains && reading.other {
+        if !chains && reading.other() {
             return None;
         }
         // In a group of money in only, a row printing 0 is money in too (a receipt, or the
@@ -242,18 +264,11 @@ impl Silent {
         // withdrawal Charge paid From …"): it may raise a balance, never leave it short.
         // Read from the running balance only: from another balance of the group before, that
         // group may have ended elsewhere.
-        let short_of_credits = !reading.other
+        let short_of_credits = !reading.other()
             && moved < row.net()
             && shape.rows.iter().all(|t| t.net() >= Decimal::ZERO);
-        let held = !chains
-            || self.may_explain(
-                shape,
-                reading.after_unprinted && self.in_band(shape, row, moved),
-                held_back && !short_of_credits,
-                shape.send,
-                row,
-                moved,
-            );
+        let held =
+            !chains || self.may_explain(shape, reading, held_back && !short_of_credits, row, moved);
         Some(if held { TENS } else { Decimal::ZERO })
     }
 
@@ -268,7 +283,7 @@ impl Silent {
         row: &Transaction,
         moved: Decimal,
     ) -> bool {
-        let silent = self.charge_taken_without_row(shape, row, moved)
+        let silent = (!reading.pinned() && self.charge_taken_without_row(shape, row, moved))
             || (reading.after_unknown_credit && moved > row.net());
         silent && chains_once_read(shape.rows, reading, row, moved, &self.charges)
     }
@@ -289,6 +304,29 @@ impl Silent {
                     off > Decimal::ZERO && off <= most && self.in_band(shape, row, moved)
                 };
                 (taken && within(row.net() - moved)) || (credited && within(moved - row.net()))
+            })
+    }
+
+    /// Whether `row`'s own group holds a charge row printing 0 that shows no charge (its amount
+    /// unknown: a withdrawal charge printing 0 beside another account's balance) and `row`, its
+    /// balances moving `moved`, is off its printed amount by no more than that charge may be
+    /// ([`most_charge`]), the way the group's largest amount went: as a charge the group
+    /// before took or credited without a row ([`Silent::charge_taken_without_row`]).
+    fn own_charge_unknown(&self, shape: &Shape<'_>, row: &Transaction, moved: Decimal) -> bool {
+        let unknown = shape.rows.iter().any(|t| {
+            t.category == Category::Charges
+                && t.net().is_zero()
+                && charge_shown(shape.rows, t, &self.charges).is_none()
+        });
+        let largest = shape.rows.iter().map(|t| t.net()).max_by_key(Decimal::abs);
+        unknown
+            && largest.is_some_and(|largest| {
+                let off = if largest > Decimal::ZERO {
+                    moved - row.net()
+                } else {
+                    row.net() - moved
+                };
+                off > Decimal::ZERO && off <= most_charge(largest)
             })
     }
 
@@ -318,80 +356,47 @@ impl Silent {
         }
     }
 
+    /// The balance the group read before ended on, the running `balance` moved by the
+    /// withdrawal charge it took or credited without a row, where the printed tariff allows
+    /// that charge one amount ([`Band::pinned`]): read from it, the group read next is read as
+    /// after a group that left nothing unknown.
+    pub(super) fn pinned(&self, balance: Decimal) -> Option<Decimal> {
+        self.band.and_then(Band::pinned).map(|c| balance + c)
+    }
+
     /// Whether a break of less than [`TENS`] on `row` (printed `row.net()`, its balances moving
     /// `moved`) may be one of the wallet's movements without a row (see [`Silent`]): a row
-    /// printing 0 before it left unknown (`after_unprinted`), its own group's shape
+    /// printing 0 before it left unknown (`reading.after_unprinted`), its own group's shape
     /// (`held_back`: see `Shape::held_back` and `Shape::own_step` in [`super`]), or a charge
-    /// taken without its row, which leaves the balance short by the charge.
-    pub(super) fn may_explain(
+    /// taken without its row, which leaves the balance short by the charge (not where the
+    /// reading has taken it already: `reading.pinned()`).
+    fn may_explain(
         &self,
         shape: &Shape<'_>,
-        after_unprinted: bool,
+        reading: &Reading<'_>,
         held_back: bool,
-        beside_send: bool,
         row: &Transaction,
         moved: Decimal,
     ) -> bool {
+        let after_unprinted = reading.after_unprinted && self.in_band(shape, row, moved);
         let short = row.net() - moved;
         let a_charge = short > Decimal::ZERO && short < TENS;
         let hidden_charge = self.after_uncharged_debit
+            && !reading.pinned()
             && self.charges.binary_search(&short).is_ok()
             && self.in_band(shape, row, moved);
         // A charge row of a send whose balance fell by more: another charge of the send taken
         // with it, without a row of its own (a send paying the recipient's withdrawal charge,
         // whose transfer charge has no row: the sample's 2.78 row falling by 4.51; the
         // withdrawal charge on a large send may be ten units or more).
-        let charge_with_it = beside_send && row.category == Category::Charges && a_charge;
+        let charge_with_it = shape.send && row.category == Category::Charges && a_charge;
         after_unprinted || held_back || hidden_charge || charge_with_it
     }
 }
 
-/// Whether money in of an unknown amount may have landed on a group's rows: a receipt,
-/// deposit or advance printed as 0 in the group, or beside another account's balance in the
-/// group before (the sample's receipt of 204.22).
-fn credit_unknown(shape: &Shape<'_>, reading: &Reading<'_>) -> bool {
-    reading.after_unknown_credit
-        || shape
-            .rows
-            .iter()
-            .any(|t| t.net().is_zero() && t.category != Category::Charges)
-}
-
-/// Whether the group chains from `reading.before` once `row` is read as moving `moved`: in some
-/// order, every row that moves (not left out by the reading, not printing 0) prints the balance
-/// the group has reached after it. A units or cents digit counts only where it does (a digit
-/// typed over, the balances left as they were, is the one thing wrong with the group); where it
-/// does not, the group holds one of the wallet's own movements without a row (a charge taken
-/// twice, another account's balance), and the digit may be part of it. Groups of more than six
-/// moving rows are not ordered (never seen: a movement prints a few rows) and count as chaining.
-/// A charge row printing 0 that shows its charge (`super::order::charge_shown`) moves by it.
-fn chains_once_read(
-    rows: &[&Transaction],
-    reading: &Reading<'_>,
-    row: &Transaction,
-    moved: Decimal,
-    charges: &[Decimal],
-) -> bool {
-    let charged = rows
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !reading.skip.contains(i))
-        .filter_map(|(_, t)| charge_shown(rows, t, charges).map(|c| (c, t.balance)));
-    let movers: Vec<(Decimal, Option<Decimal>)> = rows
-        .iter()
-        .enumerate()
-        .filter(|(i, t)| !reading.skip.contains(i) && !t.net().is_zero())
-        .map(|(_, t)| {
-            (
-                if std::ptr::eq(*t, row) {
-                    moved
-                } else {
-                    t.net()
-                },
-                t.balance,
-            )
-        })
-        .chain(charged)
-        .collect();
-    movers.len() > 6 || in_some_order(&movers, 0, reading.before)
+/// The most a charge taken or credited without a row that shows it may be, in a group whose
+/// largest amount (signed, major units) is `largest`: ten units or 2 % of it, whichever is more
+/// (the sample's withdrawal charges run from 9 % of 20 to 1.4 % of 700).
+fn most_charge(largest: Decimal) -> Decimal {
+    TENS.max(largest.abs() / Decimal::from(50))
 }

@@ -171,6 +171,17 @@ impl Band {
         }
     }
 
+    /// The one charge the bounds allow, signed as it moved the balance (taken: negative;
+    /// credited: positive), where the least and the most are the same printed charge (the
+    /// sample's withdrawals of 30 and 50, between the 18 and the 50 printed beside 1.84).
+    pub(super) fn pinned(self) -> Option<Decimal> {
+        (self.most == Some(self.least) && self.least > Decimal::ZERO).then_some(if self.credited {
+            self.least
+        } else {
+            -self.least
+        })
+    }
+
     /// Whether `row`, its balances moving `moved`, may be off its printed amount by the charge:
     /// within the bounds, or by whole units (a round amount taken without a row, not the
     /// tariff's: none is seen on the sample, but its tariff has cents, so a digit typed over

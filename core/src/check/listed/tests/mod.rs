@@ -53,6 +53,24 @@ fn of(category: Category, receipt: &str, second: u32, net: &str, balance: &str) 
     }
 }
 
+/// Rows made by [`of`] from (category, second past 09:00, net, balance), receipts `R0`, `R1`, …
+fn listed(spec: &[(Category, u32, &str, &str)]) -> Vec<Transaction> {
+    spec.iter()
+        .enumerate()
+        .map(|(i, &(category, second, net, balance))| {
+            of(category, &format!("R{i}"), second, net, balance)
+        })
+        .collect()
+}
+
+/// `rows` with row `index`'s amount printed as `net` (a decimal; its balance left as it was).
+fn typed(mut rows: Vec<Transaction>, index: usize, net: &str) -> Vec<Transaction> {
+    let d = net.parse::<Decimal>().expect("a decimal");
+    rows[index].paid_in = d.max(Decimal::ZERO);
+    rows[index].withdrawn = (-d).max(Decimal::ZERO);
+    rows
+}
+
 fn edited(rows: Vec<Transaction>) -> bool {
     codes(rows, false).contains(&"amount_digit_edited".to_owned())
 }
@@ -359,4 +377,5 @@ fn a_receipt_raised_beside_a_credited_charge_printing_0_elsewhere_fails_to_the_c
 
 mod genuine;
 mod order;
+mod read_to_the_digit;
 mod tariff;

@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{edited, of};
+use super::{edited, listed, of, typed};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -108,4 +108,26 @@ fn a_tariff_that_does_not_rise_with_the_amount_bounds_nothing() {
     assert!(!edited(after_a_charge_printing_0(
         tariff, "10", "16", "763.54"
     )));
+}
+
+#[test]
+fn after_a_charge_the_tariff_pins_the_next_groups_rows_are_read_to_the_cent() {
+    // Withdrawals of 30 and 50 printed beside 1.84 pin the charge on 40 to 1.84. Taken without
+    // a row, it leaves the next group 1.84 short; read from the balance less it, that group's
+    // charge row typed over fails.
+    let rows = listed(&[
+        (Category::AgentWithdrawal, 0, "-30", "970"),
+        (Category::Charges, 0, "-1.84", "968.16"),
+        (Category::AgentWithdrawal, 10, "-50", "918.16"),
+        (Category::Charges, 10, "-1.84", "916.32"),
+        (Category::AgentWithdrawal, 20, "-40", "876.32"),
+        (Category::Charges, 20, "0", "72238.63"),
+        (Category::AgentWithdrawal, 30, "-20", "854.48"),
+        (Category::Charges, 30, "-1.84", "852.64"),
+        (Category::AirtimeAndBundles, 40, "-5", "847.64"),
+    ]);
+    assert!(!edited(rows.clone()));
+    for charge in ["-1.89", "-6.84"] {
+        assert!(edited(typed(rows.clone(), 7, charge)), "{charge}");
+    }
 }
