@@ -16,7 +16,6 @@ mod shape;
 mod silent;
 mod tariff;
 
-use order::charge_shown;
 pub(super) use order::end_in_order;
 pub(super) use principal::principal;
 use shape::{Before, Reading, Shape, uncharged, wants_charge_row};
@@ -89,15 +88,7 @@ pub(super) fn in_group(
     silent: &Silent,
 ) -> Option<(TypedOver, Decimal)> {
     let readings = principal::two_part_readings(group, breaks_are_evidence);
-    // The group moves by its printed net and by the charge each charge row printing 0 shows
-    // (a receipt's sender-paid withdrawal charge, credited beside it).
-    let net = net
-        + group
-            .iter()
-            .filter(|_| !breaks_are_evidence)
-            .filter_map(|t| charge_shown(group, t, &silent.charges))
-            .sum::<Decimal>();
-    let shape = Shape::of(group, next_before, breaks_are_evidence, &silent.charges);
+    let shape = Shape::of(group, next_before, breaks_are_evidence);
     // Each other balance the group before prints only where no reading from the running balance
     // ends on a balance the group prints (the group chains once its principal is left out).
     let chains = readings.iter().any(|(_, left_out)| {
@@ -217,8 +208,8 @@ fn explained(
 /// What `m` reads as under a reading: itself, then, beside or after a row printing 0 left
 /// unknown, off by each charge the statement prints on another row, less and more; for the
 /// guard ([`explained`]), also in a group that took a charge without its row
-/// ([`uncharged`]) or beside any row printing 0, its charge shown or not (a row explained so
-/// is never one digit off by another reading, but such a reading shows no digit of its own).
+/// ([`uncharged`]: a row explained so is never one digit off by another reading, but
+/// such a reading shows no digit of its own).
 fn read_as(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
@@ -229,9 +220,8 @@ fn read_as(
     guard: bool,
 ) -> Vec<Decimal> {
     let mut read = vec![m];
-    let beside_zero = shape.rows.len() > 1 && shape.rows.iter().any(|t| t.net().is_zero());
     if shape.unprinted
-        || (guard && !breaks_are_evidence && (uncharged(shape.rows) || beside_zero))
+        || (guard && !breaks_are_evidence && uncharged(shape.rows))
         || (!breaks_are_evidence && reading.after_unprinted)
     {
         read.extend(silent.charges_beside(row).flat_map(|c| [m - c, m + c]));

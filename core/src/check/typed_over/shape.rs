@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::order::{charge_shown, reached, takes_charge, withdrawal_unpaired};
+use super::order::{reached, takes_charge, withdrawal_unpaired};
 use super::{TENS, principal};
 use crate::Category;
 use crate::statement::Transaction;
@@ -48,8 +48,7 @@ pub(super) fn wants_charge_row(group: &[&Transaction], t: &Transaction) -> bool 
 }
 
 /// What [`super::in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
-/// may end on, whether a row printing 0 whose amount is not known (it shows no charge,
-/// `order::charge_shown`) sits beside the others, whether it is a payment printed
+/// may end on, whether a row printing 0 sits beside the others, whether it is a payment printed
 /// with its charge row ([`payment_with_charge`]; neither where breaks are evidence).
 pub(super) struct Shape<'a> {
     pub(super) rows: &'a [&'a Transaction],
@@ -62,13 +61,11 @@ pub(super) struct Shape<'a> {
 }
 
 impl<'a> Shape<'a> {
-    /// The shape of `group`; `next_before`: the balance the row after it prints before it;
-    /// `charges`: those the statement prints (`Silent::charges`).
+    /// The shape of `group`; `next_before`: the balance the row after it prints before it.
     pub(super) fn of(
         group: &'a [&'a Transaction],
         next_before: Option<Decimal>,
         breaks_are_evidence: bool,
-        charges: &[Decimal],
     ) -> Self {
         // Where the group may end: its printed balances, its last row's first (where the group
         // ends when the typed-over row is not its last: an earlier row's balance would leave the
@@ -76,13 +73,8 @@ impl<'a> Shape<'a> {
         // own balances are another account's).
         let mut ends: Vec<Decimal> = group.iter().rev().filter_map(|t| t.balance).collect();
         ends.extend(next_before.filter(|b| !ends.contains(b)));
-        // A charge row printing 0 that shows its charge (a receipt's sender-paid charge
-        // credited beside it) moves by it: its amount is known.
-        let unprinted = !breaks_are_evidence
-            && group.len() > 1
-            && group
-                .iter()
-                .any(|t| t.net().is_zero() && charge_shown(group, t, charges).is_none());
+        let unprinted =
+            !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
         Self {
             rows: group,
             ends,
