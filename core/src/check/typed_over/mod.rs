@@ -126,7 +126,10 @@ pub(super) fn in_group(
     let explained: Vec<bool> = (0..group.len())
         .map(|i| explained(&shape, &all, i, breaks_are_evidence, silent))
         .collect();
+    // A reading from a balance the group before only passed through clears a row (above), but
+    // shows no digit.
     all.iter()
+        .filter(|reading| reading.from != Before::Passed)
         .find_map(|reading| from(&shape, reading, &explained, breaks_are_evidence, silent))
 }
 
@@ -159,7 +162,6 @@ fn from(
         .iter()
         .enumerate()
         .filter(|(i, _)| !reading.skip.contains(i) && !explained[*i])
-        .filter(|_| reading.from != Before::Passed)
         .find_map(|(_, row)| {
             let (shows, _) = moves(shape, reading, row, breaks_are_evidence, silent);
             shows.iter().find_map(|&(m, after, held_back)| {

@@ -197,13 +197,9 @@ impl Silent {
         self.after_unprinted = unknown(balance);
         self.after_unknown_credit = unknown_credit(balance);
         self.charge_without_row = (uncharged || charge_unprinted)
-            .then(|| group.iter().map(|t| t.net()).max_by_key(Decimal::abs))
+            .then(|| unshown_charge(group))
             .flatten()
-            .map(|largest| {
-                let most = most_charge(largest);
-                let credit = largest > Decimal::ZERO;
-                (most, uncharged || (charge_unprinted && !credit), credit)
-            });
+            .map(|(most, credit)| (most, uncharged || (charge_unprinted && !credit), credit));
         self.band = (uncharged || charge_unprinted)
             .then(|| Band::of(group, &self.tariff))
             .flatten();
@@ -300,17 +296,14 @@ impl Silent {
     ) -> bool {
         self.charge_without_row
             .is_some_and(|(most, taken, credited)| {
-                let within = |off: Decimal| {
-                    off > Decimal::ZERO && off <= most && self.in_band(shape, row, moved)
-                };
-                (taken && within(row.net() - moved)) || (credited && within(moved - row.net()))
+                off_by_charge(row, moved, most, taken, credited) && self.in_band(shape, row, moved)
             })
     }
 
     /// Whether `row`'s own group holds a charge row printing 0 that shows no charge (its amount
     /// unknown: a withdrawal charge printing 0 beside another account's balance) and `row`, its
     /// balances moving `moved`, is off its printed amount by no more than that charge may be
-    /// ([`most_charge`]), the way the group's largest amount went: as a charge the group
+    /// ([`unshown_charge`]), the way the group's largest amount went: as a charge the group
     /// before took or credited without a row ([`Silent::charge_taken_without_row`]).
     fn own_charge_unknown(&self, shape: &Shape<'_>, row: &Transaction, moved: Decimal) -> bool {
         let unknown = shape.rows.iter().any(|t| {
@@ -318,16 +311,9 @@ impl Silent {
                 && t.net().is_zero()
                 && charge_shown(shape.rows, t, &self.charges).is_none()
         });
-        let largest = shape.rows.iter().map(|t| t.net()).max_by_key(Decimal::abs);
         unknown
-            && largest.is_some_and(|largest| {
-                let off = if largest > Decimal::ZERO {
-                    moved - row.net()
-                } else {
-                    row.net() - moved
-                };
-                off > Decimal::ZERO && off <= most_charge(largest)
-            })
+            && unshown_charge(shape.rows)
+                .is_some_and(|(most, credit)| off_by_charge(row, moved, most, !credit, credit))
     }
 
     /// Whether `row`, read as moving `moved`, may be off its printed amount by the withdrawal
@@ -394,9 +380,29 @@ impl Silent {
     }
 }
 
-/// The most a charge taken or credited without a row that shows it may be, in a group whose
-/// largest amount (signed, major units) is `largest`: ten units or 2 % of it, whichever is more
-/// (the sample's withdrawal charges run from 9 % of 20 to 1.4 % of 700).
-fn most_charge(largest: Decimal) -> Decimal {
-    TENS.max(largest.abs() / Decimal::from(50))
+/// What a charge a `group` took or credited without a row that shows it may be: at most ten
+/// units or 2 % of the group's largest amount, whichever is more (the sample's withdrawal
+/// charges run from 9 % of 20 to 1.4 % of 700), major units; and whether it was credited (that
+/// largest amount is money in: a receipt whose sender paid the withdrawal charge) rather than
+/// taken. `None` for an empty group.
+fn unshown_charge(group: &[&Transaction]) -> Option<(Decimal, bool)> {
+    let largest = group.iter().map(|t| t.net()).max_by_key(Decimal::abs)?;
+    Some((
+        TENS.max(largest.abs() / Decimal::from(50)),
+        largest > Decimal::ZERO,
+    ))
+}
+
+/// Whether `row`, its balances moving `moved`, is off its printed amount by more than nothing
+/// and at most `most`, the way a charge went: short of it where `taken`, beyond it where
+/// `credited`.
+fn off_by_charge(
+    row: &Transaction,
+    moved: Decimal,
+    most: Decimal,
+    taken: bool,
+    credited: bool,
+) -> bool {
+    let within = |off: Decimal| off > Decimal::ZERO && off <= most;
+    (taken && within(row.net() - moved)) || (credited && within(moved - row.net()))
 }
