@@ -8,8 +8,8 @@
 //! `cargo test -p alama-core --features testing --test digit_sweep -- --nocapture` prints the table
 //! (docs/integrity.md, "Forgery benchmark per wallet"). Where every genuine break is evidence
 //! or a SUMMARY reconciles, every edit must fail; on Vodacom Lesotho, whose genuine breaks are
-//! not all explained, at least 95 % of edits of a digit in the tens or higher must, 87 % of
-//! units edits and 85 % of cents edits.
+//! not all explained, at least 95 % of edits of a digit in the tens or higher must, 91 % of
+//! units edits and 88 % of cents edits.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -105,9 +105,9 @@ fn every_amount_typed_over_fails_where_the_rows_can_show_it() {
                     .filter(|((place, _), _)| *place == digit)
                     .fold((0, 0), |(f, e), (_, (a, b))| (f + a, e + b))
             };
-            // Measured on the Vodacom sample: 177 of 181 tens, 271 and 278 of 330 cents and
+            // Measured on the Vodacom sample: 177 of 181 tens, 295 and 306 of 330 cents and
             // units edits failed (docs/integrity.md).
-            for (digit, least) in [("tens", 95), ("units", 87), ("cents", 85)] {
+            for (digit, least) in [("tens", 95), ("units", 91), ("cents", 88)] {
                 let (failed, edits) = share(digit);
                 assert!(
                     failed * 100 >= edits * least,

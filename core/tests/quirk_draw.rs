@@ -6,7 +6,7 @@
 //! - a withdrawal or send printed with its charge row, the charge in the same second or the next;
 //! - a two-part payment: the principal printed on a charge row ("Pay Bill Charge", "Withdrawal
 //!   Charge", "Customer Transfer of Funds Charge") beside the total, both printing the balance
-//!   after the total;
+//!   after the total; a withdrawal's charge in it is the withdrawal tariff's;
 //! - a withdrawal whose charge row prints 0 beside another account's balance, or which has no
 //!   charge row: the charge is taken without a row and shows in the next row's balance;
 //! - a send whose charge row prints 0 beside the balance after the charge;
@@ -242,18 +242,20 @@ impl Book {
                 self.book(charge_row, -taken, second);
             }
             71..=78 => {
-                // A two-part payment: the principal printed on a charge row beside the total.
-                let taken = if self.rng.chance(50) {
-                    lisente(self.n(100, 500))
-                } else {
-                    fee
-                };
+                // A two-part payment: the principal printed on a charge row beside the total. A
+                // withdrawal's charge is the withdrawal tariff's (the sample's 26.84 for 25.00 and
+                // 102.78 for 100.00); a payment's or send's may be another's.
                 let (total, principal) = *self.rng.pick(&[
                     ("TwoPartPaybill", "Pay Bill Charge"),
                     (WITHDRAW, WITHDRAWAL_CHARGE),
                     (SEND, TRANSFER_CHARGE),
                     ("Payment to 12345 - Test Academy", "Pay Bill Charge"),
                 ]);
+                let taken = if total != WITHDRAW && self.rng.chance(50) {
+                    lisente(self.n(100, 500))
+                } else {
+                    fee
+                };
                 self.book(total, -(amount + taken), 0);
                 self.print(principal, -amount, self.balance, 0);
             }
@@ -349,8 +351,8 @@ fn the_wallets_own_quirks_are_no_evidence() {
 
 /// Every amount of drawn statements with one digit typed over, the balances as printed: the
 /// share that fails, per digit place and side. Measured on the 40 statements drawn here, with
-/// more quirks than the sample has (a third of the movements): credits 91 % (cents), 91 %
-/// (units), 94 % (tens), 93 % (hundreds); debits 69 %, 73 %, 95 %, 95 %. The floors stay a few
+/// more quirks than the sample has (a third of the movements): credits 93 % (cents), 92 %
+/// (units), 94 % (tens), 94 % (hundreds); debits 76 %, 79 %, 94 %, 95 %. The floors stay a few
 /// points under.
 #[test]
 fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
@@ -384,7 +386,7 @@ fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
         eprintln!("place {place}, credit {credit}: {failed} of {edits} failed");
         let least = match (place, credit) {
             (0 | 3, true) => 80,
-            (0 | 3, false) => 60,
+            (0 | 3, false) => 70,
             _ => 90,
         };
         assert!(

@@ -26,8 +26,9 @@
 //! - `row_not_moving_balance` (info): a group that chains without one of its rows (Vodacom
 //!   Lesotho prints a two-part payment's total and a `… Charge` row of its principal; only the
 //!   total moves the balance); where breaks are no evidence, a principal that no total allows
-//!   but one does once a digit of ten units or more is typed back is `amount_digit_edited`
-//!   instead (`super::typed_over::principal`);
+//!   but one does once a digit of ten units or more is typed back, one above its total, or one
+//!   whose withdrawal charge is off the printed tariff is `amount_digit_edited` instead
+//!   (`super::typed_over::principal`);
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit (300.00 printed, 900.00
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a
@@ -267,7 +268,7 @@ fn step(
                 group
                     .iter()
                     .filter(|t| chains_without(t))
-                    .find_map(|idle| typed_over::principal(group, idle))
+                    .find_map(|idle| typed_over::principal(group, idle, silent))
             })
             .flatten();
         match principal {

@@ -4,7 +4,8 @@
 
 use rust_decimal::Decimal;
 
-use super::{TENS, TypedOver};
+use super::tariff::Tariff;
+use super::{Silent, TENS, TypedOver};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -71,13 +72,23 @@ pub(in crate::check) fn paired_total(group: &[&Transaction], t: &Transaction) ->
 }
 
 /// The row `idle` of a `group` that chains without it, when it is a two-part payment's
-/// principal (a charge row of ten units or more) that no other row's total allows, and one
-/// does once a digit of ten units or more of the principal is typed back. Vodacom Lesotho
-/// prints the principal on its `Pay Bill Charge` row and the total, which alone moves the
-/// balance, on the payment's (100.00 and 103.21 on the genuine sample). Its charge is not
-/// published, so a total allows a principal it exceeds by less than ten units or a tenth of the
-/// principal, whichever is more ([`charge_allowed`]).
-pub(in crate::check) fn principal(group: &[&Transaction], idle: &Transaction) -> Option<TypedOver> {
+/// principal (a charge row of ten units or more) whose amount one digit typed back explains:
+/// - no other row's total allows it, and one does once a digit of ten units or more is typed
+///   back. Vodacom Lesotho prints the principal on its `Pay Bill Charge` row and the total,
+///   which alone moves the balance, on the payment's (100.00 and 103.21 on the genuine sample).
+///   Its charge is not published, so a total allows a principal it exceeds by less than ten
+///   units or a tenth of the principal, whichever is more ([`charge_allowed`]);
+/// - it is more than the total printing its balance (a total is its principal plus a charge, so
+///   never less): a units or cents digit typed back then counts too;
+/// - the total allowing it is an agent withdrawal's (`AgentWithdrawal`) and the charge it
+///   leaves is off the withdrawal tariff the statement prints, where a digit typed back puts it
+///   on (the sample's two-part withdrawals charge what its withdrawals printed with a charge
+///   row do: 26.84 for 25.00, 102.78 for 100.00; see [`Tariff`]).
+pub(in crate::check) fn principal(
+    group: &[&Transaction],
+    idle: &Transaction,
+    silent: &Silent,
+) -> Option<TypedOver> {
     if idle.category != Category::Charges || idle.withdrawn < TENS {
         return None;
     }
@@ -86,20 +97,51 @@ pub(in crate::check) fn principal(group: &[&Transaction], idle: &Transaction) ->
             .iter()
             .filter(|t| !std::ptr::eq(**t, idle) && t.net() < Decimal::ZERO)
     };
-    if totals().any(|t| charge_allowed(t.withdrawn, idle.withdrawn)) {
-        return None;
+    if let Some(total) = totals().find(|t| charge_allowed(t.withdrawn, idle.withdrawn)) {
+        return off_tariff(total, idle, &silent.tariff);
     }
     totals().find_map(|t| {
-        digit_typed_back(idle.withdrawn)
+        let exceeds = t.balance == idle.balance && idle.withdrawn > t.withdrawn;
+        let least = if exceeds { CENT } else { TENS };
+        digit_typed_back(idle.withdrawn, least)
             .find(|p| charge_allowed(t.withdrawn, *p))
-            .map(|p| TypedOver {
-                at: idle.completed_at,
-                receipt: idle.receipt_no.clone(),
-                printed: idle.net(),
-                moved: -p,
-            })
+            .map(|p| typed(idle, p))
     })
 }
+
+/// The principal `idle` of the agent withdrawal `total` it is paired with ([`pair`]) typed
+/// over, where the charge it leaves (`total` less `idle`) is off the bounds of the printed
+/// withdrawal `tariff` ([`Tariff::bounds`]) and, with one digit of the principal typed back, on
+/// them. `None` for any other total, or where the tariff prints nothing to bound it by.
+fn off_tariff(total: &Transaction, idle: &Transaction, tariff: &Tariff) -> Option<TypedOver> {
+    if total.category != Category::AgentWithdrawal || !pair(idle, total) {
+        return None;
+    }
+    let on_tariff = |principal: Decimal| {
+        let (least, most) = tariff.bounds(principal);
+        let charge = total.withdrawn - principal;
+        charge >= least && most.is_none_or(|m| charge <= m)
+    };
+    if on_tariff(idle.withdrawn) {
+        return None;
+    }
+    digit_typed_back(idle.withdrawn, CENT)
+        .find(|p| charge_allowed(total.withdrawn, *p) && on_tariff(*p))
+        .map(|p| typed(idle, p))
+}
+
+/// The principal `idle` typed over, its balances having moved its total, which holds `p`.
+fn typed(idle: &Transaction, p: Decimal) -> TypedOver {
+    TypedOver {
+        at: idle.completed_at,
+        receipt: idle.receipt_no.clone(),
+        printed: idle.net(),
+        moved: -p,
+    }
+}
+
+/// A cent, the least a digit typed over may be worth.
+const CENT: Decimal = Decimal::from_parts(1, 0, 0, false, 2);
 
 /// Whether a two-part payment's `total` may be its `principal` plus a charge: more by less than
 /// ten units or a tenth of the principal, whichever is more (the genuine sample's charges run
@@ -110,26 +152,26 @@ pub(super) fn charge_allowed(total: Decimal, principal: Decimal) -> bool {
     (Decimal::ZERO..most).contains(&(total - principal))
 }
 
-/// Every amount that `printed` (positive) is with one digit of ten units or more changed, the
-/// leading digit never to 0 (the length kept): what a digit typed over may have been.
-fn digit_typed_back(printed: Decimal) -> impl Iterator<Item = Decimal> {
-    let whole = printed.trunc();
-    let digits: Vec<u32> = whole
-        .to_string()
+/// Every amount that `printed` (positive) is with one digit worth `least` or more changed
+/// (written with two decimals; the leading digit never to 0, the length kept): what a digit
+/// typed over may have been.
+fn digit_typed_back(printed: Decimal, least: Decimal) -> impl Iterator<Item = Decimal> {
+    let digits: Vec<u32> = format!("{printed:.2}")
         .bytes()
         .filter(u8::is_ascii_digit)
         .map(|b| u32::from(b - b'0'))
         .collect();
     let len = digits.len();
-    // Place 1 (the tens) to the leading digit, counted from the units.
-    (1..len).flat_map(move |place| {
-        let now = digits[len - 1 - place];
-        let unit = u32::try_from(place)
+    (0..len).flat_map(move |i| {
+        let now = digits[i];
+        // The digit's worth: a cent for the last, ten times more for each one before it.
+        let unit = u32::try_from(len - 1 - i)
             .ok()
             .and_then(|p| 10i128.checked_pow(p))
-            .and_then(|u| Decimal::try_from_i128_with_scale(u, 0).ok());
+            .and_then(|u| Decimal::try_from_i128_with_scale(u, 2).ok())
+            .filter(|u| *u >= least);
         (0..=9u32)
-            .filter(move |d| *d != now && !(place == len - 1 && *d == 0))
+            .filter(move |d| *d != now && !(i == 0 && *d == 0))
             .filter_map(move |d| {
                 let step = (Decimal::from(d) - Decimal::from(now)).checked_mul(unit?)?;
                 printed.checked_add(step)
@@ -147,12 +189,16 @@ mod tests {
 
     #[test]
     fn a_digit_of_ten_units_or_more_is_typed_back() {
-        let back: Vec<Decimal> = super::digit_typed_back(d("150.00")).collect();
+        let back: Vec<Decimal> = super::digit_typed_back(d("150.00"), d("10")).collect();
         assert!(back.contains(&d("100.00")) && back.contains(&d("950.00")));
         assert!(back.contains(&d("110.00")) && !back.contains(&d("151.00")));
         assert!(!back.contains(&d("50.00")) && !back.contains(&d("150.00")));
         assert_eq!(back.len(), 17);
-        assert_eq!(super::digit_typed_back(d("9.99")).count(), 0);
+        assert_eq!(super::digit_typed_back(d("9.99"), d("10")).count(), 0);
+        let cents: Vec<Decimal> = super::digit_typed_back(d("25.00"), super::CENT).collect();
+        assert!(cents.contains(&d("25.05")) && cents.contains(&d("20.00")));
+        assert!(cents.contains(&d("95.00")) && !cents.contains(&d("05.00")));
+        assert_eq!(cents.len(), 8 + 9 + 9 + 9);
     }
 
     #[test]

@@ -138,6 +138,32 @@ impl<'a> Shape<'a> {
         Some((held_back, below_tens))
     }
 
+    /// Whether `row`, read as moving `moved` from the running balance (not from another
+    /// balance of the group before, which may have ended elsewhere), went the other way from
+    /// every movement the group may hold without a row: its units and cents are then not held
+    /// back by the group's rows printing 0 or charge rows.
+    /// - In a group of money in only, a row printing 0 is money in too (a receipt, or the
+    ///   withdrawal charge its sender paid, credited: Vodacom's "Customer Transfer of Funds
+    ///   with withdrawal Charge paid From …"): it may raise a balance, never leave it short.
+    /// - Among debits only, a charge row printing 0 is a charge taken (the sample's withdrawal
+    ///   charge printing 0 beside a balance of 72,238.63), and taken before a debit it
+    ///   lengthens the debit's step, never shortens it. A payment's own row stays held back
+    ///   ([`Shape::payment_holds`]: the sample's 51.00 printed for a 50.00 step).
+    pub(super) fn against_its_unknowns(
+        &self,
+        reading: &Reading<'_>,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> bool {
+        let credits = moved < row.net() && self.rows.iter().all(|t| t.net() >= Decimal::ZERO);
+        let debits = moved > row.net()
+            && !self.payment_holds(row)
+            && self.rows.iter().all(|t| {
+                t.net() < Decimal::ZERO || (t.net().is_zero() && t.category == Category::Charges)
+            });
+        !reading.other() && (credits || debits)
+    }
+
     /// Whether money in of an unknown amount may have landed on the group's rows under
     /// `reading`: a receipt, deposit or advance printed as 0 in the group, or beside another
     /// account's balance in the group before (the sample's receipt of 204.22).

@@ -71,7 +71,7 @@ pub(in crate::check) struct Silent {
     /// band no other row falls in).
     charge_without_row: Option<(Decimal, bool, bool)>,
     /// The withdrawal tariff the statement prints.
-    tariff: Tariff,
+    pub(super) tariff: Tariff,
     /// The bounds the printed tariff puts on the withdrawal charge the group read before took
     /// or credited without a row, where that charge is the only amount it leaves unknown.
     band: Option<Band>,
@@ -229,7 +229,8 @@ impl Silent {
     ///   off is the shape of a round amount taken beside that charge.
     ///
     /// [`TENS`] where a units or cents part of the difference may be such a movement: the group
-    /// does not chain once read so ([`chains_once_read`]), or [`Silent::may_explain`].
+    /// does not chain once read so ([`chains_once_read`]), or [`Silent::may_explain`] (the
+    /// group's shape holds them back unless [`Shape::against_its_unknowns`]).
     pub(super) fn least(
         &self,
         shape: &Shape<'_>,
@@ -255,16 +256,8 @@ impl Silent {
         if !chains && reading.other() {
             return None;
         }
-        // In a group of money in only, a row printing 0 is money in too (a receipt, or the
-        // withdrawal charge its sender paid, credited: Vodacom's "Customer Transfer of Funds with
-        // withdrawal Charge paid From …"): it may raise a balance, never leave it short.
-        // Read from the running balance only: from another balance of the group before, that
-        // group may have ended elsewhere.
-        let short_of_credits = !reading.other()
-            && moved < row.net()
-            && shape.rows.iter().all(|t| t.net() >= Decimal::ZERO);
-        let held =
-            !chains || self.may_explain(shape, reading, held_back && !short_of_credits, row, moved);
+        let held_back = held_back && !shape.against_its_unknowns(reading, row, moved);
+        let held = !chains || self.may_explain(shape, reading, held_back, row, moved);
         Some(if held { TENS } else { Decimal::ZERO })
     }
 

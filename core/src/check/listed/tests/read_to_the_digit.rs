@@ -73,3 +73,66 @@ fn a_balance_the_group_before_passed_through_shows_no_digit() {
     ]);
     assert!(!edited(rows));
 }
+
+#[test]
+fn a_principal_above_its_total_fails_to_the_units() {
+    // The sample's two-part payment of 100.00 for a total of 103.21: a principal typed over to
+    // 105.00 is more than the total that holds it, which no charge explains.
+    let rows = listed(&[
+        (AgentDeposit, 0, "200", "368.53"),
+        (Paybill, 20, "-103.21", "265.32"),
+        (Charges, 20, "-100", "265.32"),
+        (AirtimeAndBundles, 40, "-5", "260.32"),
+    ]);
+    assert!(edited(typed(rows.clone(), 2, "-105")));
+    assert!(edited(typed(rows.clone(), 2, "-103.91")));
+    // Below the total, a units digit is a charge of another size: no evidence without the
+    // payment's tariff.
+    assert!(!edited(typed(rows, 2, "-101")));
+}
+
+#[test]
+fn a_two_part_withdrawals_principal_off_the_printed_tariff_fails_to_the_cent() {
+    // The sample's withdrawals of 18 and 50 printed beside their charge rows of 1.84, then its
+    // two-part withdrawal of 25.00 for a total of 26.84: the charge in it is the tariff's.
+    let rows = listed(&[
+        (AgentDeposit, 0, "500", "500"),
+        (AgentWithdrawal, 10, "-18", "482"),
+        (Charges, 10, "-1.84", "480.16"),
+        (AgentWithdrawal, 20, "-50", "430.16"),
+        (Charges, 20, "-1.84", "428.32"),
+        (AgentWithdrawal, 30, "-26.84", "401.48"),
+        (Charges, 30, "-25", "401.48"),
+        (AirtimeAndBundles, 40, "-5", "396.48"),
+    ]);
+    assert!(!edited(rows.clone()));
+    for principal in ["-25.05", "-24.00", "-20.00"] {
+        assert!(edited(typed(rows.clone(), 6, principal)), "{principal}");
+    }
+    // A payment's charge is not the withdrawal tariff's: its principal is held to no tariff.
+    let mut payment = rows;
+    payment[5].category = Paybill;
+    assert!(!edited(typed(payment, 6, "-25.05")));
+}
+
+#[test]
+fn a_debit_beside_a_charge_printing_0_never_moved_less_than_it_prints() {
+    // The sample's withdrawal of 10 whose charge row prints 0 beside another account's
+    // balance; the charge (1.84) lands on the receipt after it.
+    let rows = |balance: &str| {
+        listed(&[
+            (AgentDeposit, 0, "500", "504.16"),
+            (AgentWithdrawal, 20, "-10", balance),
+            (Charges, 20, "0", "72238.63"),
+            (ReceivedMoney, 40, "10", "502.32"),
+            (AirtimeAndBundles, 50, "-5", "497.32"),
+        ])
+    };
+    assert!(!edited(rows("494.16")));
+    // A charge taken before the withdrawal lengthens its step: no evidence.
+    assert!(!edited(rows("492.32")));
+    // Printed more than its balances moved: no charge taken shortens a step.
+    for printed in ["-15", "-10.05"] {
+        assert!(edited(typed(rows("494.16"), 1, printed)), "{printed}");
+    }
+}
