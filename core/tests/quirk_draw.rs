@@ -352,7 +352,7 @@ fn the_wallets_own_quirks_are_no_evidence() {
 /// Every amount of drawn statements with one digit typed over, the balances as printed: the
 /// share that fails, per digit place and side. Measured on the 40 statements drawn here, with
 /// more quirks than the sample has (a third of the movements): credits 93 % (cents), 92 %
-/// (units), 94 % (tens), 94 % (hundreds); debits 76 %, 79 %, 94 %, 95 %. The floors stay a few
+/// (units), 96 % (tens), 96 % (hundreds); debits 76 %, 79 %, 95 %, 96 %. The floors stay a few
 /// points under.
 #[test]
 fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
@@ -387,7 +387,7 @@ fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
         let least = match (place, credit) {
             (0 | 3, true) => 80,
             (0 | 3, false) => 70,
-            _ => 90,
+            _ => 92,
         };
         assert!(
             failed * 100 >= edits * least,

@@ -225,8 +225,7 @@ impl Silent {
     /// - a reading from another balance the group before prints (`reading.other()`) shows a digit
     ///   only where the group then chains ([`chains_once_read`]);
     /// - a reading from the running balance moved by the one charge the printed tariff allows
-    ///   (`reading.pinned()`, [`Silent::pinned`]) shows units and cents only: ten units or more
-    ///   off is the shape of a round amount taken beside that charge.
+    ///   (`reading.pinned()`, [`Silent::pinned`]) has that charge taken already.
     ///
     /// [`TENS`] where a units or cents part of the difference may be such a movement: the group
     /// does not chain once read so ([`chains_once_read`]), or [`Silent::may_explain`] (the
@@ -242,13 +241,9 @@ impl Silent {
         let credit_unknown = shape.credit_unknown(reading);
         // From another balance of the group before, money in of an unknown amount leaves
         // nothing to read: the group before may have ended anywhere.
-        // From the running balance moved by the charge the tariff allows, units and cents
-        // only: ten units or more off is the shape of a round amount taken beside that charge.
-        let round_beside = reading.pinned() && (moved - row.net()).abs() >= TENS;
         if (credit_unknown && (moved >= row.net() || reading.other()))
             || (!reading.pinned() && self.charge_taken_without_row(shape, row, moved))
             || self.own_charge_unknown(shape, row, moved)
-            || round_beside
         {
             return None;
         }
@@ -328,9 +323,7 @@ impl Silent {
         moved: Decimal,
     ) -> Vec<Decimal> {
         match self.band {
-            Some(band) if !self.in_band(shape, row, moved) => {
-                band.readings(&self.tariff, row, moved)
-            }
+            Some(band) if !self.in_band(shape, row, moved) => band.readings(&self.tariff, moved),
             _ => Vec::new(),
         }
     }

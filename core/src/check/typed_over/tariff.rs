@@ -193,27 +193,14 @@ impl Band {
 
     /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
     /// balances' `moved` (a receipt of 16 moving 8.16 after a withdrawal of 10, whose charge is
-    /// at most the 1.84 printed for 18: 10.00), where it is off by less than [`TENS`] outside
-    /// the bounds and the reading by less than [`TENS`] off the printed amount: a units or cents
-    /// digit. Further off, another movement without a row (a receipt printed as 0 elsewhere, a
-    /// round amount taken beside the charge) may be the difference.
-    pub(super) fn readings(
-        self,
-        tariff: &Tariff,
-        row: &Transaction,
-        moved: Decimal,
-    ) -> Vec<Decimal> {
-        let off = self.off(row, moved);
-        let near = off > self.least - TENS && self.most.is_none_or(|m| off < m + TENS);
-        if !near {
-            return Vec::new();
-        }
-        // A units or cents digit only: ten units or more off is the shape of a round amount
-        // taken without a row beside the charge.
+    /// at most the 1.84 printed for 18: 10.00), where it is off by more or less than the bounds
+    /// allow ([`Band::holds`]). Any digit may show: a receipt whose balance is short of it by a
+    /// round amount beside the charge is the shape of a receipt typed over (200.00 printed
+    /// 700.00), and a charge the tariff bounds leaves nothing else unknown.
+    pub(super) fn readings(self, tariff: &Tariff, moved: Decimal) -> Vec<Decimal> {
         tariff
             .charges(self.least, self.most)
             .map(|c| if self.credited { moved - c } else { moved + c })
-            .filter(|x| (*x - row.net()).abs() < TENS)
             .collect()
     }
 }
