@@ -111,17 +111,13 @@ pub(in crate::check) fn principal(
 
 /// The principal `idle` of the agent withdrawal `total` it is paired with ([`pair`]) typed
 /// over, where the charge it leaves (`total` less `idle`) is off the bounds of the printed
-/// withdrawal `tariff` ([`Tariff::bounds`]) and, with one digit of the principal typed back, on
+/// withdrawal `tariff` ([`Tariff::allows`]) and, with one digit of the principal typed back, on
 /// them. `None` for any other total, or where the tariff prints nothing to bound it by.
 fn off_tariff(total: &Transaction, idle: &Transaction, tariff: &Tariff) -> Option<TypedOver> {
     if total.category != Category::AgentWithdrawal || !pair(idle, total) {
         return None;
     }
-    let on_tariff = |principal: Decimal| {
-        let (least, most) = tariff.bounds(principal);
-        let charge = total.withdrawn - principal;
-        charge >= least && most.is_none_or(|m| charge <= m)
-    };
+    let on_tariff = |principal: Decimal| tariff.allows(principal, total.withdrawn - principal);
     if on_tariff(idle.withdrawn) {
         return None;
     }

@@ -88,6 +88,13 @@ impl Tariff {
         (least, most)
     }
 
+    /// Whether a withdrawal of `amount` may cost `charge` by the printed tariff: within its
+    /// [`Tariff::bounds`] (always where the tariff prints nothing to bound it by).
+    pub(super) fn allows(&self, amount: Decimal, charge: Decimal) -> bool {
+        let (least, most) = self.bounds(amount);
+        within(charge, least, most)
+    }
+
     /// The charges the tariff prints from `least` to `most` (no upper bound where `None`),
     /// ascending, each once.
     pub(super) fn charges(
@@ -97,11 +104,16 @@ impl Tariff {
     ) -> impl Iterator<Item = Decimal> + '_ {
         let mut last = None;
         self.pairs.iter().filter_map(move |&(_, c)| {
-            let new = last != Some(c) && c >= least && most.is_none_or(|m| c <= m);
+            let new = last != Some(c) && within(c, least, most);
             last = Some(c);
             new.then_some(c)
         })
     }
+}
+
+/// Whether `charge` is from `least` to `most` (no upper bound where `None`).
+fn within(charge: Decimal, least: Decimal, most: Option<Decimal>) -> bool {
+    charge >= least && most.is_none_or(|m| charge <= m)
 }
 
 /// The bounds the printed [`Tariff`] puts on a withdrawal charge a group took or credited
@@ -188,7 +200,7 @@ impl Band {
     /// leaves the row off by cents).
     pub(super) fn holds(self, row: &Transaction, moved: Decimal) -> bool {
         let off = self.off(row, moved);
-        (off >= self.least && self.most.is_none_or(|m| off <= m)) || off.fract().is_zero()
+        within(off, self.least, self.most) || off.fract().is_zero()
     }
 
     /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
