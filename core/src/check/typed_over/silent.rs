@@ -229,7 +229,8 @@ impl Silent {
     ///
     /// [`TENS`] where a units or cents part of the difference may be such a movement: the group
     /// does not chain once read so ([`chains_once_read`]), or [`Silent::may_explain`] (the
-    /// group's shape holds them back unless [`Shape::against_its_unknowns`]).
+    /// group's shape holds them back unless [`Shape::against_its_unknowns`], or, read from the
+    /// running balance, [`Silent::off_own_band`]).
     pub(super) fn least(
         &self,
         shape: &Shape<'_>,
@@ -251,7 +252,9 @@ impl Silent {
         if !chains && reading.other() {
             return None;
         }
-        let held_back = held_back && !shape.against_its_unknowns(reading, row, moved);
+        let held_back = held_back
+            && !shape.against_its_unknowns(reading, row, moved)
+            && (reading.other() || !self.off_own_band(shape, row, moved));
         let held = !chains || self.may_explain(shape, reading, held_back, row, moved);
         Some(if held { TENS } else { Decimal::ZERO })
     }
@@ -302,6 +305,15 @@ impl Silent {
         unknown
             && unshown_charge(shape.rows)
                 .is_some_and(|(most, credit)| off_by_charge(row, moved, most, !credit, credit))
+            && !self.off_own_band(shape, row, moved)
+    }
+
+    /// Whether `row` is a receipt whose sender paid its withdrawal charge, the one movement of
+    /// its group beside a charge row printing 0 ([`Band::of`]), and its balance rose beyond its
+    /// printed amount (by `moved`) by more or less than the printed tariff allows that charge
+    /// ([`Band::credit_off_bounds`]): the group's one unknown is then not the difference.
+    fn off_own_band(&self, shape: &Shape<'_>, row: &Transaction, moved: Decimal) -> bool {
+        Band::of(shape.rows, &self.tariff).is_some_and(|b| b.credit_off_bounds(row, moved))
     }
 
     /// Whether `row`, read as moving `moved`, may be off its printed amount by the withdrawal
@@ -358,9 +370,8 @@ impl Silent {
             && self.charges.binary_search(&short).is_ok()
             && self.in_band(shape, row, moved);
         // A charge row of a send whose balance fell by more: another charge of the send taken
-        // with it, without a row of its own (a send paying the recipient's withdrawal charge,
-        // whose transfer charge has no row: the sample's 2.78 row falling by 4.51; the
-        // withdrawal charge on a large send may be ten units or more).
+        // with it, without a row of its own (`shape.send`; the withdrawal charge on a large send
+        // may be ten units or more).
         let charge_with_it = shape.send && row.category == Category::Charges && a_charge;
         after_unprinted || held_back || hidden_charge || charge_with_it
     }

@@ -203,6 +203,16 @@ impl Band {
         within(off, self.least, self.most) || off.fract().is_zero()
     }
 
+    /// Whether the charge is credited (a receipt whose sender paid it) and `row`, its balances
+    /// moving `moved`, is off its printed amount by more or less than the bounds allow. A
+    /// credited charge only: an agent withdrawal's balance may also be short by a debit the
+    /// group before left unknown (a repayment printing 0 beside another account's balance, a
+    /// review's shape), while nothing unknown before a receipt raises its balance unseen
+    /// ([`super::Silent::least`] reads money in of an unknown amount first).
+    pub(super) fn credit_off_bounds(self, row: &Transaction, moved: Decimal) -> bool {
+        self.credited && !within(self.off(row, moved), self.least, self.most)
+    }
+
     /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
     /// balances' `moved` (a receipt of 16 moving 8.16 after a withdrawal of 10, whose charge is
     /// at most the 1.84 printed for 18: 10.00), where it is off by more or less than the bounds

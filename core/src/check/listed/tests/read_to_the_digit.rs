@@ -136,3 +136,30 @@ fn a_debit_beside_a_charge_printing_0_never_moved_less_than_it_prints() {
         assert!(edited(typed(rows("494.16"), 1, printed)), "{printed}");
     }
 }
+
+#[test]
+fn a_send_printing_both_its_charge_rows_reads_them_to_the_cent() {
+    // The sample's send of 30 paying the recipient's withdrawal charge (1.84) beside its
+    // transfer charge (1.16), here 300 beside 6.32 and 3.91: a send prints no third charge, so
+    // a charge row whose balance fell by more than it prints was typed over.
+    let rows = listed(&[
+        (AgentDeposit, 0, "600", "600"),
+        (SendMoney, 20, "-300", "300"),
+        (Charges, 20, "-6.32", "293.68"),
+        (Charges, 20, "-3.91", "289.77"),
+        (AirtimeAndBundles, 40, "-5", "284.77"),
+    ]);
+    assert!(!edited(rows.clone()));
+    for printed in ["-1.32", "-6.30"] {
+        assert!(edited(typed(rows.clone(), 2, printed)), "{printed}");
+    }
+    // Beside one charge row, the transfer charge may have been taken with it, without a row of
+    // its own (the sample's 2.78 row falling by 4.51): no evidence.
+    let one = listed(&[
+        (AgentDeposit, 0, "600", "600"),
+        (SendMoney, 20, "-300", "300"),
+        (Charges, 20, "-6.32", "289.77"),
+        (AirtimeAndBundles, 40, "-5", "284.77"),
+    ]);
+    assert!(!edited(one));
+}

@@ -154,3 +154,25 @@ fn after_a_charge_the_tariff_pins_the_next_groups_rows_are_read_to_the_cent() {
         assert!(edited(typed(rows.clone(), 7, charge)), "{charge}");
     }
 }
+
+#[test]
+fn a_receipt_risen_beyond_its_sender_paid_charge_the_tariff_bounds_fails_to_the_cent() {
+    // 105.50 received, its sender paying the withdrawal charge: the charge row prints 0 beside
+    // another account's balance and the charge (2.78, between the 1.84 printed for 30 and the
+    // 4.22 for 200) lands on the next balance. Typed to 100.50 or 105.00, the receipt's balance
+    // rose beyond it by 5.00 or 0.50: no charge the tariff allows, so no credited charge is the
+    // difference.
+    let rows = listed(&[
+        (Category::AgentWithdrawal, 0, "-30", "970"),
+        (Category::Charges, 0, "-1.84", "968.16"),
+        (Category::AgentWithdrawal, 10, "-200", "768.16"),
+        (Category::Charges, 10, "-4.22", "763.94"),
+        (Category::ReceivedMoney, 30, "105.50", "869.44"),
+        (Category::Charges, 30, "0", "72238.63"),
+        (Category::AirtimeAndBundles, 40, "-5", "867.22"),
+    ]);
+    assert!(!edited(rows.clone()));
+    for printed in ["100.50", "105.00"] {
+        assert!(edited(typed(rows.clone(), 4, printed)), "{printed}");
+    }
+}
