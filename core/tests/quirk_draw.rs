@@ -20,8 +20,8 @@
 //!
 //! Charges follow the sample's bands, or, on half the statements, a band table drawn for the
 //! statement (another year's tariff: charges with cents, now and then a round one below ten).
-//! Withdrawal charges rise with the amount, as every M-Pesa tariff's do (the sample's nine
-//! withdrawals printed beside their charge rows do).
+//! Withdrawal and transfer charges rise with the amount, as every M-Pesa tariff's do (the
+//! sample's nine withdrawals and fourteen sends printed beside their charge rows do).
 //!
 //! `QUIRK_N=3000 QUIRK_ROWS=150 cargo test --release -p alama-core --features testing --test
 //! quirk_draw -- --nocapture` runs the long draw (docs/integrity.md).
@@ -87,7 +87,7 @@ impl Book {
         let mut rng = SplitMix64::new(seed);
         let (mut withdrawal, mut transfer) = (WITHDRAWAL, TRANSFER);
         if rng.chance(50) {
-            let mut at = 50;
+            let (mut at, mut send) = (50, 30);
             for band in 0..5 {
                 at += i64::try_from(rng.range(20, 250)).unwrap_or(20);
                 // Now and then a round charge, rounded up: a tariff never charges less for
@@ -96,7 +96,8 @@ impl Book {
                     at = (at + 99) / 100 * 100;
                 }
                 withdrawal[band] = at;
-                transfer[band] = i64::try_from(rng.range(50, 600)).unwrap_or(50);
+                send += i64::try_from(rng.range(10, 150)).unwrap_or(10);
+                transfer[band] = send;
             }
         }
         let balance = lisente(i64::try_from(rng.range(0, 50_000)).unwrap_or(0));
@@ -352,7 +353,7 @@ fn the_wallets_own_quirks_are_no_evidence() {
 /// Every amount of drawn statements with one digit typed over, the balances as printed: the
 /// share that fails, per digit place and side. Measured on the 40 statements drawn here, with
 /// more quirks than the sample has (a third of the movements): credits 93 % (cents), 93 %
-/// (units), 96 % (tens), 96 % (hundreds); debits 79 %, 81 %, 95 %, 96 %. The floors stay a few
+/// (units), 96 % (tens), 96 % (hundreds); debits 81 %, 82 %, 95 %, 96 %. The floors stay a few
 /// points under.
 #[test]
 fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
@@ -386,7 +387,7 @@ fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
         eprintln!("place {place}, credit {credit}: {failed} of {edits} failed");
         let least = match (place, credit) {
             (0 | 3, true) => 80,
-            (0 | 3, false) => 74,
+            (0 | 3, false) => 76,
             _ => 92,
         };
         assert!(

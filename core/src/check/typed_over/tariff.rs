@@ -8,29 +8,34 @@ use super::{Shape, TENS, principal, uncharged};
 use crate::Category;
 use crate::statement::Transaction;
 
-/// The agent withdrawal charges a statement prints: each agent withdrawal (`AgentWithdrawal`)
-/// that is the only debit (charge rows aside) of its group, paired with the one charge row
-/// (`Category::Charges`, below [`TENS`]) of the group whose balance is the withdrawal's less
-/// that charge, as (amount, charge) in the
-/// statement's currency, major units, sorted by amount.
+/// The charges a statement prints for one kind of debit (agent withdrawals, `AgentWithdrawal`,
+/// or sends, `SendMoney`): each such debit that is the only debit (charge rows aside) of its
+/// group, paired with the group's one charge row (`Category::Charges`, below [`TENS`]) that
+/// takes money, where its balance is the debit's less that charge, as (amount, charge) in the
+/// statement's currency, major units, sorted by amount. A send paying the recipient's
+/// withdrawal charge prints two charge rows, the first the withdrawal charge: it pairs with none.
 ///
 /// Every M-Pesa tariff charges by bands of the amount, never less for a larger amount (Vodacom
-/// Lesotho's sample: 18 to 50 maloti 1.84, 80 2.78, 140 and 200 4.22, 450 6.32, 600 9.56; the
+/// Lesotho's sample: withdrawals of 18 to 50 maloti 1.84, 80 2.78, 140 and 200 4.22, 450 6.32,
+/// 600 9.56; sends of 38 to 50 1.16, 60 to 100 1.73, 113 to 200 2.60, 300 to 500 3.91; the
 /// withdrawal charge a sender pays for the recipient, credited or taken without a row, follows
-/// it too: 400 received, 6.32 landing on the next balance). A charge the statement does not print
-/// for a withdrawal of `a` is then at least the charge printed for any smaller one and at most
-/// the charge printed for any larger one ([`Tariff::bounds`]). Where the printed pairs do not
-/// rise with the amount (a tariff changed during the statement, or a row paired by chance), the
-/// table is empty and bounds nothing.
+/// the withdrawal tariff too: 400 received, 6.32 landing on the next balance). A charge the
+/// statement does not print for a debit of `a` is then at least the charge printed for any
+/// smaller one and at most the charge printed for any larger one ([`Tariff::bounds`]). Where
+/// the printed pairs do not rise with the amount (a tariff changed during the statement, or a
+/// row paired by chance), the table is empty and bounds nothing.
 #[derive(Default)]
 pub(super) struct Tariff {
     pairs: Vec<(Decimal, Decimal)>,
 }
 
 impl Tariff {
-    /// The tariff printed by the `groups` of completed rows (the listed chain's: rows at most
-    /// the wallet's group window apart).
-    pub(super) fn of<'a>(groups: impl Iterator<Item = &'a [&'a Transaction]>) -> Self {
+    /// The tariff of `kind` (`AgentWithdrawal` or `SendMoney`) printed by the `groups` of
+    /// completed rows (the listed chain's: rows at most the wallet's group window apart).
+    pub(super) fn of<'a>(
+        groups: impl Iterator<Item = &'a [&'a Transaction]>,
+        kind: Category,
+    ) -> Self {
         let mut pairs: Vec<(Decimal, Decimal)> = Vec::new();
         for group in groups {
             // Beside another debit, a charge row may be the other's, taken after this one (its
@@ -41,19 +46,15 @@ impl Tariff {
             let (Some(w), None) = (debits.next(), debits.next()) else {
                 continue;
             };
-            let Some(balance) = w
-                .balance
-                .filter(|_| w.category == Category::AgentWithdrawal)
-            else {
+            let Some(balance) = w.balance.filter(|_| w.category == kind) else {
                 continue;
             };
             let mut charges = group.iter().filter(|c| {
-                c.category == Category::Charges
-                    && c.withdrawn > Decimal::ZERO
-                    && c.withdrawn < TENS
-                    && c.balance == Some(balance - c.withdrawn)
+                c.category == Category::Charges && c.withdrawn > Decimal::ZERO && c.withdrawn < TENS
             });
-            if let (Some(c), None) = (charges.next(), charges.next()) {
+            if let (Some(c), None) = (charges.next(), charges.next())
+                && c.balance == Some(balance - c.withdrawn)
+            {
                 pairs.push((w.withdrawn, c.withdrawn));
             }
         }
@@ -95,6 +96,32 @@ impl Tariff {
         within(charge, least, most)
     }
 
+    /// Whether the one send (`SendMoney`) of `rows` may cost `charge` by this transfer tariff
+    /// ([`Tariff::allows`]); always where `rows` hold no send or more than one.
+    pub(super) fn allows_the_send(&self, rows: &[&Transaction], charge: Decimal) -> bool {
+        the_send(rows).is_none_or(|send| self.allows(send.withdrawn, charge))
+    }
+
+    /// What a send's charge row (`row`, in a group of `shape` whose sends print fewer than two
+    /// charge rows: [`Shape::send`]) moved once each charge this transfer tariff allows the
+    /// group's one send is taken off its balances' `moved`, where it fell by more than it prints:
+    /// the send's transfer charge taken with it, without a row (the sample's 2.78 row falling by
+    /// 4.51 beside a send of 94, whose transfer charge is 1.73). Empty elsewhere.
+    pub(super) fn send_readings(
+        &self,
+        shape: &Shape<'_>,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> Vec<Decimal> {
+        match the_send(shape.rows) {
+            Some(send) if shape.send && row.category == Category::Charges && moved < row.net() => {
+                let (least, most) = self.bounds(send.withdrawn);
+                self.charges(least, most).map(|c| moved + c).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
     /// The charges the tariff prints from `least` to `most` (no upper bound where `None`),
     /// ascending, each once.
     pub(super) fn charges(
@@ -108,6 +135,17 @@ impl Tariff {
             last = Some(c);
             new.then_some(c)
         })
+    }
+}
+
+/// The one send (`SendMoney`, money out) of `rows`; `None` where they hold none or more.
+fn the_send<'a>(rows: &[&'a Transaction]) -> Option<&'a Transaction> {
+    let mut sends = rows
+        .iter()
+        .filter(|t| t.category == Category::SendMoney && t.net() < Decimal::ZERO);
+    match (sends.next(), sends.next()) {
+        (Some(send), None) => Some(send),
+        _ => None,
     }
 }
 
@@ -203,14 +241,22 @@ impl Band {
         within(off, self.least, self.most) || off.fract().is_zero()
     }
 
-    /// Whether the charge is credited (a receipt whose sender paid it) and `row`, its balances
-    /// moving `moved`, is off its printed amount by more or less than the bounds allow. A
-    /// credited charge only: an agent withdrawal's balance may also be short by a debit the
-    /// group before left unknown (a repayment printing 0 beside another account's balance, a
-    /// review's shape), while nothing unknown before a receipt raises its balance unseen
-    /// ([`super::Silent::least`] reads money in of an unknown amount first).
-    pub(super) fn credit_off_bounds(self, row: &Transaction, moved: Decimal) -> bool {
-        self.credited && !within(self.off(row, moved), self.least, self.most)
+    /// Whether `row` is a receipt whose sender paid its withdrawal charge, the one movement of
+    /// its group's `rows` beside a charge row printing 0 ([`Band::of`]: that charge credited
+    /// without a row), and its balance rose beyond its printed amount (by `moved`) by more or
+    /// less than the printed `tariff` allows that charge: the group's one unknown is then not the
+    /// difference. A credited charge only: an agent withdrawal's balance may also be short by a
+    /// debit the group before left unknown (a repayment printing 0 beside another account's
+    /// balance, a review's shape), while nothing unknown before a receipt raises its balance
+    /// unseen ([`super::Silent::least`] reads money in of an unknown amount first).
+    pub(super) fn credit_off_own(
+        rows: &[&Transaction],
+        tariff: &Tariff,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> bool {
+        Band::of(rows, tariff)
+            .is_some_and(|b| b.credited && !within(b.off(row, moved), b.least, b.most))
     }
 
     /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
@@ -260,7 +306,10 @@ mod tests {
             at(100, Category::Charges, -large, 50000 - large),
         ];
         let refs: Vec<&Transaction> = rows.iter().collect();
-        Tariff::of([&refs[..2], &refs[2..]].into_iter())
+        Tariff::of(
+            [&refs[..2], &refs[2..]].into_iter(),
+            Category::AgentWithdrawal,
+        )
     }
 
     #[test]
@@ -288,8 +337,29 @@ mod tests {
             at(3, Category::SendMoney, -10000, 86722),
         ];
         let refs: Vec<&Transaction> = rows.iter().collect();
-        let tariff = Tariff::of(std::iter::once(&refs[..]));
+        let tariff = Tariff::of(std::iter::once(&refs[..]), Category::AgentWithdrawal);
         assert_eq!(tariff.bounds(Decimal::new(3000, 2)), (Decimal::ZERO, None));
+    }
+
+    #[test]
+    fn a_send_paying_the_recipients_withdrawal_charge_pairs_with_none() {
+        // The sample's send of 30 beside the recipient's withdrawal charge (1.84) and its
+        // transfer charge (1.16): the first charge row prints the send's balance less 1.84, but
+        // 1.84 is no transfer charge. Alone beside its transfer charge, the send pairs.
+        let paid = [
+            at(0, Category::SendMoney, -3000, 97000),
+            at(0, Category::Charges, -184, 96816),
+            at(0, Category::Charges, -116, 96700),
+        ];
+        let refs: Vec<&Transaction> = paid.iter().collect();
+        let tariff = Tariff::of(std::iter::once(&refs[..]), Category::SendMoney);
+        assert_eq!(tariff.bounds(Decimal::new(3000, 2)), (Decimal::ZERO, None));
+        let mut plain = [paid[0].clone(), paid[2].clone()];
+        plain[1].balance = Some(Decimal::new(96884, 2));
+        let refs: Vec<&Transaction> = plain.iter().collect();
+        let tariff = Tariff::of(std::iter::once(&refs[..]), Category::SendMoney);
+        let c = Decimal::new(116, 2);
+        assert_eq!(tariff.bounds(Decimal::new(3000, 2)), (c, Some(c)));
     }
 
     #[test]

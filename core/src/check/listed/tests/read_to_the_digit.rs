@@ -163,3 +163,31 @@ fn a_send_printing_both_its_charge_rows_reads_them_to_the_cent() {
     ]);
     assert!(!edited(one));
 }
+
+/// Sends of 60 and 100 printed beside their charge rows of 1.73 (the sample's transfer tariff
+/// there), after a deposit of 600: the balance is 436.54.
+const TRANSFER_TARIFF: [(crate::Category, u32, &str, &str); 5] = [
+    (AgentDeposit, 0, "600", "600"),
+    (SendMoney, 10, "-60", "540"),
+    (Charges, 10, "-1.73", "538.27"),
+    (SendMoney, 20, "-100", "438.27"),
+    (Charges, 20, "-1.73", "436.54"),
+];
+
+#[test]
+fn a_sends_charge_row_fell_by_a_second_charge_the_transfer_tariff_allows() {
+    // The sample's send of 94 paying the recipient's withdrawal charge: its 2.78 row fell by
+    // 4.51, the transfer charge of 1.73 taken with it, as the tariff prints for 60 to 100.
+    // Typed to 2.73 or 2.28, the row fell by 1.78 or 2.23 more: no transfer charge of 94.
+    let mut spec = TRANSFER_TARIFF.to_vec();
+    spec.extend([
+        (SendMoney, 30, "-94", "342.54"),
+        (Charges, 30, "-2.78", "338.03"),
+        (AirtimeAndBundles, 40, "-5", "333.03"),
+    ]);
+    let rows = listed(&spec);
+    assert!(!edited(rows.clone()));
+    for printed in ["-2.73", "-2.28"] {
+        assert!(edited(typed(rows.clone(), 6, printed)), "{printed}");
+    }
+}
