@@ -132,8 +132,8 @@ impl Silent {
         // A charge row printing 0 beside the balance the chain went on from, or beside one of
         // the group's balances moved by a charge the statement prints, shows its charge (the
         // balance after a receipt whose sender paid the withdrawal charge, credited; a send's
-        // charge printing 0 beside the balance after it); beside another account's balance it
-        // does not.
+        // charge printing 0 beside the balance after it); beside another account's balance, or
+        // another row's of its group (as `charge_shown` reads it), it does not.
         let own = |b: Decimal| {
             b == balance
                 || group
@@ -143,7 +143,12 @@ impl Silent {
         };
         let shown = |t: &Transaction| {
             t.category == Category::Charges
-                && ((t.net() < Decimal::ZERO) || (t.net().is_zero() && t.balance.is_some_and(own)))
+                && ((t.net() < Decimal::ZERO)
+                    || (t.net().is_zero()
+                        && t.balance.is_some_and(own)
+                        && !group
+                            .iter()
+                            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)))
         };
         // A charge row printing 0 beside a receipt's balance plus a charge is the charge the
         // sender paid, credited: it is no debit's charge row. Nor is a two-part payment's

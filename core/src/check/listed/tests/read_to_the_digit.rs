@@ -191,3 +191,31 @@ fn a_sends_charge_row_fell_by_a_second_charge_the_transfer_tariff_allows() {
         assert!(edited(typed(rows.clone(), 6, printed)), "{printed}");
     }
 }
+
+#[test]
+fn a_charge_row_printing_0_beside_another_rows_balance_leaves_its_charge_unknown() {
+    // A review's statement (trimmed, rows of a second in reading order): a withdrawal of 86.73
+    // without its charge row, then a send of 50 and its charge of 1.16 beside a charge row
+    // printing 0 beside the send's own balance. The withdrawal's charge (2.78) lands on the
+    // send; another (1.84) is taken later, with the next send's charge row of 1.73, which falls
+    // by 3.57. The row printing 0 shows no charge (it prints another row's balance, as
+    // `charge_shown` reads it): what it took is not known.
+    let rows = listed(&[
+        (crate::Category::MobileLoanDisbursement, 0, "0", "901.02"),
+        (Charges, 3, "0", "621.02"),
+        (Charges, 3, "-3.91", "617.11"),
+        (SendMoney, 3, "-280", "621.02"),
+        (AgentWithdrawal, 6, "-86.73", "530.38"),
+        (Charges, 10, "0", "477.60"),
+        (Charges, 10, "-1.16", "476.44"),
+        (SendMoney, 10, "-50", "477.60"),
+        (Charges, 20, "-1.73", "472.87"),
+        (SendMoney, 20, "-60", "412.87"),
+        (Charges, 30, "-3.91", "108.96"),
+        (SendMoney, 30, "-300", "112.87"),
+        (SendMoney, 40, "-115", "93.94"),
+        (Charges, 41, "-2.60", "91.34"),
+        (Charges, 43, "0", "208.94"),
+    ]);
+    assert!(!edited(rows));
+}
