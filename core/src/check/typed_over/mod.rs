@@ -18,7 +18,7 @@ mod tariff;
 
 pub(super) use order::end_in_order;
 pub(super) use principal::principal;
-use shape::{Before, Reading, Shape, uncharged, wants_charge_row};
+use shape::{Before, Reading, Shape, is_send, uncharged, wants_charge_row};
 pub(super) use silent::Silent;
 
 /// A row whose printed amount is one digit off the amount its balances moved by

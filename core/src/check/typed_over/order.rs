@@ -64,15 +64,25 @@ pub(super) fn charge_shown(
     let b = t
         .balance
         .filter(|_| t.category == Category::Charges && t.net().is_zero())?;
-    let others = || group.iter().filter(|u| !std::ptr::eq(**u, t));
-    if others().any(|u| u.balance == Some(b)) {
+    if beside_another_row(group, t) {
         return None;
     }
-    others()
+    group
+        .iter()
+        .filter(|u| !std::ptr::eq(**u, t))
         .filter(|g| !g.net().is_zero())
         .filter_map(|g| g.balance)
         .flat_map(|g| charges.iter().map(move |c| (g, *c)))
         .find_map(|(g, c)| [c, -c].into_iter().find(|c| b == g + c))
+}
+
+/// Whether row `t` of a `group` prints the balance another of its rows prints (a charge row
+/// printing 0 there shows no charge of its own: [`charge_shown`]).
+pub(super) fn beside_another_row(group: &[&Transaction], t: &Transaction) -> bool {
+    t.balance.is_some()
+        && group
+            .iter()
+            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
 }
 
 /// The balances that the `rows` of a group (but `row`) reach from the balance `from`: `from`,

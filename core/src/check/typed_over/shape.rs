@@ -47,6 +47,11 @@ pub(super) fn wants_charge_row(group: &[&Transaction], t: &Transaction) -> bool 
         && !principal::paired_total(group, t)
 }
 
+/// Whether `t` is a send (`SendMoney`) of money out.
+pub(super) fn is_send(t: &Transaction) -> bool {
+    t.category == Category::SendMoney && t.net() < Decimal::ZERO
+}
+
 /// What [`super::in_group`] reads of a group once, for every [`Reading`]: its rows, the balances it
 /// may end on, whether a row printing 0 sits beside the others, whether it is a payment printed
 /// with its charge row ([`payment_with_charge`]; neither where breaks are evidence).
@@ -79,10 +84,7 @@ impl<'a> Shape<'a> {
         ends.extend(next_before.filter(|b| !ends.contains(b)));
         let unprinted =
             !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
-        let sends = group
-            .iter()
-            .filter(|t| t.category == Category::SendMoney && t.net() < Decimal::ZERO)
-            .count();
+        let sends = group.iter().filter(|t| is_send(t)).count();
         Self {
             rows: group,
             ends,

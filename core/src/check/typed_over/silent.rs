@@ -3,7 +3,9 @@
 
 use rust_decimal::Decimal;
 
-use super::order::{chained, chains_once_read, charge_shown, reached, withdrawal_unpaired};
+use super::order::{
+    beside_another_row, chained, chains_once_read, charge_shown, reached, withdrawal_unpaired,
+};
 use super::tariff::{Band, Tariff};
 use super::{Before, Reading, Shape, TENS, principal, wants_charge_row};
 use crate::Category;
@@ -146,9 +148,7 @@ impl Silent {
                 && ((t.net() < Decimal::ZERO)
                     || (t.net().is_zero()
                         && t.balance.is_some_and(own)
-                        && !group
-                            .iter()
-                            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)))
+                        && !beside_another_row(group, t)))
         };
         // A charge row printing 0 beside a receipt's balance plus a charge is the charge the
         // sender paid, credited: it is no debit's charge row. Nor is a two-part payment's

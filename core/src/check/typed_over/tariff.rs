@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::order::charge_shown;
-use super::{Shape, TENS, principal, uncharged};
+use super::{Shape, TENS, is_send, principal, uncharged};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -140,9 +140,7 @@ impl Tariff {
 
 /// The one send (`SendMoney`, money out) of `rows`; `None` where they hold none or more.
 fn the_send<'a>(rows: &[&'a Transaction]) -> Option<&'a Transaction> {
-    let mut sends = rows
-        .iter()
-        .filter(|t| t.category == Category::SendMoney && t.net() < Decimal::ZERO);
+    let mut sends = rows.iter().filter(|t| is_send(t));
     match (sends.next(), sends.next()) {
         (Some(send), None) => Some(send),
         _ => None,
