@@ -72,6 +72,36 @@ fn one_digit_apart(printed: Decimal, moved: Decimal, least: Decimal) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).filter(|(x, y)| x != y).count() == 1
 }
 
+/// A cent, the least a digit typed over may be worth.
+const CENT: Decimal = Decimal::from_parts(1, 0, 0, false, 2);
+
+/// Every amount that `printed` (positive) is with one digit worth `least` or more changed
+/// (written with two decimals; the leading digit never to 0, the length kept): what a digit
+/// typed over may have been.
+fn digit_typed_back(printed: Decimal, least: Decimal) -> impl Iterator<Item = Decimal> {
+    let digits: Vec<u32> = format!("{printed:.2}")
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .map(|b| u32::from(b - b'0'))
+        .collect();
+    let len = digits.len();
+    (0..len).flat_map(move |i| {
+        let now = digits[i];
+        // The digit's worth: a cent for the last, ten times more for each one before it.
+        let unit = u32::try_from(len - 1 - i)
+            .ok()
+            .and_then(|p| 10i128.checked_pow(p))
+            .and_then(|u| Decimal::try_from_i128_with_scale(u, 2).ok())
+            .filter(|u| *u >= least);
+        (0..=9u32)
+            .filter(move |d| *d != now && !(i == 0 && *d == 0))
+            .filter_map(move |d| {
+                let step = (Decimal::from(d) - Decimal::from(now)).checked_mul(unit?)?;
+                printed.checked_add(step)
+            })
+    })
+}
+
 /// The row of a `group` of rows that breaks the chain, read from the running `balance` (`net`:
 /// the group's printed net), whose amount, replaced by the amount the printed balances say it
 /// moved, makes the group chain, when the two are [`one_digit_apart`]: by any digit where

@@ -5,7 +5,7 @@
 use rust_decimal::Decimal;
 
 use super::tariff::Tariff;
-use super::{Silent, TENS, TypedOver};
+use super::{CENT, Silent, TENS, TypedOver, digit_typed_back};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -136,9 +136,6 @@ fn typed(idle: &Transaction, p: Decimal) -> TypedOver {
     }
 }
 
-/// A cent, the least a digit typed over may be worth.
-const CENT: Decimal = Decimal::from_parts(1, 0, 0, false, 2);
-
 /// Whether a two-part payment's `total` may be its `principal` plus a charge: more by less than
 /// ten units or a tenth of the principal, whichever is more (the genuine sample's charges run
 /// from 1.97 on 20 to 4.86 on 200; a charge of ten units or more on a larger payment is allowed
@@ -148,53 +145,12 @@ pub(super) fn charge_allowed(total: Decimal, principal: Decimal) -> bool {
     (Decimal::ZERO..most).contains(&(total - principal))
 }
 
-/// Every amount that `printed` (positive) is with one digit worth `least` or more changed
-/// (written with two decimals; the leading digit never to 0, the length kept): what a digit
-/// typed over may have been.
-fn digit_typed_back(printed: Decimal, least: Decimal) -> impl Iterator<Item = Decimal> {
-    let digits: Vec<u32> = format!("{printed:.2}")
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| u32::from(b - b'0'))
-        .collect();
-    let len = digits.len();
-    (0..len).flat_map(move |i| {
-        let now = digits[i];
-        // The digit's worth: a cent for the last, ten times more for each one before it.
-        let unit = u32::try_from(len - 1 - i)
-            .ok()
-            .and_then(|p| 10i128.checked_pow(p))
-            .and_then(|u| Decimal::try_from_i128_with_scale(u, 2).ok())
-            .filter(|u| *u >= least);
-        (0..=9u32)
-            .filter(move |d| *d != now && !(i == 0 && *d == 0))
-            .filter_map(move |d| {
-                let step = (Decimal::from(d) - Decimal::from(now)).checked_mul(unit?)?;
-                printed.checked_add(step)
-            })
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use rust_decimal::Decimal;
 
     fn d(s: &str) -> Decimal {
         s.parse().expect("a decimal")
-    }
-
-    #[test]
-    fn a_digit_of_ten_units_or_more_is_typed_back() {
-        let back: Vec<Decimal> = super::digit_typed_back(d("150.00"), d("10")).collect();
-        assert!(back.contains(&d("100.00")) && back.contains(&d("950.00")));
-        assert!(back.contains(&d("110.00")) && !back.contains(&d("151.00")));
-        assert!(!back.contains(&d("50.00")) && !back.contains(&d("150.00")));
-        assert_eq!(back.len(), 17);
-        assert_eq!(super::digit_typed_back(d("9.99"), d("10")).count(), 0);
-        let cents: Vec<Decimal> = super::digit_typed_back(d("25.00"), super::CENT).collect();
-        assert!(cents.contains(&d("25.05")) && cents.contains(&d("20.00")));
-        assert!(cents.contains(&d("95.00")) && !cents.contains(&d("05.00")));
-        assert_eq!(cents.len(), 8 + 9 + 9 + 9);
     }
 
     #[test]

@@ -335,7 +335,9 @@ impl Silent {
         moved: Decimal,
     ) -> Vec<Decimal> {
         match self.band {
-            Some(band) if !self.in_band(shape, row, moved) => band.readings(&self.tariff, moved),
+            Some(band) if !self.in_band(shape, row, moved) => {
+                band.readings(&self.tariff, row, moved)
+            }
             _ => Vec::new(),
         }
     }

@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::order::charge_shown;
-use super::{Shape, TENS, is_send, principal, uncharged};
+use super::{Shape, TENS, digit_typed_back, is_send, principal, uncharged};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -209,13 +209,13 @@ impl Band {
                 .any(|t| principal::paired_principal(shape.rows, t))
     }
 
-    /// The charge `row` is off its printed amount by when its balances moved `moved`: taken (the
-    /// balance short of the printed amount) or credited (beyond it).
-    fn off(self, row: &Transaction, moved: Decimal) -> Decimal {
+    /// The charge a row of net `net` (its printed amount, or a reading of it) is off by when its
+    /// balances moved `moved`: taken (the balance short of it) or credited (beyond it).
+    fn off(self, net: Decimal, moved: Decimal) -> Decimal {
         if self.credited {
-            moved - row.net()
+            moved - net
         } else {
-            row.net() - moved
+            net - moved
         }
     }
 
@@ -235,7 +235,7 @@ impl Band {
     /// tariff's: none is seen on the sample, but its tariff has cents, so a digit typed over
     /// leaves the row off by cents).
     pub(super) fn holds(self, row: &Transaction, moved: Decimal) -> bool {
-        let off = self.off(row, moved);
+        let off = self.off(row.net(), moved);
         within(off, self.least, self.most) || off.fract().is_zero()
     }
 
@@ -254,7 +254,7 @@ impl Band {
         moved: Decimal,
     ) -> bool {
         Band::of(rows, tariff)
-            .is_some_and(|b| b.credited && !within(b.off(row, moved), b.least, b.most))
+            .is_some_and(|b| b.credited && !within(b.off(row.net(), moved), b.least, b.most))
     }
 
     /// What `row` moved once each charge `tariff` prints within the bounds is taken off its
@@ -263,11 +263,37 @@ impl Band {
     /// allow ([`Band::holds`]). Any digit may show: a receipt whose balance is short of it by a
     /// round amount beside the charge is the shape of a receipt typed over (200.00 printed
     /// 700.00), and a charge the tariff bounds leaves nothing else unknown.
-    pub(super) fn readings(self, tariff: &Tariff, moved: Decimal) -> Vec<Decimal> {
-        tariff
+    ///
+    /// Where the bounds have an upper end, also each amount one digit of ten units or more away
+    /// from `row`'s printed amount ([`digit_typed_back`]) that a charge within them, printed or not,
+    /// leaves its balances moving `moved` (the band may hold a charge no other row prints: a
+    /// deposit of 420 moving 418.10 after a withdrawal of 25, whose charge is at most the 6.05
+    /// printed for 100, typed to 470: 420.00). The tariff pairs charges below [`TENS`] only, so
+    /// the bounds are less than ten units apart and leave room for one such amount at most,
+    /// and for the printed amount itself where the charge is within them.
+    pub(super) fn readings(
+        self,
+        tariff: &Tariff,
+        row: &Transaction,
+        moved: Decimal,
+    ) -> Vec<Decimal> {
+        let mut read: Vec<Decimal> = tariff
             .charges(self.least, self.most)
             .map(|c| if self.credited { moved - c } else { moved + c })
-            .collect()
+            .collect();
+        if self.most.is_some() {
+            let sign = if row.net().is_sign_negative() {
+                -Decimal::ONE
+            } else {
+                Decimal::ONE
+            };
+            read.extend(
+                digit_typed_back(row.net().abs(), TENS)
+                    .map(|a| a * sign)
+                    .filter(|&net| within(self.off(net, moved), self.least, self.most)),
+            );
+        }
+        read
     }
 }
 

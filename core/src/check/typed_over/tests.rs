@@ -34,3 +34,17 @@ fn with_no_least_difference_any_digit_counts() {
     assert!(super::one_digit_apart(d("0.26"), d("0.24"), Decimal::ZERO));
     assert!(!super::one_digit_apart(d("5.78"), d("8.79"), Decimal::ZERO));
 }
+
+#[test]
+fn a_digit_of_ten_units_or_more_is_typed_back() {
+    let back: Vec<Decimal> = super::digit_typed_back(d("150.00"), d("10")).collect();
+    assert!(back.contains(&d("100.00")) && back.contains(&d("950.00")));
+    assert!(back.contains(&d("110.00")) && !back.contains(&d("151.00")));
+    assert!(!back.contains(&d("50.00")) && !back.contains(&d("150.00")));
+    assert_eq!(back.len(), 17);
+    assert_eq!(super::digit_typed_back(d("9.99"), d("10")).count(), 0);
+    let cents: Vec<Decimal> = super::digit_typed_back(d("25.00"), super::CENT).collect();
+    assert!(cents.contains(&d("25.05")) && cents.contains(&d("20.00")));
+    assert!(cents.contains(&d("95.00")) && !cents.contains(&d("05.00")));
+    assert_eq!(cents.len(), 8 + 9 + 9 + 9);
+}

@@ -176,3 +176,24 @@ fn a_receipt_risen_beyond_its_sender_paid_charge_the_tariff_bounds_fails_to_the_
         assert!(edited(typed(rows.clone(), 4, printed)), "{printed}");
     }
 }
+
+#[test]
+fn a_receipt_typed_over_in_the_tens_after_a_charge_no_row_prints_fails() {
+    // The withdrawal of 100 costs 2.78, a band the statement prints nowhere (between the 1.84
+    // printed for 30 and the 4.22 for 200): 60 received moves the balance 57.22. Typed to 90 or
+    // 10, the balance is short of it by more than any charge within the bounds, and one such
+    // charge (2.78) leaves it one digit off: 60.00.
+    let tariff = [("30", "1.84"), ("200", "4.22")];
+    // 1000 - 30 - 1.84 - 200 - 4.22 - 100 = 663.94; + 60 - 2.78 = 721.16
+    let rows = after_a_charge_printing_0(tariff, "100", "60", "721.16");
+    assert!(!edited(rows.clone()));
+    for printed in ["90", "10", "30"] {
+        assert!(edited(typed(rows.clone(), 6, printed)), "{printed}");
+    }
+    // Above every withdrawal printed beside its charge row, the charge has no upper bound:
+    // any amount may be the difference, so no reading.
+    // 1000 - 30 - 1.84 - 200 - 4.22 - 300 = 463.94; + 60 - 6.32 = 517.62
+    let rows = after_a_charge_printing_0(tariff, "300", "60", "517.62");
+    assert!(!edited(rows.clone()));
+    assert!(!edited(typed(rows, 6, "90")));
+}
