@@ -28,7 +28,10 @@
 //!   total moves the balance); where breaks are no evidence, a principal that no total allows
 //!   but one does once a digit of ten units or more is typed back, one above its total, or one
 //!   whose withdrawal charge is off the printed tariff is `amount_digit_edited` instead
-//!   (`super::typed_over::principal`);
+//!   (`super::typed_over::principal`); so is, wherever the chain stands (the statement's
+//!   first group too), a principal and the total printing its balance that one digit typed
+//!   back makes agree and that disagree as printed: the total below the principal or above it
+//!   by more than a charge (`super::typed_over::total_off_principal`);
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit (300.00 printed, 900.00
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a
@@ -115,12 +118,22 @@ fn walk(
     while start < rows.len() {
         let mut end = group_end(&rows, start, rules.group_seconds);
         let before = running;
+        // A two-part payment's total and principal that disagree whatever the chain says
+        // (found once per group: where the walk below finds the group typed over too, its
+        // finding is kept instead).
+        let off_principal = (!rules.breaks_are_evidence)
+            .then(|| typed_over::total_off_principal(&rows[start..end]))
+            .flatten();
+        let edited = tallies.edited.len();
         if let Some(balance) = running {
             let (next, through) = step(&rows, start, end, balance, rules, &silent, &mut tallies);
             running = Some(next);
             end = through;
         } else {
             running = resume(&rows, start, end, rules).or_else(|| last_moved(&rows[start..end]));
+        }
+        if let Some(typed) = off_principal.filter(|_| tallies.edited.len() == edited) {
+            tallies.edited.push(typed);
         }
         if let Some(balance) = running {
             silent.read(&rows[start..end], before, balance);

@@ -109,6 +109,40 @@ pub(in crate::check) fn principal(
     })
 }
 
+/// A two-part payment whose principal and total, printing one balance, cannot both be as
+/// printed, read from the two rows alone (the balance before the group may be unknown: the
+/// statement's first group, or after a row printing 0): a total is its principal plus a
+/// charge, so never less than it nor more than [`charge_allowed`] allows (Vodacom Lesotho's
+/// sample: 100.00 and 103.21), and one digit typed back on either row makes the two agree. The
+/// principal typed back is tried first, as [`principal`] reports it; where only the total's
+/// does, the total is the row reported. `None` elsewhere, and for rows whose one digit typed
+/// back agrees with neither (two digits apart: not the shape of one typed over).
+pub(in crate::check) fn total_off_principal(group: &[&Transaction]) -> Option<TypedOver> {
+    let mut principals = group
+        .iter()
+        .filter(|t| t.category == Category::Charges && t.withdrawn >= TENS);
+    principals.find_map(|idle| {
+        group
+            .iter()
+            .filter(|t| {
+                t.category != Category::Charges
+                    && t.net() < Decimal::ZERO
+                    && t.balance == idle.balance
+                    && !charge_allowed(t.withdrawn, idle.withdrawn)
+            })
+            .find_map(|total| {
+                digit_typed_back(idle.withdrawn, CENT)
+                    .find(|p| charge_allowed(total.withdrawn, *p))
+                    .map(|p| typed(idle, p))
+                    .or_else(|| {
+                        digit_typed_back(total.withdrawn, CENT)
+                            .find(|t| charge_allowed(*t, idle.withdrawn))
+                            .map(|t| typed(total, t))
+                    })
+            })
+    })
+}
+
 /// The principal `idle` of the agent withdrawal `total` it is paired with ([`pair`]) typed
 /// over, where the charge it leaves (`total` less `idle`) is off the bounds of the printed
 /// withdrawal `tariff` ([`Tariff::allows`]) and, with one digit of the principal typed back, on
@@ -126,7 +160,8 @@ fn off_tariff(total: &Transaction, idle: &Transaction, tariff: &Tariff) -> Optio
         .map(|p| typed(idle, p))
 }
 
-/// The principal `idle` typed over, its balances having moved its total, which holds `p`.
+/// The row `idle` (a principal, or a total) typed over, its payment holding `p` (a principal
+/// of `p`, or a total of `p`).
 fn typed(idle: &Transaction, p: Decimal) -> TypedOver {
     TypedOver {
         at: idle.completed_at,

@@ -219,3 +219,32 @@ fn a_charge_row_printing_0_beside_another_rows_balance_leaves_its_charge_unknown
     ]);
     assert!(!edited(rows));
 }
+
+#[test]
+fn a_two_part_payments_total_off_its_principal_fails_where_no_balance_comes_before() {
+    // The sample's two-part payment of 100.00 for a total of 103.21, the statement's first
+    // group (Vodacom prints no opening balance) or after a receipt printing 0 beside another
+    // account's balance (its amount unknown): the chain cannot show an edit there, but a total
+    // below its principal, or above it by more than a charge, is no payment as printed.
+    let first = listed(&[
+        (Paybill, 0, "-103.21", "265.32"),
+        (Charges, 0, "-100", "265.32"),
+        (AirtimeAndBundles, 40, "-5", "260.32"),
+    ]);
+    let after_unknown = listed(&[
+        (AgentDeposit, 0, "200", "368.53"),
+        (ReceivedMoney, 10, "0", "72238.63"),
+        (Paybill, 20, "-103.21", "565.32"),
+        (Charges, 20, "-100", "565.32"),
+        (AirtimeAndBundles, 40, "-5", "560.32"),
+    ]);
+    for (rows, total) in [(first, 0), (after_unknown, 2)] {
+        assert!(!edited(rows.clone()));
+        for printed in ["-153.21", "-603.21", "-193.21", "-108.21"] {
+            let forged = typed(rows.clone(), total, printed);
+            // 108.21 is 8.21 above 100: a charge the payment may have.
+            assert_eq!(edited(forged), printed != "-108.21", "{printed}");
+        }
+        assert!(edited(typed(rows.clone(), total + 1, "-600")));
+    }
+}
