@@ -54,6 +54,7 @@ use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
+use ends::{chains_from, foreign_balances, last_moved, moved_alone, resume, settle};
 use tallies::{Tallies, report};
 
 /// The chain and SUMMARY-balance checks (see the module documentation) of the statement's
@@ -230,7 +231,7 @@ fn step(
     // group while the rows taken with it do not lead on (a forged amount chaining with its
     // neighbours by chance).
     let resumed = resume(rows, start, end, rules);
-    if let Some((settled, through)) = settle(rows, start, end, balance, rules)
+    if let Some((settled, through)) = settle(rows, start, end, balance, rules, silent)
         && (through == rows.len()
             || chains_from(rows, through, settled, rules)
             || resumed.is_none())
@@ -247,7 +248,9 @@ fn step(
             resumed.unwrap_or(b)
         }
     };
-    let last = resumed.or_else(|| last_moved(group));
+    let last = resumed
+        .or_else(|| typed_over::broke_last(group, balance))
+        .or_else(|| last_moved(group));
     if net.is_zero() {
         // Rows of amount 0 beside a balance that moved (Vodacom Lesotho).
         tallies.zero.add(at);
@@ -266,8 +269,10 @@ fn step(
         tallies.edited.push(typed);
         return (go_on(after), end);
     }
-    let chains_without =
-        |t: &Transaction| group.iter().any(|u| u.balance == Some(expected - t.net()));
+    let chains_without = |t: &Transaction| {
+        (rules.breaks_are_evidence || !moved_alone(group, t))
+            && group.iter().any(|u| u.balance == Some(expected - t.net()))
+    };
     if let Some(left_out) = group
         .iter()
         .find(|t| chains_without(t))
@@ -294,101 +299,6 @@ fn step(
     (last.unwrap_or(expected), end)
 }
 
-/// Where the chain goes on after the group `rows[start..end]`, whose end is in doubt (it did
-/// not chain, or the next group does not chain from where it did): the printed balance of one
-/// of its rows (its last first) from which the next group chains, when one does. Rows of one
-/// group are listed in any order, and a group that moved by more or less than it prints (a
-/// charge taken without its row, a row printing 0) ends on the balance its last movement
-/// printed, not always its last row's: one break, not a break on every group after.
-fn resume(rows: &[&Transaction], start: usize, end: usize, rules: Rules) -> Option<Decimal> {
-    rows[start..end]
-        .iter()
-        .rev()
-        .filter_map(|t| t.balance)
-        .find(|b| chains_from(rows, end, *b, rules))
-}
-
-/// The balance the last row of a `group` that moves prints, else its last row's: a row printing
-/// 0 may print another account's balance (Vodacom Lesotho's charge rows printing 0 beside a
-/// balance of 72,238.63), which the chain does not go on from unless the next group chains
-/// from it ([`resume`]).
-fn last_moved(group: &[&Transaction]) -> Option<Decimal> {
-    group
-        .iter()
-        .rev()
-        .find(|t| !t.net().is_zero())
-        .or(group.last())
-        .and_then(|t| t.balance)
-}
-
-/// Whether the group starting at `rows[end]` chains from `balance` (false when there is none):
-/// with all its rows or, where breaks are no evidence, without a two-part payment's principal
-/// (a charge row of ten units or more printing the balance another debit of the group prints:
-/// it does not move the balance). `typed_over::principal::two_part_readings` reads principals
-/// for the digit check and also asks that the debit allow the principal, leaving every paired
-/// principal out at once; reading the next group by it here would change which groups the
-/// chain reports as `row_not_moving_balance`, so the two stay apart.
-fn chains_from(rows: &[&Transaction], end: usize, balance: Decimal, rules: Rules) -> bool {
-    let next =
-        &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];
-    let net: Decimal = next.iter().map(|t| t.net()).sum();
-    let principal = |p: &&&Transaction| {
-        !rules.breaks_are_evidence
-            && p.category == Category::Charges
-            && p.withdrawn >= Decimal::TEN
-            && next
-                .iter()
-                .any(|t| !std::ptr::eq(*t, **p) && t.net() < p.net() && t.balance == p.balance)
-    };
-    std::iter::once(Decimal::ZERO)
-        .chain(next.iter().filter(principal).map(|p| p.net()))
-        .any(|left_out| {
-            next.iter()
-                .any(|t| t.balance == Some(balance + net - left_out))
-        })
-}
-
-/// The group `rows[start..end]` read with the groups that follow it within the wallet's
-/// `settle_seconds` of its last row: the balance after them and the end of the last group
-/// taken, when the running `balance` plus their net is printed by one of them.
-fn settle(
-    rows: &[&Transaction],
-    start: usize,
-    end: usize,
-    balance: Decimal,
-    rules: Rules,
-) -> Option<(Decimal, usize)> {
-    let mut through = end;
-    let mut net: Decimal = rows[start..end].iter().map(|t| t.net()).sum();
-    while through < rows.len()
-        && (rows[through].completed_at - rows[through - 1].completed_at).num_seconds()
-            <= rules.settle_seconds
-    {
-        let next = group_end(rows, through, rules.group_seconds);
-        net += rows[through..next].iter().map(|t| t.net()).sum::<Decimal>();
-        through = next;
-        let expected = balance + net;
-        // Together they end on the balance the one that settled last prints (a debit printed
-        // before a credit that settled first prints the sum of both): the order they settled
-        // in is theirs, the sum is the chain's.
-        if rows[start..through]
-            .iter()
-            .any(|t| t.balance == Some(expected))
-        {
-            return Some((expected, through));
-        }
-    }
-    None
-}
-
-/// A row whose own printed balances do not differ by its amount (its fee included).
-fn foreign_balances(t: &Transaction) -> bool {
-    match (t.balance_before, t.balance) {
-        (Some(before), Some(after)) => after - before != t.net(),
-        _ => false,
-    }
-}
-
 /// Opening + Total Credit − Total Debit against the closing balance (Airtel's SUMMARY).
 fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
     let (Some(balances), Some(summary)) = (statement.balances, statement.summary.as_ref()) else {
@@ -408,6 +318,7 @@ fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
     }
 }
 
+mod ends;
 mod tallies;
 #[cfg(test)]
 mod tests;

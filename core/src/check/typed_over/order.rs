@@ -33,6 +33,36 @@ pub(in crate::check) fn end_in_order(group: &[&Transaction], balance: Decimal) -
         .map(|start| start + net)
 }
 
+/// Where a `group` that does not chain from the running `balance` ends when all its moving rows
+/// (not printing 0) but one chain in some order from it and that one prints a balance: there,
+/// the balance the row that broke the chain prints (it came last: the sample's send of 102.01
+/// printing the running balance less it, then its charge row of 4.02 falling by 7.09, a
+/// second charge taken with it). `None` where no such row is one alone, or the group holds more
+/// than six moving rows.
+pub(in crate::check) fn broke_last(group: &[&Transaction], balance: Decimal) -> Option<Decimal> {
+    let movers: Vec<(Decimal, Option<Decimal>)> = group
+        .iter()
+        .filter(|t| !t.net().is_zero())
+        .map(|t| (t.net(), t.balance))
+        .collect();
+    if movers.len() < 2 || movers.len() > 6 {
+        return None;
+    }
+    let mut ends = (0..movers.len()).filter_map(|i| {
+        let rest: Vec<(Decimal, Option<Decimal>)> = movers
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .map(|(_, m)| *m)
+            .collect();
+        movers[i].1.filter(|_| in_some_order(&rest, 0, balance))
+    });
+    match (ends.next(), ends.next()) {
+        (Some(end), None) => Some(end),
+        _ => None,
+    }
+}
+
 /// Whether the `movers` (net, printed balance) not yet `used` (a bit each) can follow `balance`
 /// in some order, each printing the balance reached after it.
 pub(super) fn in_some_order(

@@ -113,14 +113,21 @@ pub(in crate::check) fn principal(
 /// printed, read from the two rows alone (the balance before the group may be unknown: the
 /// statement's first group, or after a row printing 0): a total is its principal plus a
 /// charge, so never less than it nor more than [`charge_allowed`] allows (Vodacom Lesotho's
-/// sample: 100.00 and 103.21), and one digit typed back on either row makes the two agree. The
+/// sample: 100.00 and 103.21; its ten two-part payments each print the principal on the charge
+/// row), and one digit typed back on either row makes the two agree. Not where another debit
+/// printing the balance pairs with the principal, nor where the charge row exceeds the debit
+/// by less than ten units (a total printed on the charge row, its principal on the payment's:
+/// no genuine row shows it, but a charge below ten units would explain it). The
 /// principal typed back is tried first, as [`principal`] reports it; where only the total's
 /// does, the total is the row reported. `None` elsewhere, and for rows whose one digit typed
 /// back agrees with neither (two digits apart: not the shape of one typed over).
 pub(in crate::check) fn total_off_principal(group: &[&Transaction]) -> Option<TypedOver> {
-    let mut principals = group
-        .iter()
-        .filter(|t| t.category == Category::Charges && t.withdrawn >= TENS);
+    // A principal some debit of the group pairs with has its total (two payments in one
+    // second may print one balance); one its debit pairs with, the rows read the other way
+    // round by a charge below ten units, may be a total printed on the charge row.
+    let mut principals = group.iter().filter(|t| {
+        t.category == Category::Charges && t.withdrawn >= TENS && !paired_principal(group, t)
+    });
     principals.find_map(|idle| {
         group
             .iter()
@@ -128,7 +135,7 @@ pub(in crate::check) fn total_off_principal(group: &[&Transaction]) -> Option<Ty
                 t.category != Category::Charges
                     && t.net() < Decimal::ZERO
                     && t.balance == idle.balance
-                    && !charge_allowed(t.withdrawn, idle.withdrawn)
+                    && !(Decimal::ZERO..TENS).contains(&(idle.withdrawn - t.withdrawn))
             })
             .find_map(|total| {
                 digit_typed_back(idle.withdrawn, CENT)

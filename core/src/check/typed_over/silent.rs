@@ -342,6 +342,14 @@ impl Silent {
         }
     }
 
+    /// Whether a group read from the running balance ending `short` of a balance it prints
+    /// (negative: beyond it) is off it by the withdrawal charge the group read before took or
+    /// credited without a row, within the bounds the printed tariff puts on it ([`Band`]):
+    /// taken, the balance is short by it; credited, beyond it.
+    pub(in crate::check) fn off_by_band(&self, short: Decimal) -> bool {
+        self.band.is_some_and(|b| b.allows_off(short))
+    }
+
     /// The balance the group read before ended on, the running `balance` moved by the
     /// withdrawal charge it took or credited without a row, where the printed tariff allows
     /// that charge one amount ([`Band::pinned`]): read from it, the group read next is read as

@@ -230,6 +230,13 @@ impl Band {
         })
     }
 
+    /// Whether a group ending `short` of a balance it prints (negative: beyond it) is off it by
+    /// a charge within the bounds, the way the charge went (taken: short; credited: beyond).
+    pub(super) fn allows_off(self, short: Decimal) -> bool {
+        let off = if self.credited { -short } else { short };
+        off > Decimal::ZERO && within(off, self.least, self.most)
+    }
+
     /// Whether `row`, its balances moving `moved`, may be off its printed amount by the charge:
     /// within the bounds, or by whole units (a round amount taken without a row, not the
     /// tariff's: none is seen on the sample, but its tariff has cents, so a digit typed over

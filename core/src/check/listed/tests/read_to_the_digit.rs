@@ -4,7 +4,7 @@
 
 use super::{edited, listed, typed};
 use crate::Category::{
-    AgentDeposit, AgentWithdrawal, AirtimeAndBundles, Charges, FulizaRepayment, Paybill,
+    AgentDeposit, AgentWithdrawal, AirtimeAndBundles, BuyGoods, Charges, FulizaRepayment, Paybill,
     ReceivedMoney, SendMoney,
 };
 
@@ -247,4 +247,48 @@ fn a_two_part_payments_total_off_its_principal_fails_where_no_balance_comes_befo
         }
         assert!(edited(typed(rows.clone(), total + 1, "-600")));
     }
+}
+
+#[test]
+fn a_two_part_payment_beside_another_on_one_balance_or_printed_the_other_way_is_no_evidence() {
+    // Two payments in one second printing one balance: the principal has its total, and the
+    // other debit is no total of it. And a total printed on the charge row, its principal on
+    // the payment's (no genuine row shows it; a charge below ten units would explain it).
+    let beside = listed(&[
+        (AgentDeposit, 0, "500", "500"),
+        (Paybill, 10, "-103.21", "396.79"),
+        (Charges, 10, "-100", "396.79"),
+        (AgentDeposit, 11, "200", "596.79"),
+        (BuyGoods, 12, "-200", "396.79"),
+        (AirtimeAndBundles, 40, "-5", "391.79"),
+    ]);
+    assert!(!edited(beside));
+    let other_way = listed(&[
+        (AgentDeposit, 0, "500", "500"),
+        (Charges, 10, "-103.21", "396.79"),
+        (Paybill, 10, "-100", "396.79"),
+        (AirtimeAndBundles, 40, "-5", "391.79"),
+    ]);
+    assert!(!edited(other_way));
+}
+
+#[test]
+fn a_sends_own_row_typed_over_after_a_charge_row_that_fell_by_a_second_charge_fails() {
+    // A send of 102.01 paying the recipient's withdrawal charge (4.02) whose transfer charge
+    // (3.07) is taken without a row: the charge row falls by 7.09, and lists before the send.
+    // The chain goes on from the charge row's balance, the row that broke it, so the next
+    // send, typed from 98.86 to 48.86, shows its digit.
+    let rows = listed(&[
+        (AgentDeposit, 0, "1000", "1022.77"),
+        (AgentWithdrawal, 10, "-400", "622.77"),
+        (Charges, 10, "-5.33", "617.44"),
+        (Charges, 20, "-4.02", "508.34"),
+        (SendMoney, 20, "-102.01", "515.43"),
+        (Charges, 30, "-1.90", "405.94"),
+        (SendMoney, 30, "-98.86", "409.48"),
+        (AgentWithdrawal, 40, "-223.34", "182.60"),
+        (Charges, 41, "-4.02", "178.58"),
+    ]);
+    assert!(!edited(rows.clone()));
+    assert!(edited(typed(rows, 6, "-48.86")));
 }

@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::{edited, listed, of, typed};
+use super::{edited, edited_on_vodacom, listed, of, typed};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -196,4 +196,29 @@ fn a_receipt_typed_over_in_the_tens_after_a_charge_no_row_prints_fails() {
     let rows = after_a_charge_printing_0(tariff, "300", "60", "517.62");
     assert!(!edited(rows.clone()));
     assert!(!edited(typed(rows, 6, "90")));
+}
+
+#[test]
+fn a_debit_settled_with_a_receipt_after_a_charge_the_tariff_bounds_is_no_evidence() {
+    // A withdrawal of 300 printed without its charge row (6.32, between the 1.84 printed for 30
+    // and the 9.56 for 600), then a payment of 300 printing the balance after a receipt of 100
+    // completed 40 s later, which settled first: together, less the charge, they chain. Read
+    // alone, the payment moved 206.32, one tariff charge off 200: no digit typed over.
+    let mut rows = listed(&[
+        (Category::AgentDeposit, 0, "2000", "2000"),
+        (Category::AgentWithdrawal, 2, "-30", "1970"),
+        (Category::Charges, 2, "-1.84", "1968.16"),
+        (Category::AgentWithdrawal, 6, "-600", "1368.16"),
+        (Category::Charges, 6, "-9.56", "1358.60"),
+        (Category::AgentWithdrawal, 10, "-300", "1058.60"),
+        (Category::BuyGoods, 20, "-300", "852.28"),
+        (Category::ReceivedMoney, 20, "100", "852.28"),
+        (Category::AirtimeAndBundles, 30, "-5", "847.28"),
+    ]);
+    for (i, later) in [(6, 3000), (7, 3040), (8, 9000)] {
+        rows[i].completed_at += chrono::Duration::seconds(later);
+    }
+    assert!(!edited_on_vodacom(rows.clone()));
+    // The payment typed over stays evidence: settled with the receipt, it is off by 500.
+    assert!(edited_on_vodacom(typed(rows, 6, "-800")));
 }

@@ -1,0 +1,141 @@
+//! Where a group of the listed chain ends, and where the chain goes on after it (see
+//! [`super`]): the balance the next group chains from, rows that settled out of order, a
+//! charge row that moved the balance by itself, a row printing another account's balances.
+
+use rust_decimal::Decimal;
+
+use super::typed_over::Silent;
+use super::{Rules, group_end};
+use crate::Category;
+use crate::statement::Transaction;
+
+/// Whether `t`, a charge row below ten units of a `group`, moved the balance by itself: it
+/// prints a balance no other row of the group prints (a send's charge row that fell by a second
+/// charge without a row: the sample's 2.78 row falling by 4.51). A group chaining without it is
+/// then a break, not a row that did not move the balance: a two-part payment's principal, a
+/// charge row of ten units or more, prints its total's balance.
+pub(super) fn moved_alone(group: &[&Transaction], t: &Transaction) -> bool {
+    t.category == Category::Charges
+        && t.withdrawn > Decimal::ZERO
+        && t.withdrawn < Decimal::TEN
+        && !group
+            .iter()
+            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
+}
+
+/// Where the chain goes on after the group `rows[start..end]`, whose end is in doubt (it did
+/// not chain, or the next group does not chain from where it did): the printed balance of one
+/// of its rows (its last first) from which the next group chains, when one does. Rows of one
+/// group are listed in any order, and a group that moved by more or less than it prints (a
+/// charge taken without its row, a row printing 0) ends on the balance its last movement
+/// printed, not always its last row's: one break, not a break on every group after.
+pub(super) fn resume(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    rules: Rules,
+) -> Option<Decimal> {
+    rows[start..end]
+        .iter()
+        .rev()
+        .filter_map(|t| t.balance)
+        .find(|b| chains_from(rows, end, *b, rules))
+}
+
+/// The balance the last row of a `group` that moves prints, else its last row's: a row printing
+/// 0 may print another account's balance (Vodacom Lesotho's charge rows printing 0 beside a
+/// balance of 72,238.63), which the chain does not go on from unless the next group chains
+/// from it ([`resume`]).
+pub(super) fn last_moved(group: &[&Transaction]) -> Option<Decimal> {
+    group
+        .iter()
+        .rev()
+        .find(|t| !t.net().is_zero())
+        .or(group.last())
+        .and_then(|t| t.balance)
+}
+
+/// Whether the group starting at `rows[end]` chains from `balance` (false when there is none):
+/// with all its rows or, where breaks are no evidence, without a two-part payment's principal
+/// (a charge row of ten units or more printing the balance another debit of the group prints:
+/// it does not move the balance). `typed_over::principal::two_part_readings` reads principals
+/// for the digit check and also asks that the debit allow the principal, leaving every paired
+/// principal out at once; reading the next group by it here would change which groups the
+/// chain reports as `row_not_moving_balance`, so the two stay apart.
+pub(super) fn chains_from(
+    rows: &[&Transaction],
+    end: usize,
+    balance: Decimal,
+    rules: Rules,
+) -> bool {
+    let next =
+        &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];
+    let net: Decimal = next.iter().map(|t| t.net()).sum();
+    let principal = |p: &&&Transaction| {
+        !rules.breaks_are_evidence
+            && p.category == Category::Charges
+            && p.withdrawn >= Decimal::TEN
+            && next
+                .iter()
+                .any(|t| !std::ptr::eq(*t, **p) && t.net() < p.net() && t.balance == p.balance)
+    };
+    std::iter::once(Decimal::ZERO)
+        .chain(next.iter().filter(principal).map(|p| p.net()))
+        .any(|left_out| {
+            next.iter()
+                .any(|t| t.balance == Some(balance + net - left_out))
+        })
+}
+
+/// The group `rows[start..end]` read with the groups that follow it within the wallet's
+/// `settle_seconds` of its last row: the balance after them and the end of the last group
+/// taken, when the running `balance` plus their net is printed by one of them, or, where the
+/// group before took or credited a withdrawal charge without a row that the printed tariff
+/// bounds, is off a balance one of them prints by a charge within those bounds
+/// ([`Silent::off_by_band`]: a withdrawal without its charge row, then a debit printing the
+/// balance after a receipt settled first): the chain goes on from that printed balance.
+pub(super) fn settle(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    balance: Decimal,
+    rules: Rules,
+    silent: &Silent,
+) -> Option<(Decimal, usize)> {
+    let mut through = end;
+    let mut net: Decimal = rows[start..end].iter().map(|t| t.net()).sum();
+    while through < rows.len()
+        && (rows[through].completed_at - rows[through - 1].completed_at).num_seconds()
+            <= rules.settle_seconds
+    {
+        let next = group_end(rows, through, rules.group_seconds);
+        net += rows[through..next].iter().map(|t| t.net()).sum::<Decimal>();
+        through = next;
+        let expected = balance + net;
+        // Together they end on the balance the one that settled last prints (a debit printed
+        // before a credit that settled first prints the sum of both): the order they settled
+        // in is theirs, the sum is the chain's.
+        if rows[start..through]
+            .iter()
+            .any(|t| t.balance == Some(expected))
+        {
+            return Some((expected, through));
+        }
+        if let Some(printed) = rows[start..through]
+            .iter()
+            .filter_map(|t| t.balance)
+            .find(|b| !rules.breaks_are_evidence && silent.off_by_band(expected - *b))
+        {
+            return Some((printed, through));
+        }
+    }
+    None
+}
+
+/// A row whose own printed balances do not differ by its amount (its fee included).
+pub(super) fn foreign_balances(t: &Transaction) -> bool {
+    match (t.balance_before, t.balance) {
+        (Some(before), Some(after)) => after - before != t.net(),
+        _ => false,
+    }
+}
