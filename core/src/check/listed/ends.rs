@@ -91,9 +91,11 @@ pub(super) fn chains_from(
 /// `settle_seconds` of its last row: the balance after them and the end of the last group
 /// taken, when the running `balance` plus their net is printed by one of them, or, where the
 /// group before took or credited a withdrawal charge without a row that the printed tariff
-/// bounds, is off a balance one of them prints by a charge within those bounds
+/// bounds, is off a balance the group itself prints by a charge within those bounds
 /// ([`Silent::off_by_band`]: a withdrawal without its charge row, then a debit printing the
-/// balance after a receipt settled first): the chain goes on from that printed balance.
+/// balance after a receipt settled first): the chain goes on from that printed balance. Not a
+/// balance only a later group prints: the group alone may be off by such a charge, and two
+/// charges taken without a row may add up to one within the bounds (a review's shape).
 pub(super) fn settle(
     rows: &[&Transaction],
     start: usize,
@@ -121,7 +123,7 @@ pub(super) fn settle(
         {
             return Some((expected, through));
         }
-        if let Some(printed) = rows[start..through]
+        if let Some(printed) = rows[start..end]
             .iter()
             .filter_map(|t| t.balance)
             .find(|b| !rules.breaks_are_evidence && silent.off_by_band(expected - *b))

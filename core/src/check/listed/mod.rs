@@ -249,6 +249,7 @@ fn step(
         }
     };
     let last = resumed
+        .or_else(|| typed_over::end_in_order(group, balance))
         .or_else(|| typed_over::broke_last(group, balance))
         .or_else(|| last_moved(group));
     if net.is_zero() {

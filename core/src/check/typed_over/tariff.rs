@@ -232,9 +232,11 @@ impl Band {
 
     /// Whether a group ending `short` of a balance it prints (negative: beyond it) is off it by
     /// a charge within the bounds, the way the charge went (taken: short; credited: beyond).
+    /// Never where the bounds have no upper end (a withdrawal above every one the statement
+    /// prints with its charge row): any amount would be within them.
     pub(super) fn allows_off(self, short: Decimal) -> bool {
         let off = if self.credited { -short } else { short };
-        off > Decimal::ZERO && within(off, self.least, self.most)
+        self.most.is_some() && off > Decimal::ZERO && within(off, self.least, self.most)
     }
 
     /// Whether `row`, its balances moving `moved`, may be off its printed amount by the charge:
