@@ -17,11 +17,7 @@ use crate::statement::Transaction;
 /// withdrawal prints the running balance less both). `None` where they chain from `balance`, or
 /// from no balance, or hold more than six moving rows.
 pub(in crate::check) fn end_in_order(group: &[&Transaction], balance: Decimal) -> Option<Decimal> {
-    let movers: Vec<(Decimal, Option<Decimal>)> = group
-        .iter()
-        .filter(|t| !t.net().is_zero())
-        .map(|t| (t.net(), t.balance))
-        .collect();
+    let movers = movers(group, &[], &[], Transaction::net);
     if movers.is_empty() || movers.len() > 6 || in_some_order(&movers, 0, balance) {
         return None;
     }
@@ -40,11 +36,7 @@ pub(in crate::check) fn end_in_order(group: &[&Transaction], balance: Decimal) -
 /// second charge taken with it). `None` where no such row is one alone, or the group holds more
 /// than six moving rows.
 pub(in crate::check) fn broke_last(group: &[&Transaction], balance: Decimal) -> Option<Decimal> {
-    let movers: Vec<(Decimal, Option<Decimal>)> = group
-        .iter()
-        .filter(|t| !t.net().is_zero())
-        .map(|t| (t.net(), t.balance))
-        .collect();
+    let movers = movers(group, &[], &[], Transaction::net);
     if movers.len() < 2 || movers.len() > 6 {
         return None;
     }
