@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::typed_over::Silent;
+use super::typed_over::{Silent, beside_another_row};
 use super::{Rules, group_end};
 use crate::Category;
 use crate::statement::Transaction;
@@ -18,9 +18,7 @@ pub(super) fn moved_alone(group: &[&Transaction], t: &Transaction) -> bool {
     t.category == Category::Charges
         && t.withdrawn > Decimal::ZERO
         && t.withdrawn < Decimal::TEN
-        && !group
-            .iter()
-            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
+        && !beside_another_row(group, t)
 }
 
 /// Where the chain goes on after the group `rows[start..end]`, whose end is in doubt (it did

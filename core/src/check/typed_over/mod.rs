@@ -16,7 +16,7 @@ mod shape;
 mod silent;
 mod tariff;
 
-pub(super) use order::{broke_last, end_in_order};
+pub(super) use order::{beside_another_row, broke_last, end_in_order};
 pub(super) use principal::{principal, total_off_principal};
 use shape::{Before, Reading, Shape, is_send, uncharged, wants_charge_row};
 pub(super) use silent::Silent;

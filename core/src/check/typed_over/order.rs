@@ -40,14 +40,11 @@ pub(in crate::check) fn broke_last(group: &[&Transaction], balance: Decimal) -> 
     if movers.len() < 2 || movers.len() > 6 {
         return None;
     }
+    // Row `i` marked used from the start: the others chain from `balance` without it.
     let mut ends = (0..movers.len()).filter_map(|i| {
-        let rest: Vec<(Decimal, Option<Decimal>)> = movers
-            .iter()
-            .enumerate()
-            .filter(|(j, _)| *j != i)
-            .map(|(_, m)| *m)
-            .collect();
-        movers[i].1.filter(|_| in_some_order(&rest, 0, balance))
+        movers[i]
+            .1
+            .filter(|_| in_some_order(&movers, 1 << i, balance))
     });
     match (ends.next(), ends.next()) {
         (Some(end), None) => Some(end),
@@ -100,7 +97,7 @@ pub(super) fn charge_shown(
 
 /// Whether row `t` of a `group` prints the balance another of its rows prints (a charge row
 /// printing 0 there shows no charge of its own: [`charge_shown`]).
-pub(super) fn beside_another_row(group: &[&Transaction], t: &Transaction) -> bool {
+pub(in crate::check) fn beside_another_row(group: &[&Transaction], t: &Transaction) -> bool {
     t.balance.is_some()
         && group
             .iter()

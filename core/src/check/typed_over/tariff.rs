@@ -291,14 +291,9 @@ impl Band {
             .map(|c| if self.credited { moved - c } else { moved + c })
             .collect();
         if self.most.is_some() {
-            let sign = if row.net().is_sign_negative() {
-                -Decimal::ONE
-            } else {
-                Decimal::ONE
-            };
             read.extend(
                 digit_typed_back(row.net().abs(), TENS)
-                    .map(|a| a * sign)
+                    .map(|a| if row.net().is_sign_negative() { -a } else { a })
                     .filter(|&net| within(self.off(net, moved), self.least, self.most)),
             );
         }
