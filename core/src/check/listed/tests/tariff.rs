@@ -222,3 +222,25 @@ fn a_debit_settled_with_a_receipt_after_a_charge_the_tariff_bounds_is_no_evidenc
     // The payment typed over stays evidence: settled with the receipt, it is off by 500.
     assert!(edited_on_vodacom(typed(rows, 6, "-800")));
 }
+
+#[test]
+fn a_withdrawal_typed_over_off_the_tariffs_rise_still_fails() {
+    // Withdrawals of 30 and 600 printed beside 1.84 and 9.56, then one of 100 without its
+    // charge row (at most the 9.56 printed for 600), then 297.15 beside its 6.32: its balance
+    // moved 301.37, the charge on 100 (4.22) taken first. Typed to 797.15 it pairs with 6.32,
+    // a charge below the 9.56 printed for 600: the printed pairs no longer rise, but the
+    // typed-over withdrawal's balances did not move by it, so the tariff still bounds the
+    // charge on 100, and one within the bounds leaves it one digit off: 297.15.
+    let rows = listed(&[
+        (Category::AgentWithdrawal, 0, "-30", "1970"),
+        (Category::Charges, 0, "-1.84", "1968.16"),
+        (Category::AgentWithdrawal, 10, "-600", "1368.16"),
+        (Category::Charges, 10, "-9.56", "1358.60"),
+        (Category::AgentWithdrawal, 20, "-100", "1258.60"),
+        (Category::AgentWithdrawal, 30, "-297.15", "957.23"),
+        (Category::Charges, 30, "-6.32", "950.91"),
+        (Category::AirtimeAndBundles, 40, "-5", "945.91"),
+    ]);
+    assert!(!edited(rows.clone()));
+    assert!(edited(typed(rows, 5, "-797.15")));
+}
