@@ -65,7 +65,9 @@ pub(super) struct Shape<'a> {
     /// the recipient's withdrawal charge, whose transfer charge has no row: the sample's 2.78
     /// row falling by 4.51; [`super::Silent::may_explain`]). A send prints no more than two (the
     /// recipient's withdrawal charge and its transfer charge: the sample's 1.84 and 1.16 beside
-    /// a send of 30); where it prints both, none was taken without a row.
+    /// a send of 30); where it prints both, none was taken without a row; nor where its one
+    /// charge row fell from the send's balance by its own amount (the sample's sends of 60 to
+    /// 100 beside their 1.73).
     pub(super) send: bool,
 }
 
@@ -84,13 +86,26 @@ impl<'a> Shape<'a> {
         ends.extend(next_before.filter(|b| !ends.contains(b)));
         let unprinted =
             !breaks_are_evidence && group.len() > 1 && group.iter().any(|t| t.net().is_zero());
-        let sends = group.iter().filter(|t| is_send(t)).count();
+        let sends: Vec<&Transaction> = group.iter().copied().filter(|t| is_send(t)).collect();
+        let charge_rows: Vec<&Transaction> = group
+            .iter()
+            .copied()
+            .filter(|t| takes_charge(group, t))
+            .collect();
+        // A send's one charge row that fell from the send's balance by its own amount fell by
+        // no second charge.
+        let fell_by_its_own = match (sends.as_slice(), charge_rows.as_slice()) {
+            ([send], [charge]) => send
+                .balance
+                .is_some_and(|b| charge.balance == Some(b + charge.net())),
+            _ => false,
+        };
         Self {
             rows: group,
             ends,
             unprinted,
             payment: !breaks_are_evidence && payment_with_charge(group),
-            send: group.iter().filter(|t| takes_charge(group, t)).count() < 2 * sends,
+            send: charge_rows.len() < 2 * sends.len() && !fell_by_its_own,
         }
     }
 

@@ -244,3 +244,32 @@ fn a_withdrawal_typed_over_off_the_tariffs_rise_still_fails() {
     assert!(!edited(rows.clone()));
     assert!(edited(typed(rows, 5, "-797.15")));
 }
+
+#[test]
+fn a_send_beside_its_own_charge_after_a_charge_without_a_row_is_read_off_the_bounds() {
+    // A withdrawal of 100 without its charge row (between the 1.84 printed for 30 and the 4.22
+    // for 200: 2.78 here), then a send of 272.95 whose charge row of 3.91 fell from the send's
+    // balance by its own amount: no second charge of the send is hidden there, so the send's
+    // step (275.73) is off its amount by the withdrawal's charge alone. Typed to 222.95 or
+    // 772.95, no charge within the bounds explains it, and one leaves it one digit off.
+    let rows = listed(&[
+        (Category::AgentWithdrawal, 0, "-30", "1970"),
+        (Category::Charges, 0, "-1.84", "1968.16"),
+        (Category::AgentWithdrawal, 10, "-200", "1768.16"),
+        (Category::Charges, 10, "-4.22", "1763.94"),
+        (Category::AgentWithdrawal, 20, "-100", "1663.94"),
+        (Category::SendMoney, 30, "-272.95", "1388.21"),
+        (Category::Charges, 30, "-3.91", "1384.30"),
+        (Category::AirtimeAndBundles, 40, "-5", "1379.30"),
+    ]);
+    assert!(!edited(rows.clone()));
+    for printed in ["-222.95", "-772.95"] {
+        assert!(edited(typed(rows.clone(), 5, printed)), "{printed}");
+    }
+    // Where the charge row fell by more (a second charge of the send taken with it), the
+    // send's step may hold that too: no reading.
+    let mut fell_by_more = rows.clone();
+    fell_by_more[6].balance = Some("1382.57".parse().expect("a decimal"));
+    fell_by_more[7].balance = Some("1377.57".parse().expect("a decimal"));
+    assert!(!edited(fell_by_more));
+}
