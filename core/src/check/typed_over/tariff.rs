@@ -22,8 +22,10 @@ use crate::statement::Transaction;
 /// the withdrawal tariff too: 400 received, 6.32 landing on the next balance). A charge the
 /// statement does not print for a debit of `a` is then at least the charge printed for any
 /// smaller one and at most the charge printed for any larger one ([`Tariff::bounds`]). Where
-/// the printed pairs do not rise with the amount (a tariff changed during the statement, or a
-/// row paired by chance), the table is empty and bounds nothing.
+/// the printed pairs do not rise with the amount, the pairs whose debit's balances moved by an
+/// amount one digit of ten units or more away from it are left out (a debit typed over beside
+/// its charge row); where the rest still do not rise (a tariff changed during the statement, or
+/// a row paired by chance), the table is empty and bounds nothing.
 #[derive(Default)]
 pub(super) struct Tariff {
     pairs: Vec<(Decimal, Decimal)>,
@@ -36,7 +38,11 @@ impl Tariff {
         groups: impl Iterator<Item = &'a [&'a Transaction]>,
         kind: Category,
     ) -> Self {
-        let mut pairs: Vec<(Decimal, Decimal)> = Vec::new();
+        // Each pair, with whether its debit's balances moved by an amount one digit of ten units
+        // or more away from its printed amount (give or take a charge below ten units taken or
+        // credited without a row), from a balance the group before prints, and by no amount
+        // near its own: the shape of a debit typed over beside its charge row.
+        let mut pairs: Vec<(Decimal, Decimal, bool)> = Vec::new();
         let mut before: Option<&[&Transaction]> = None;
         for group in groups {
             let previous = before.replace(group);
@@ -51,35 +57,35 @@ impl Tariff {
             let Some(balance) = w.balance.filter(|_| w.category == kind) else {
                 continue;
             };
-            // Only a debit whose balance its amount moved from one the group before prints (give
-            // or take a charge below ten units taken or credited without a row), or the first
-            // group's: a debit typed over beside its charge row must not bound the tariff, nor
-            // clear it by breaking its rise (the sample's 9.56 on 600 paired with 797.15).
-            let moved_by_it = previous.is_none_or(|p| {
-                p.iter()
-                    .filter_map(|t| t.balance)
-                    .any(|b| (b - w.withdrawn - balance).abs() < TENS)
-            });
-            if !moved_by_it {
-                continue;
-            }
             let mut charges = group.iter().filter(|c| {
                 c.category == Category::Charges && c.withdrawn > Decimal::ZERO && c.withdrawn < TENS
             });
             if let (Some(c), None) = (charges.next(), charges.next())
                 && c.balance == Some(balance - c.withdrawn)
             {
-                pairs.push((w.withdrawn, c.withdrawn));
+                let befores: Vec<Decimal> = previous
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|t| t.balance)
+                    .collect();
+                let moved_by = |a: Decimal| befores.iter().any(|b| (b - a - balance).abs() < TENS);
+                let typed =
+                    !moved_by(w.withdrawn) && digit_typed_back(w.withdrawn, TENS).any(moved_by);
+                pairs.push((w.withdrawn, c.withdrawn, typed));
             }
         }
         pairs.sort_unstable();
-        let rising = pairs.windows(2).all(|p| {
-            let ((a, c), (b, d)) = (p[0], p[1]);
-            c <= d && (a != b || c == d)
-        });
-        if !rising {
+        // Where the pairs do not rise, a debit typed over may be why (9.56 printed on 600, and
+        // 6.32 beside a withdrawal of 297.15 typed to 797.15): without such pairs the rest
+        // may, and bound the charges still (a forgery must not switch off the check that would
+        // catch it). A table that rises keeps every pair.
+        if !rising(&pairs) {
+            pairs.retain(|(.., typed)| !typed);
+        }
+        if !rising(&pairs) {
             pairs.clear();
         }
+        let pairs = pairs.into_iter().map(|(a, c, _)| (a, c)).collect();
         Self { pairs }
     }
 
@@ -150,6 +156,15 @@ impl Tariff {
             new.then_some(c)
         })
     }
+}
+
+/// Whether the (amount, charge, …) `pairs`, sorted, rise with the amount: never a smaller charge
+/// for a larger amount, one charge per amount.
+fn rising(pairs: &[(Decimal, Decimal, bool)]) -> bool {
+    pairs.windows(2).all(|p| {
+        let ((a, c, _), (b, d, _)) = (p[0], p[1]);
+        c <= d && (a != b || c == d)
+    })
 }
 
 /// The one send (`SendMoney`, money out) of `rows`; `None` where they hold none or more.
@@ -285,9 +300,13 @@ impl Band {
     /// at most the 1.84 printed for 18: 10.00), where it is off by more or less than the bounds
     /// allow ([`Band::holds`]). Any digit may show: a receipt whose balance is short of it by a
     /// round amount beside the charge is the shape of a receipt typed over (200.00 printed
-    /// 700.00), and a charge the tariff bounds leaves nothing else unknown.
+    /// 700.00), and a charge the tariff bounds leaves nothing else unknown. None where the bounds
+    /// have no upper end (a charge above every one printed may be any amount; read off a printed
+    /// one, a send whose balance holds a receipt that settled first after a withdrawal of 1,000
+    /// without its charge row read 240 for 540 on a review's statement), as
+    /// [`Band::allows_off`] settles nothing there.
     ///
-    /// Where the bounds have an upper end, also each amount one digit of ten units or more away
+    /// Also each amount one digit of ten units or more away
     /// from `row`'s printed amount ([`digit_typed_back`]) that a charge within them, printed or not,
     /// leaves its balances moving `moved` (the band may hold a charge no other row prints: a
     /// deposit of 420 moving 418.10 after a withdrawal of 25, whose charge is at most the 6.05
@@ -300,18 +319,16 @@ impl Band {
         row: &Transaction,
         moved: Decimal,
     ) -> Vec<Decimal> {
-        let mut read: Vec<Decimal> = tariff
-            .charges(self.least, self.most)
-            .map(|c| if self.credited { moved - c } else { moved + c })
-            .collect();
-        if self.most.is_some() {
-            read.extend(
-                digit_typed_back(row.net().abs(), TENS)
-                    .map(|a| if row.net().is_sign_negative() { -a } else { a })
-                    .filter(|&net| within(self.off(net, moved), self.least, self.most)),
-            );
+        if self.most.is_none() {
+            return Vec::new();
         }
-        read
+        let printed = tariff
+            .charges(self.least, self.most)
+            .map(|c| if self.credited { moved - c } else { moved + c });
+        let typed_back = digit_typed_back(row.net().abs(), TENS)
+            .map(|a| if row.net().is_sign_negative() { -a } else { a })
+            .filter(|&net| within(self.off(net, moved), self.least, self.most));
+        printed.chain(typed_back).collect()
     }
 }
 

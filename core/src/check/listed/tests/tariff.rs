@@ -273,3 +273,45 @@ fn a_send_beside_its_own_charge_after_a_charge_without_a_row_is_read_off_the_bou
     fell_by_more[7].balance = Some("1377.57".parse().expect("a decimal"));
     assert!(!edited(fell_by_more));
 }
+
+#[test]
+fn a_receipt_settled_first_after_a_charge_without_a_row_is_no_evidence() {
+    // A review's statement: a withdrawal of 100 whose 2.78 is taken without a row; an hour
+    // later a withdrawal of 260 beside its 6.32, whose balances already hold a receipt of 280
+    // completed 99 s later (settled first). The pairs rise, so every one bounds the tariff,
+    // the 260's too (its balance moved by 260 less the receipt): the charge on 100 is at most
+    // 6.32, and the rows settle off it.
+    let mut rows = listed(&[
+        (Category::AgentWithdrawal, 0, "-100", "898.16"),
+        (Category::AgentWithdrawal, 0, "-260", "915.38"),
+        (Category::Charges, 0, "-6.32", "909.06"),
+        (Category::ReceivedMoney, 0, "280", "1175.38"),
+        (Category::AirtimeAndBundles, 0, "-10", "899.06"),
+    ]);
+    for (row, later) in rows.iter_mut().zip([0, 3600, 3600, 3699, 5400]) {
+        row.completed_at += chrono::Duration::seconds(later);
+    }
+    assert!(!edited_on_vodacom(rows));
+}
+
+#[test]
+fn a_send_settled_after_a_receipt_above_every_printed_band_is_no_evidence() {
+    // A review's statement: a withdrawal of 1,000 whose 9.56 is taken without a row, above every
+    // withdrawal printed beside its charge row (the charge has no upper bound), then a send of
+    // 540 beside its 5.20 whose balance already holds a receipt of 300 completed 99 s later.
+    // Read off the printed 9.56, the send moved 240.00: not evidence, as nothing settles off an
+    // unbounded charge either.
+    let mut rows = listed(&[
+        (Category::AgentWithdrawal, 0, "-560", "1440.00"),
+        (Category::Charges, 0, "-9.56", "1430.44"),
+        (Category::AgentWithdrawal, 0, "-1000", "430.44"),
+        (Category::SendMoney, 0, "-540", "180.88"),
+        (Category::Charges, 0, "-5.20", "175.68"),
+        (Category::ReceivedMoney, 0, "300", "720.88"),
+        (Category::AirtimeAndBundles, 0, "-10", "165.68"),
+    ]);
+    for (row, later) in rows.iter_mut().zip([0, 0, 3600, 7200, 7200, 7299, 9000]) {
+        row.completed_at += chrono::Duration::seconds(later);
+    }
+    assert!(!edited_on_vodacom(rows));
+}

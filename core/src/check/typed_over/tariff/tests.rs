@@ -96,17 +96,19 @@ fn a_send_paying_the_recipients_withdrawal_charge_pairs_with_none() {
 }
 
 #[test]
-fn a_withdrawal_its_balances_did_not_move_bounds_nothing() {
-    // The withdrawal of 200 typed over from 70 (its balance moved 70): its 4.22 pairs with
-    // nothing, so it neither bounds the tariff nor, were it below 1.84, clears it. Moved by
-    // 205 (a charge of 5 taken before it without a row), it pairs.
+fn a_withdrawal_typed_over_off_the_rise_is_left_out() {
+    // The withdrawal of 200 typed over from 700 (its balance moved 700) beside a charge of 1.00,
+    // below the 1.84 printed for 50: the pairs do not rise, and without it they do, so the rest
+    // bound the tariff. Beside 4.22 the pairs rise and all are kept. Moved by 205 (a charge of 5
+    // taken before it without a row), the pair is no typed-over shape: the table does not rise,
+    // and bounds nothing.
     let d = |n: i64| Decimal::new(n, 2);
-    let typed = printed_moving(184, 422, 7000);
+    let typed = printed_moving(184, 100, 70000);
     assert_eq!(typed.bounds(d(10000)), (d(184), None));
-    let typed = printed_moving(184, 100, 7000);
-    assert_eq!(typed.bounds(d(10000)), (d(184), None));
-    let charged = printed_moving(184, 422, 20500);
-    assert_eq!(charged.bounds(d(10000)), (d(184), Some(d(422))));
+    let rising = printed_moving(184, 422, 70000);
+    assert_eq!(rising.bounds(d(10000)), (d(184), Some(d(422))));
+    let charged = printed_moving(184, 100, 20500);
+    assert_eq!(charged.bounds(d(10000)), (Decimal::ZERO, None));
 }
 
 #[test]
