@@ -353,7 +353,7 @@ fn the_wallets_own_quirks_are_no_evidence() {
 /// Every amount of drawn statements with one digit typed over, the balances as printed: the
 /// share that fails, per digit place and side. Measured on the 40 statements drawn here, with
 /// more quirks than the sample has (a third of the movements): credits 93 % (cents), 93 %
-/// (units), 97 % (tens), 97 % (hundreds); debits 81 %, 82 %, 97 %, 97 %. The floors stay a few
+/// (units), 97 % (tens), 97 % (hundreds); debits 83 %, 84 %, 98 %, 98 %. The floors stay a few
 /// points under.
 #[test]
 fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
@@ -386,8 +386,7 @@ fn a_digit_typed_over_on_a_drawn_statement_mostly_fails() {
     for (&(place, credit), &(failed, edits)) in &table {
         eprintln!("place {place}, credit {credit}: {failed} of {edits} failed");
         let least = match (place, credit) {
-            (0 | 3, true) => 80,
-            (0 | 3, false) => 76,
+            (0 | 3, _) => 80,
             _ => 94,
         };
         assert!(

@@ -119,11 +119,14 @@ fn walk(
     while start < rows.len() {
         let mut end = group_end(&rows, start, rules.group_seconds);
         let before = running;
-        // A two-part payment's total and principal that disagree whatever the chain says
-        // (found once per group: where the walk below finds the group typed over too, its
-        // finding is kept instead).
-        let off_principal = (!rules.breaks_are_evidence)
-            .then(|| typed_over::total_off_principal(&rows[start..end]))
+        // A two-part payment's total and principal that disagree, or a charge row off its own
+        // step, whatever the chain says (found once per group: where the walk below finds the
+        // group typed over too, its finding is kept instead).
+        let off_its_pair = (!rules.breaks_are_evidence)
+            .then(|| {
+                typed_over::total_off_principal(&rows[start..end])
+                    .or_else(|| typed_over::charge_off_its_step(&rows[start..end], running))
+            })
             .flatten();
         let edited = tallies.edited.len();
         if let Some(balance) = running {
@@ -133,7 +136,7 @@ fn walk(
         } else {
             running = resume(&rows, start, end, rules).or_else(|| last_moved(&rows[start..end]));
         }
-        if let Some(typed) = off_principal.filter(|_| tallies.edited.len() == edited) {
+        if let Some(typed) = off_its_pair.filter(|_| tallies.edited.len() == edited) {
             tallies.edited.push(typed);
         }
         if let Some(balance) = running {

@@ -10,12 +10,14 @@ use super::finding;
 use crate::report::{Finding, Severity};
 use crate::statement::Transaction;
 
+mod charge_step;
 mod order;
 mod principal;
 mod shape;
 mod silent;
 mod tariff;
 
+pub(super) use charge_step::charge_off_its_step;
 pub(super) use order::{beside_another_row, broke_last, end_in_order};
 pub(super) use principal::{principal, total_off_principal};
 use shape::{Before, Reading, Shape, is_send, uncharged, wants_charge_row};

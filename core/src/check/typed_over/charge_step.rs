@@ -1,0 +1,126 @@
+//! A charge row typed over, read from its own step (`amount_digit_edited`, see [`super`]):
+//! Vodacom Lesotho prints a debit's charge row beside it, and the charge row's balance is the
+//! debit's less the charge, whatever the balance before the group (which a movement without a
+//! row may have moved).
+
+use rust_decimal::Decimal;
+
+use super::shape::Shape;
+use super::{CENT, TENS, TypedOver};
+use crate::Category;
+use crate::statement::Transaction;
+
+/// A charge row (`Category::Charges`, below [`TENS`], taking money) of a `group` holding one
+/// debit besides its charge rows, whose balance no row's balance, nor the running `balance`
+/// before the group, less its printed charge gives, but another row's less an amount one digit
+/// away does (a withdrawal's charge of 4.15, its balance 4.15 below the withdrawal's, printed
+/// 4.10): the charge that moved is one digit off the charge printed.
+///
+/// On Vodacom Lesotho's genuine sample, of the 79 charge rows taking money beside one debit
+/// (withdrawals, sends and payments; listed before or after it; two beside one send, chained),
+/// 77 print another row's balance less their charge. The other two are a send's one charge
+/// row, which may fall by a second charge taken with it without a row (its 2.78 falling by
+/// 4.51 and 1.84 by 3.00 beside sends paying their recipient's withdrawal charge:
+/// [`Shape::send`]). `None` for such a group, and where the group holds another debit (a
+/// charge row may then be either's).
+pub(in crate::check) fn charge_off_its_step(
+    group: &[&Transaction],
+    balance: Option<Decimal>,
+) -> Option<TypedOver> {
+    let is_charge = |t: &Transaction| {
+        t.category == Category::Charges && t.withdrawn > Decimal::ZERO && t.withdrawn < TENS
+    };
+    let debits = group
+        .iter()
+        .filter(|t| !is_charge(t) && t.net() < Decimal::ZERO)
+        .count();
+    if debits != 1 || Shape::of(group, None, false).send {
+        return None;
+    }
+    group.iter().filter(|c| is_charge(c)).find_map(|c| {
+        let own = c.balance?;
+        let exact = |b: Decimal| b + c.net() == own;
+        let others = || {
+            group
+                .iter()
+                .filter(|t| !std::ptr::eq(**t, *c))
+                .filter_map(|t| t.balance)
+        };
+        if balance.is_some_and(exact) || others().any(exact) {
+            return None;
+        }
+        others()
+            .map(|b| own - b)
+            .filter(|step| *step < Decimal::ZERO && -*step < TENS)
+            .find_map(|step| TypedOver::of(c, step, CENT))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::statement::TransactionStatus;
+
+    fn row(category: Category, net: &str, balance: &str) -> Transaction {
+        let d = |s: &str| s.parse::<Decimal>().expect("a decimal");
+        Transaction {
+            category,
+            status: TransactionStatus::Completed,
+            paid_in: d(net).max(Decimal::ZERO),
+            withdrawn: (-d(net)).max(Decimal::ZERO),
+            balance: Some(d(balance)),
+            ..Transaction::empty()
+        }
+    }
+
+    fn off(rows: &[Transaction], balance: &str) -> bool {
+        let group: Vec<&Transaction> = rows.iter().collect();
+        charge_off_its_step(&group, balance.parse().ok()).is_some()
+    }
+
+    #[test]
+    fn a_charge_row_one_digit_off_its_step_is_typed_over() {
+        let w = |charge: &str| {
+            [
+                row(Category::AgentWithdrawal, "-85", "1160.95"),
+                row(Category::Charges, charge, "1156.80"),
+            ]
+        };
+        // The balance before moved by a charge taken without a row: 1252.00 - 85 - 6.05.
+        assert!(!off(&w("-4.15"), "1252.00"));
+        for typed in ["-4.10", "-9.15"] {
+            assert!(off(&w(typed), "1252.00"), "{typed}");
+        }
+        // Two digits off, or ten units or more: not the shape of one typed over here.
+        assert!(!off(&w("-5.10"), "1252.00"));
+    }
+
+    #[test]
+    fn a_sends_charges_chained_or_falling_by_a_second_charge_are_no_evidence() {
+        // The sample's send of 30 beside the recipient's withdrawal charge and its transfer
+        // charge, chained: each is exact from the other's or the send's balance.
+        let both = [
+            row(Category::SendMoney, "-30", "207.43"),
+            row(Category::Charges, "-1.16", "204.43"),
+            row(Category::Charges, "-1.84", "205.59"),
+        ];
+        assert!(!off(&both, "237.43"));
+        // Its send of 94 whose one charge row of 2.78 fell by 4.51 (1.73 taken with it).
+        let one = [
+            row(Category::Charges, "-2.78", "157.89"),
+            row(Category::SendMoney, "-94.00", "162.40"),
+        ];
+        assert!(!off(&one, "256.40"));
+        // Its withdrawal whose charge row is listed first, and one charged first.
+        let listed_first = [
+            row(Category::Charges, "-1.84", "145.58"),
+            row(Category::AgentWithdrawal, "-10.00", "147.42"),
+        ];
+        assert!(!off(&listed_first, "157.42"));
+        let charged_first = [
+            row(Category::Charges, "-1.84", "155.58"),
+            row(Category::AgentWithdrawal, "-10.00", "145.58"),
+        ];
+        assert!(!off(&charged_first, "157.42"));
+    }
+}
