@@ -31,7 +31,9 @@
 //!   (`super::typed_over::principal`); so is, wherever the chain stands (the statement's
 //!   first group too), a principal and the total printing its balance that one digit typed
 //!   back makes agree and that disagree as printed: the total below the principal or above it
-//!   by more than a charge (`super::typed_over::total_off_principal`);
+//!   by more than a charge (`super::typed_over::total_off_principal`); so is a charge row
+//!   beside one debit whose balance is another row's less an amount one digit off its printed
+//!   charge (`super::typed_over::charge_off_its_step`);
 //! - `amount_digit_edited` (critical): a break that one row's amount explains, when that amount
 //!   and the amount its balances moved by differ in exactly one digit (300.00 printed, 900.00
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a

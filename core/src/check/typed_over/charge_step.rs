@@ -5,7 +5,9 @@
 
 use rust_decimal::Decimal;
 
+use super::order::takes_charge;
 use super::shape::Shape;
+use super::tariff::the_send;
 use super::{CENT, TENS, TypedOver};
 use crate::Category;
 use crate::statement::Transaction;
@@ -21,8 +23,9 @@ use crate::statement::Transaction;
 /// 77 print another row's balance less their charge. The other two are a send's one charge
 /// row, which may fall by a second charge taken with it without a row (its 2.78 falling by
 /// 4.51 and 1.84 by 3.00 beside sends paying their recipient's withdrawal charge:
-/// [`Shape::send`]). `None` for such a group, and where the group holds another debit (a
-/// charge row may then be either's).
+/// [`Shape::send`]): such a row is read only where it fell by less than it prints
+/// ([`send_charge_off`]). `None` where the group holds another debit (a charge row may then be
+/// either's).
 pub(in crate::check) fn charge_off_its_step(
     group: &[&Transaction],
     balance: Option<Decimal>,
@@ -34,8 +37,11 @@ pub(in crate::check) fn charge_off_its_step(
         .iter()
         .filter(|t| !is_charge(t) && t.net() < Decimal::ZERO)
         .count();
-    if debits != 1 || Shape::of(group, None, false).send {
+    if debits != 1 {
         return None;
+    }
+    if Shape::of(group, None, false).send {
+        return send_charge_off(group);
     }
     group.iter().filter(|c| is_charge(c)).find_map(|c| {
         let own = c.balance?;
@@ -54,6 +60,25 @@ pub(in crate::check) fn charge_off_its_step(
             .filter(|step| *step < Decimal::ZERO && -*step < TENS)
             .find_map(|step| TypedOver::of(c, step, CENT))
     })
+}
+
+/// A send's one charge row (below [`TENS`]) that fell from the send's balance by less than it
+/// prints, one digit away: a second charge taken with it without a row only adds (the sample's
+/// 2.78 falling by 4.51 beside a send of 94), so such a row fell by its own charge (a plain
+/// send's transfer charge of 1.16 typed to 6.16). One that fell by more is not read: the second
+/// charge is its transfer charge or its recipient's withdrawal charge, and reading it off the
+/// printed tariffs' bounds flagged genuine statements whose tariff changed mid-way (a review's
+/// generator: 14 of 12,000).
+fn send_charge_off(group: &[&Transaction]) -> Option<TypedOver> {
+    let send = the_send(group)?;
+    let mut charges = group.iter().filter(|t| takes_charge(group, t));
+    let (Some(c), None) = (charges.next(), charges.next()) else {
+        return None;
+    };
+    let fell = send.balance? - c.balance?;
+    (c.withdrawn < TENS && fell > Decimal::ZERO && fell < c.withdrawn)
+        .then(|| TypedOver::of(c, -fell, CENT))
+        .flatten()
 }
 
 #[cfg(test)]
@@ -122,5 +147,22 @@ mod tests {
             row(Category::AgentWithdrawal, "-10.00", "145.58"),
         ];
         assert!(!off(&charged_first, "157.42"));
+    }
+    #[test]
+    fn a_sends_one_charge_row_falling_by_less_than_it_prints_is_typed_over() {
+        // A send of 50 beside its transfer charge of 1.16: typed to 6.16 (or 1.18), the row
+        // fell by less than it prints, which no second charge explains.
+        let send = |charge: &str| {
+            [
+                row(Category::SendMoney, "-50", "41.16"),
+                row(Category::Charges, charge, "40.00"),
+            ]
+        };
+        assert!(!off(&send("-1.16"), "91.16"));
+        for typed in ["-6.16", "-1.18"] {
+            assert!(off(&send(typed), "91.16"), "{typed}");
+        }
+        // Typed down (1.06), it fell by more: a second charge may be the rest.
+        assert!(!off(&send("-1.06"), "91.16"));
     }
 }

@@ -168,7 +168,7 @@ fn rising(pairs: &[(Decimal, Decimal, bool)]) -> bool {
 }
 
 /// The one send (`SendMoney`, money out) of `rows`; `None` where they hold none or more.
-fn the_send<'a>(rows: &[&'a Transaction]) -> Option<&'a Transaction> {
+pub(super) fn the_send<'a>(rows: &[&'a Transaction]) -> Option<&'a Transaction> {
     let mut sends = rows.iter().filter(|t| is_send(t));
     match (sends.next(), sends.next()) {
         (Some(send), None) => Some(send),
