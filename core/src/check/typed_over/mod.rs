@@ -210,7 +210,7 @@ fn from(
                 };
                 if !breaks_are_evidence && reading.from == Before::Running {
                     read.extend(silent.band_readings(shape, row, m));
-                    read.extend(silent.transfer.send_readings(shape, row, m));
+                    read.extend(silent.transfer.send_readings(&silent.tariff, shape, row, m));
                 }
                 read.into_iter()
                     .find_map(|x| TypedOver::of(row, x, least))

@@ -382,12 +382,13 @@ impl Silent {
         // A charge row of a send whose balance fell by more: another charge of the send taken
         // with it, without a row of its own (`shape.send`; the withdrawal charge on a large send
         // may be ten units or more), read from the running balance the send's transfer charge
-        // by the printed tariff (the sample's 2.78 row falling by 4.51 beside a send of 94:
-        // 1.73, as its sends of 60 to 100 print).
+        // or its recipient's withdrawal charge by the printed tariffs (the sample's 2.78 row
+        // falling by 4.51 beside a send of 94: 1.73, as its sends of 60 to 100 print).
+        let second = |t: &Tariff| t.allows_the_send(shape.rows, short);
         let charge_with_it = shape.send
             && row.category == Category::Charges
             && a_charge
-            && (reading.other() || self.transfer.allows_the_send(shape.rows, short));
+            && (reading.other() || second(&self.transfer) || second(&self.tariff));
         after_unprinted || held_back || hidden_charge || charge_with_it
     }
 }

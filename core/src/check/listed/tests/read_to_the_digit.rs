@@ -2,7 +2,7 @@
 //! charge row, a two-part payment's total; and the genuine shapes beside them that stay no
 //! evidence.
 
-use super::{edited, listed, typed};
+use super::{edited, edited_on_vodacom, listed, typed};
 use crate::Category::{
     AgentDeposit, AgentWithdrawal, AirtimeAndBundles, BuyGoods, Charges, FulizaRepayment, Paybill,
     ReceivedMoney, SendMoney,
@@ -178,18 +178,52 @@ const TRANSFER_TARIFF: [(crate::Category, u32, &str, &str); 5] = [
 fn a_sends_charge_row_fell_by_a_second_charge_the_transfer_tariff_allows() {
     // The sample's send of 94 paying the recipient's withdrawal charge: its 2.78 row fell by
     // 4.51, the transfer charge of 1.73 taken with it, as the tariff prints for 60 to 100.
-    // Typed to 2.73 or 2.28, the row fell by 1.78 or 2.23 more: no transfer charge of 94.
+    // Typed to 2.73 or 2.28, the row fell by 1.78 or 2.23 more: no transfer charge of 94, nor
+    // a withdrawal charge of 94 (between the 2.78 printed for 80 and the 4.22 for 140: the row
+    // may be the transfer charge's, the withdrawal charge taken without a row).
     let mut spec = TRANSFER_TARIFF.to_vec();
     spec.extend([
-        (SendMoney, 30, "-94", "342.54"),
-        (Charges, 30, "-2.78", "338.03"),
-        (AirtimeAndBundles, 40, "-5", "333.03"),
+        (AgentWithdrawal, 24, "-80", "356.54"),
+        (Charges, 24, "-2.78", "353.76"),
+        (AgentWithdrawal, 27, "-140", "213.76"),
+        (Charges, 27, "-4.22", "209.54"),
+        (SendMoney, 30, "-94", "115.54"),
+        (Charges, 30, "-2.78", "111.03"),
+        (AirtimeAndBundles, 40, "-5", "106.03"),
     ]);
     let rows = listed(&spec);
     assert!(!edited(rows.clone()));
     for printed in ["-2.73", "-2.28"] {
-        assert!(edited(typed(rows.clone(), 6, printed)), "{printed}");
+        assert!(edited(typed(rows.clone(), 10, printed)), "{printed}");
     }
+}
+
+#[test]
+fn a_sends_transfer_charge_row_fell_by_the_recipients_withdrawal_charge() {
+    // A review's statement: a send of 50 paying the recipient's withdrawal charge, printing
+    // only its transfer charge row (1.19, as the send of 49.99 prints): the row fell by 2.35,
+    // the withdrawal charge of 1.16 taken with it. Read off the transfer tariff it moved 1.16,
+    // one digit from 1.19: no evidence, since no printed withdrawal tariff bounds the
+    // difference (the statement prints no withdrawal).
+    let mut rows = listed(&[
+        (ReceivedMoney, 0, "90", "462.48"),
+        (SendMoney, 0, "-275.37", "187.11"),
+        (Charges, 0, "-2.30", "184.81"),
+        (SendMoney, 0, "-50", "134.81"),
+        (Charges, 0, "-1.19", "132.46"),
+        (SendMoney, 0, "-49.99", "82.47"),
+        (Charges, 0, "-1.19", "81.28"),
+        (AgentDeposit, 0, "432", "513.28"),
+        (SendMoney, 0, "-149.82", "363.46"),
+        (Charges, 0, "-2.04", "361.42"),
+    ]);
+    let later = [
+        0, 19137, 19139, 31211, 31212, 42134, 42136, 42203, 74082, 74083,
+    ];
+    for (row, seconds) in rows.iter_mut().zip(later) {
+        row.completed_at += chrono::Duration::seconds(seconds);
+    }
+    assert!(!edited_on_vodacom(rows));
 }
 
 #[test]
