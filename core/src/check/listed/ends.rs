@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::typed_over::{Silent, beside_another_row};
+use super::typed_over::{Silent, beside_another_row, small_charge};
 use super::{Rules, group_end};
 use crate::Category;
 use crate::statement::Transaction;
@@ -15,10 +15,7 @@ use crate::statement::Transaction;
 /// then a break, not a row that did not move the balance: a two-part payment's principal, a
 /// charge row of ten units or more, prints its total's balance.
 pub(super) fn moved_alone(group: &[&Transaction], t: &Transaction) -> bool {
-    t.category == Category::Charges
-        && t.withdrawn > Decimal::ZERO
-        && t.withdrawn < Decimal::TEN
-        && !beside_another_row(group, t)
+    small_charge(t) && !beside_another_row(group, t)
 }
 
 /// Where the chain goes on after the group `rows[start..end]`, whose end is in doubt (it did

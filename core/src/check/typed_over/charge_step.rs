@@ -6,10 +6,9 @@
 use rust_decimal::Decimal;
 
 use super::order::takes_charge;
-use super::shape::Shape;
+use super::shape::{Shape, small_charge};
 use super::tariff::the_send;
 use super::{CENT, TENS, TypedOver};
-use crate::Category;
 use crate::statement::Transaction;
 
 /// A charge row (`Category::Charges`, below [`TENS`], taking money) of a `group` holding one
@@ -30,12 +29,9 @@ pub(in crate::check) fn charge_off_its_step(
     group: &[&Transaction],
     balance: Option<Decimal>,
 ) -> Option<TypedOver> {
-    let is_charge = |t: &Transaction| {
-        t.category == Category::Charges && t.withdrawn > Decimal::ZERO && t.withdrawn < TENS
-    };
     let debits = group
         .iter()
-        .filter(|t| !is_charge(t) && t.net() < Decimal::ZERO)
+        .filter(|t| !small_charge(t) && t.net() < Decimal::ZERO)
         .count();
     if debits != 1 {
         return None;
@@ -43,7 +39,7 @@ pub(in crate::check) fn charge_off_its_step(
     if Shape::of(group, None, false).send {
         return send_charge_off(group);
     }
-    group.iter().filter(|c| is_charge(c)).find_map(|c| {
+    group.iter().filter(|c| small_charge(c)).find_map(|c| {
         let own = c.balance?;
         let exact = |b: Decimal| b + c.net() == own;
         let others = || {
@@ -84,6 +80,7 @@ fn send_charge_off(group: &[&Transaction]) -> Option<TypedOver> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Category;
     use crate::statement::TransactionStatus;
 
     fn row(category: Category, net: &str, balance: &str) -> Transaction {

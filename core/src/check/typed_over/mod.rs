@@ -20,6 +20,7 @@ mod tariff;
 pub(super) use charge_step::charge_off_its_step;
 pub(super) use order::{beside_another_row, broke_last, end_in_order};
 pub(super) use principal::{principal, total_off_principal};
+pub(super) use shape::small_charge;
 use shape::{Before, Reading, Shape, is_send, uncharged, wants_charge_row};
 pub(super) use silent::Silent;
 

@@ -47,6 +47,13 @@ pub(super) fn wants_charge_row(group: &[&Transaction], t: &Transaction) -> bool 
         && !principal::paired_total(group, t)
 }
 
+/// Whether `t` is a charge row (`Category::Charges`) taking money below [`TENS`]: a charge,
+/// not a two-part payment's principal (Vodacom Lesotho prints a principal on a charge row of ten
+/// units or more; its sample's charges run from 1.16 to 9.56).
+pub(in crate::check) fn small_charge(t: &Transaction) -> bool {
+    t.category == Category::Charges && t.withdrawn > Decimal::ZERO && t.withdrawn < TENS
+}
+
 /// Whether `t` is a send (`SendMoney`) of money out.
 pub(super) fn is_send(t: &Transaction) -> bool {
     t.category == Category::SendMoney && t.net() < Decimal::ZERO

@@ -6,6 +6,7 @@ use rust_decimal::Decimal;
 use super::order::{
     beside_another_row, chained, chains_once_read, charge_shown, reached, withdrawal_unpaired,
 };
+use super::shape::small_charge;
 use super::tariff::{Band, Tariff};
 use super::{Before, Reading, Shape, TENS, principal, wants_charge_row};
 use crate::Category;
@@ -90,9 +91,8 @@ impl Silent {
     ) -> Self {
         let mut charges: Vec<Decimal> = rows
             .iter()
-            .filter(|t| t.category == Category::Charges && !t.withdrawn.is_zero())
+            .filter(|t| small_charge(t))
             .map(|t| t.withdrawn)
-            .filter(|c| *c < TENS)
             .collect();
         charges.sort_unstable();
         let once = charges

@@ -4,6 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::order::charge_shown;
+use super::shape::small_charge;
 use super::{Shape, TENS, digit_typed_back, is_send, principal, uncharged};
 use crate::Category;
 use crate::statement::Transaction;
@@ -57,9 +58,7 @@ impl Tariff {
             let Some(balance) = w.balance.filter(|_| w.category == kind) else {
                 continue;
             };
-            let mut charges = group.iter().filter(|c| {
-                c.category == Category::Charges && c.withdrawn > Decimal::ZERO && c.withdrawn < TENS
-            });
+            let mut charges = group.iter().filter(|c| small_charge(c));
             if let (Some(c), None) = (charges.next(), charges.next())
                 && c.balance == Some(balance - c.withdrawn)
             {
