@@ -1,0 +1,44 @@
+//! Money in printed as 0 (Vodacom Lesotho's receipts, deposits and advances printing an amount
+//! of 0): where its balance holds its amount and the group's other rows lead on from it, the
+//! amount landed and the next group is read to the cent; beside another account's balance, its
+//! amount lands later and may be any.
+
+use super::{edited, listed, typed};
+use crate::Category::{
+    AgentDeposit, AirtimeAndBundles, Charges, MobileLoanRepayment, ReceivedMoney, SendMoney,
+};
+
+/// The sample's shape: a deposit of 214.33, a receipt printing 0 beside the balance with its
+/// 204.22 (`receipt_balance`), a loan repayment of 181.12 taken from it two seconds later, then a
+/// send of 30 paying the recipient's withdrawal charge (1.84) beside its transfer charge (1.16).
+fn after_a_receipt_printing_0(receipt_balance: &str) -> Vec<crate::statement::Transaction> {
+    listed(&[
+        (AgentDeposit, 0, "214.33", "214.33"),
+        (ReceivedMoney, 20, "0", receipt_balance),
+        (MobileLoanRepayment, 22, "-181.12", "237.43"),
+        (SendMoney, 40, "-30", "207.43"),
+        (Charges, 40, "-1.84", "205.59"),
+        (Charges, 40, "-1.16", "204.43"),
+        (AirtimeAndBundles, 59, "-5", "199.43"),
+    ])
+}
+
+#[test]
+fn a_send_after_money_in_printed_as_0_that_landed_is_read_to_the_cent() {
+    let rows = after_a_receipt_printing_0("418.55");
+    assert!(!edited(rows.clone()));
+    for printed in ["-40", "-90", "-31", "-30.50"] {
+        assert!(edited(typed(rows.clone(), 3, printed)), "{printed}");
+    }
+}
+
+#[test]
+fn a_send_after_money_in_printed_as_0_beside_another_accounts_balance_is_no_evidence() {
+    // The receipt's 204.22 lands after the repayment: the send's balance may hold any part of
+    // it, so a send printing more than its balances moved shows nothing.
+    let rows = after_a_receipt_printing_0("330772.13");
+    assert!(!edited(rows.clone()));
+    for printed in ["-40", "-31"] {
+        assert!(!edited(typed(rows.clone(), 3, printed)), "{printed}");
+    }
+}
