@@ -59,7 +59,9 @@ pub(in crate::check) struct Silent {
     pub(super) others_from: Before,
     /// Whether the group read before holds more debits than charge rows: a charge may have been
     /// taken without its row (a withdrawal printed without its charge row beside another
-    /// debit's).
+    /// debit's). Airtime purchases and Fuliza and loan repayments count as no debits: they take
+    /// no charge (on the Vodacom sample, none of its 32 is followed by a charge taken without a
+    /// row; its such charges all follow withdrawals and sends).
     after_uncharged_debit: bool,
     /// Where the group read before took a charge without a row that shows it (more withdrawals
     /// and sends, `AgentWithdrawal` and `SendMoney`, than charge rows; or a charge row printing

@@ -58,11 +58,17 @@ impl Silent {
             .iter()
             .filter(|t| shown(t) && !credited(t) && !principal::paired_principal(group, t))
             .count();
+        // Airtime and Fuliza and loan repayments take no charge (see `after_uncharged_debit`).
         let debits = group
             .iter()
             .filter(|t| {
-                t.category != Category::Charges
-                    && (t.net() < Decimal::ZERO)
+                !matches!(
+                    t.category,
+                    Category::Charges
+                        | Category::AirtimeAndBundles
+                        | Category::FulizaRepayment
+                        | Category::MobileLoanRepayment
+                ) && (t.net() < Decimal::ZERO)
                     && !principal::paired_total(group, t)
             })
             .count();
