@@ -197,11 +197,11 @@ fn from(
         .filter(|(i, _)| !reading.skip.contains(i) && !explained[*i])
         .find_map(|(_, row)| {
             let (shows, _) = moves(shape, reading, row, breaks_are_evidence, silent);
-            shows.iter().find_map(|&(m, after, held_back)| {
+            shows.iter().find_map(|&(m, after, held_back, landed)| {
                 let least = if breaks_are_evidence {
                     Decimal::ZERO
                 } else {
-                    silent.least(shape, reading, row, m, held_back)?
+                    silent.least(shape, reading, row, m, held_back, landed)?
                 };
                 // Off by a printed charge only where the movement is twenty units or more off.
                 let mut read = if (m - row.net()).abs() >= TENS + TENS {
@@ -267,19 +267,20 @@ fn read_as(
 
 /// What a [`Reading`] of a group's [`Shape`] says `row` moved by: the readings that may show a
 /// digit (what it moved by, the balance the group then ends on, whether units and cents are
-/// held back) and those that only clear it (see [`from`]).
+/// held back, whether it is read from the balance of money in printed as 0 that landed:
+/// [`landed`]) and those that only clear it (see [`from`]).
 fn moves(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
     row: &Transaction,
     breaks_are_evidence: bool,
     silent: &Silent,
-) -> (Vec<(Decimal, Decimal, bool)>, Vec<Decimal>) {
+) -> (Vec<(Decimal, Decimal, bool, bool)>, Vec<Decimal>) {
     let others = reading.expected - row.net();
-    let mut shows: Vec<(Decimal, Decimal, bool)> = shape
+    let mut shows: Vec<(Decimal, Decimal, bool, bool)> = shape
         .ends
         .iter()
-        .map(|&after| (after - others, after, shape.held_back(row)))
+        .map(|&after| (after - others, after, shape.held_back(row), false))
         .collect();
     let mut clears: Vec<Decimal> = Vec::new();
     if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
@@ -287,7 +288,7 @@ fn moves(
         let step = own - reading.before;
         match shape.own_step(row, own, &silent.charges) {
             Some((held_back, below_tens)) if !below_tens || (step - row.net()).abs() < TENS => {
-                shows.push((step, end, held_back));
+                shows.push((step, end, held_back, false));
             }
             _ => clears.push(step),
         }
@@ -296,13 +297,43 @@ fn moves(
         // shows a digit there, and only of ten units or more.
         for t in shape.rows.iter().filter(|t| !std::ptr::eq(**t, row)) {
             match t.balance {
-                Some(b) if t.net().is_zero() => shows.push((own - b, end, true)),
+                Some(b) if t.net().is_zero() => {
+                    let landed = landed(shape.rows, t, row, reading.before, &silent.charges);
+                    shows.push((own - b, end, true, landed));
+                }
                 Some(b) => clears.push(own - b),
                 None => {}
             }
         }
     }
     (shows, clears)
+}
+
+/// Whether `t`, a row of a `group` printing 0, is money in (a receipt, deposit or advance) whose
+/// amount landed on its own balance: the group's only row printing 0, its balance not one that
+/// the group's other rows (but `row`, read for a digit) reach from the balance `before` the
+/// group ([`order::reached`]): it moved the balance itself. Read from that balance, a row after
+/// it has no unknown amount between (the sample's November receipt of 204.22 printing the balance
+/// with it, a loan repayment of 181.12 taken from that balance two seconds later). Beside
+/// another account's balance, or a balance the other rows reach (the receipt's amount left out,
+/// landing later), it has not.
+fn landed(
+    group: &[&Transaction],
+    t: &Transaction,
+    row: &Transaction,
+    before: Decimal,
+    charges: &[Decimal],
+) -> bool {
+    let others: Vec<&Transaction> = group
+        .iter()
+        .copied()
+        .filter(|u| !std::ptr::eq(*u, row))
+        .collect();
+    t.category != crate::Category::Charges
+        && group.iter().filter(|u| u.net().is_zero()).count() == 1
+        && t.balance.is_some_and(|b| {
+            b != before && !order::reached(&others, Some(t), before, charges).contains(&b)
+        })
 }
 
 /// The critical finding `amount_digit_edited` for the rows `typed` (none: no finding).

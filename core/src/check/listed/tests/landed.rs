@@ -42,3 +42,32 @@ fn a_send_after_money_in_printed_as_0_beside_another_accounts_balance_is_no_evid
         assert!(!edited(typed(rows.clone(), 3, printed)), "{printed}");
     }
 }
+
+#[test]
+fn a_repayment_taken_from_money_in_printed_as_0_that_landed_is_read_from_its_balance() {
+    // Read from the running balance the receipt's amount is unknown; read from the receipt's own
+    // balance, which holds it, the repayment moved 181.12.
+    let rows = after_a_receipt_printing_0("418.55");
+    for printed in ["-281.12", "-981.12", "-191.12"] {
+        assert!(edited(typed(rows.clone(), 2, printed)), "{printed}");
+    }
+    // Beside another account's balance the receipt read from shows nothing of its own.
+    let foreign = after_a_receipt_printing_0("330772.13");
+    for printed in ["-281.12", "-191.12"] {
+        assert!(!edited(typed(foreign.clone(), 2, printed)), "{printed}");
+    }
+}
+
+#[test]
+fn money_in_printed_as_0_beside_the_balance_before_it_has_not_landed() {
+    // A receipt printing 0 beside the balance before it leaves its own amount out: it lands on
+    // the repayment's balance, so the repayment's step from it is no evidence.
+    let rows = listed(&[
+        (AgentDeposit, 0, "214.33", "214.33"),
+        (ReceivedMoney, 20, "0", "214.33"),
+        (MobileLoanRepayment, 22, "-181.12", "237.43"),
+        (AirtimeAndBundles, 59, "-5", "232.43"),
+    ]);
+    assert!(!edited(rows.clone()));
+    assert!(!edited(typed(rows, 2, "-281.12")));
+}

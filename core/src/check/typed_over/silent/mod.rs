@@ -128,7 +128,9 @@ impl Silent {
     /// without a row may be the whole difference:
     /// - money in of an unknown amount (a receipt printed as 0 beside another account's balance,
     ///   in the row's group or just before it, as the sample's receipt of 204.22) may be any
-    ///   amount, a round one too: only a balance short of the printed amount shows a digit;
+    ///   amount, a round one too: only a balance short of the printed amount shows a digit
+    ///   (not where `landed`: the reading is from the balance of money in printed as 0 whose
+    ///   amount is in it, see `landed` in [`super`]);
     /// - a charge the group before took or credited without a row that shows it
     ///   ([`Silent::charge_taken_without_row`]);
     /// - a reading from another balance the group before prints (`reading.other()`) shows a digit
@@ -147,8 +149,9 @@ impl Silent {
         row: &Transaction,
         moved: Decimal,
         held_back: bool,
+        landed: bool,
     ) -> Option<Decimal> {
-        let credit_unknown = shape.credit_unknown(reading);
+        let credit_unknown = !landed && shape.credit_unknown(reading);
         // From another balance of the group before, money in of an unknown amount leaves
         // nothing to read: the group before may have ended anywhere.
         if (credit_unknown && (moved >= row.net() || reading.other()))
