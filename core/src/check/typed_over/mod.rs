@@ -197,11 +197,12 @@ fn from(
         .filter(|(i, _)| !reading.skip.contains(i) && !explained[*i])
         .find_map(|(_, row)| {
             let (shows, _) = moves(shape, reading, row, breaks_are_evidence, silent);
-            shows.iter().find_map(|&(m, after, held_back, landed)| {
+            shows.iter().find_map(|show| {
+                let m = show.moved;
                 let least = if breaks_are_evidence {
                     Decimal::ZERO
                 } else {
-                    silent.least(shape, reading, row, m, held_back, landed)?
+                    silent.least(shape, reading, row, m, show.held_back, show.landed)?
                 };
                 // Off by a printed charge only where the movement is twenty units or more off.
                 let mut read = if (m - row.net()).abs() >= TENS + TENS {
@@ -215,7 +216,7 @@ fn from(
                 }
                 read.into_iter()
                     .find_map(|x| TypedOver::of(row, x, least))
-                    .map(|typed| (typed, after))
+                    .map(|typed| (typed, show.after))
             })
         })
 }
@@ -234,7 +235,7 @@ fn explained(
     let row = shape.rows[i];
     all.iter().filter(|r| !r.skip.contains(&i)).any(|r| {
         let (shows, clears) = moves(shape, r, row, breaks_are_evidence, silent);
-        shows.iter().map(|(m, ..)| *m).chain(clears).any(|m| {
+        shows.iter().map(|s| s.moved).chain(clears).any(|m| {
             read_as(shape, r, row, m, breaks_are_evidence, silent, true).contains(&row.net())
                 || (!breaks_are_evidence && silent.excuses(shape, r, row, m))
         })
@@ -265,22 +266,38 @@ fn read_as(
     read
 }
 
+/// A reading of a row that may show a digit ([`moves`]).
+#[derive(Clone, Copy)]
+struct Shows {
+    /// What the row moved by (signed as its net, the statement's currency).
+    moved: Decimal,
+    /// The balance the group then ends on.
+    after: Decimal,
+    /// Whether units and cents are held back.
+    held_back: bool,
+    /// Whether it is read from the balance of money in printed as 0 that landed ([`landed`]).
+    landed: bool,
+}
+
 /// What a [`Reading`] of a group's [`Shape`] says `row` moved by: the readings that may show a
-/// digit (what it moved by, the balance the group then ends on, whether units and cents are
-/// held back, whether it is read from the balance of money in printed as 0 that landed:
-/// [`landed`]) and those that only clear it (see [`from`]).
+/// digit ([`Shows`]) and those that only clear it (see [`from`]).
 fn moves(
     shape: &Shape<'_>,
     reading: &Reading<'_>,
     row: &Transaction,
     breaks_are_evidence: bool,
     silent: &Silent,
-) -> (Vec<(Decimal, Decimal, bool, bool)>, Vec<Decimal>) {
+) -> (Vec<Shows>, Vec<Decimal>) {
     let others = reading.expected - row.net();
-    let mut shows: Vec<(Decimal, Decimal, bool, bool)> = shape
+    let mut shows: Vec<Shows> = shape
         .ends
         .iter()
-        .map(|&after| (after - others, after, shape.held_back(row), false))
+        .map(|&after| Shows {
+            moved: after - others,
+            after,
+            held_back: shape.held_back(row),
+            landed: false,
+        })
         .collect();
     let mut clears: Vec<Decimal> = Vec::new();
     if let (false, Some(own)) = (breaks_are_evidence, row.balance) {
@@ -288,7 +305,12 @@ fn moves(
         let step = own - reading.before;
         match shape.own_step(row, own, &silent.charges) {
             Some((held_back, below_tens)) if !below_tens || (step - row.net()).abs() < TENS => {
-                shows.push((step, end, held_back, false));
+                shows.push(Shows {
+                    moved: step,
+                    after: end,
+                    held_back,
+                    landed: false,
+                });
             }
             _ => clears.push(step),
         }
@@ -299,7 +321,12 @@ fn moves(
             match t.balance {
                 Some(b) if t.net().is_zero() => {
                     let landed = landed(shape.rows, t, row, reading.before, &silent.charges);
-                    shows.push((own - b, end, true, landed));
+                    shows.push(Shows {
+                        moved: own - b,
+                        after: end,
+                        held_back: true,
+                        landed,
+                    });
                 }
                 Some(b) => clears.push(own - b),
                 None => {}

@@ -394,3 +394,4 @@ mod landed;
 mod order;
 mod read_to_the_digit;
 mod tariff;
+mod walk_genuine;

@@ -1,0 +1,83 @@
+//! Genuine Vodacom Lesotho statements, read by the wallet's own chain (rows up to 120 s apart
+//! may have settled in the other order), that a review of where the chain goes on after a group
+//! that did not chain found flagged as a digit typed over by an earlier version of the walk.
+
+use crate::Category;
+use crate::statement::Transaction;
+
+/// `rows` with each row `i` moved `later` seconds on (groups hours or minutes apart).
+fn spaced(mut rows: Vec<Transaction>, later: &[(usize, i64)]) -> Vec<Transaction> {
+    for &(i, seconds) in later {
+        rows[i].completed_at += chrono::Duration::seconds(seconds);
+    }
+    rows
+}
+
+#[test]
+fn a_review_of_where_the_chain_goes_on_found_these_genuine() {
+    use Category::*;
+    // A receipt of 490 whose sender paid the withdrawal charge (6.32, its row printing 0 beside
+    // another account's balance), then a send of 320 paying the recipient's withdrawal charge
+    // (6.32, the same band) and its transfer charge (3.91): from the balance with the credited
+    // 6.32, the send's group chains in order; it ends on 689.96, not on the send's balance
+    // listed last. Then an overdraft draw, a deposit printing the balance after a withdrawal
+    // that settled first, and an advance.
+    let rows = spaced(
+        super::listed(&[
+            (AgentDeposit, 0, "500", "523.87"),
+            (Charges, 10, "0", "37169.07"),
+            (ReceivedMoney, 10, "490", "1013.87"),
+            (Charges, 20, "-3.91", "689.96"),
+            (Charges, 20, "-6.32", "693.87"),
+            (SendMoney, 20, "-320", "700.19"),
+            (FulizaDraw, 30, "9.60", "699.56"),
+            (AgentDeposit, 31, "800", "800"),
+            (AgentWithdrawal, 34, "-690", "9.56"),
+            (Charges, 34, "-9.56", "0.00"),
+            (AgentDeposit, 50, "126.77", "926.77"),
+        ]),
+        &[
+            (3, 60),
+            (4, 60),
+            (5, 60),
+            (6, 3600),
+            (7, 3600),
+            (8, 3600),
+            (9, 3600),
+            (10, 9000),
+        ],
+    );
+    assert!(!super::edited_on_vodacom(rows));
+    // A review's statement, from its first row: a withdrawal of 140 printed without its charge
+    // row (2.26, as the statement prints for 125: bounded below only), a withdrawal of 69.83
+    // whose charge row prints 0 beside another account's balance (1.20), and 17 s later a
+    // receipt of 640 whose sender paid its withdrawal charge (5.47, credited, its row printing
+    // the balance after it). The charge on 140 has no upper bound, so the rows of 69.83 and 640
+    // do not settle off it (any amount would be within it): read as settled on the withdrawal's
+    // own balance, the chain went on from a balance 642.26 off, and the withdrawal of 125 and
+    // the send of 300 that settled 91 s apart in the other order read as 425 typed to 125.
+    let rows = spaced(
+        super::listed(&[
+            (AgentWithdrawal, 0, "-140", "665.59"),
+            (AgentWithdrawal, 0, "-69.83", "593.50"),
+            (Charges, 0, "0", "345297.60"),
+            (ReceivedMoney, 0, "640", "1232.30"),
+            (Charges, 0, "0", "1237.77"),
+            (AgentWithdrawal, 0, "-125", "809.58"),
+            (Charges, 0, "-2.26", "807.32"),
+            (SendMoney, 0, "-300", "937.77"),
+            (Charges, 0, "-3.19", "934.58"),
+        ]),
+        &[
+            (1, 31_466),
+            (2, 31_466),
+            (3, 31_483),
+            (4, 31_484),
+            (5, 54_473),
+            (6, 54_473),
+            (7, 54_564),
+            (8, 54_565),
+        ],
+    );
+    assert!(!super::edited_on_vodacom(rows));
+}
