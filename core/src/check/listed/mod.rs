@@ -6,8 +6,8 @@
 //! wallet's `group_seconds` apart (a withdrawal and its charge printed a second apart, in either
 //! order). A group chains when the running balance plus the group's net is one of its printed
 //! balances; where the group holds a row printing 0 or a charge row and the next group does not
-//! chain from that balance but does from another the group prints, the group moved by more than it
-//! prints, and the chain goes on from there (a row printing 0 among its rows: `amount_not_printed`;
+//! chain from that balance but does from another the group prints (or settles there with the rows
+//! after it, see below), the group moved by more than it prints, and the chain goes on from there (a row printing 0 among its rows: `amount_not_printed`;
 //! else a break). A group that does not chain is read together with the rows that follow it within
 //! the wallet's `settle_seconds`: rows completed seconds apart may have settled in the other order
 //! (a debit whose printed balance already holds a credit completed just after it); when they chain
@@ -211,6 +211,18 @@ fn step(
                 }
                 return (resumed, end);
             }
+            // Where the next group chains from none of them but settles with the rows after it
+            // from one of them and not from the running balance plus the net (a send's charge
+            // printing 0 beside the balance after it, then a debit printing the balance after
+            // a receipt that settled first), the chain goes on from that balance.
+            if let Some(settled) = settles_from(rows, start, end, expected, rules) {
+                if group.iter().any(|t| t.net().is_zero()) {
+                    tallies.zero.add(at);
+                } else {
+                    tallies.breaks.add(at);
+                }
+                return (settled, end);
+            }
             // Where the next group chains from none of them, a group whose rows chain in order
             // only from another balance printed the running balance plus its net by chance: the
             // chain goes on from where that order ends (a break before the group).
@@ -303,6 +315,32 @@ fn step(
     }
     tallies.breaks.add(at);
     (last.unwrap_or(expected), end)
+}
+
+/// The balance of the group `rows[start..end]` (its last first, not `expected`) from which the
+/// next group, read with the rows that settle with it ([`settle`], with no charge of the group
+/// before it left unbounded), chains, where from `expected` it does not.
+fn settles_from(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    expected: Decimal,
+    rules: Rules,
+) -> Option<Decimal> {
+    if end >= rows.len() {
+        return None;
+    }
+    let next_end = group_end(rows, end, rules.group_seconds);
+    let none = Silent::default();
+    let settles = |b: Decimal| settle(rows, end, next_end, b, rules, &none).is_some();
+    if settles(expected) {
+        return None;
+    }
+    rows[start..end]
+        .iter()
+        .rev()
+        .filter_map(|t| t.balance)
+        .find(|b| *b != expected && settles(*b))
 }
 
 /// Opening + Total Credit − Total Debit against the closing balance (Airtel's SUMMARY).

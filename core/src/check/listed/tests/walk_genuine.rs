@@ -2,6 +2,7 @@
 //! may have settled in the other order), that a review of where the chain goes on after a group
 //! that did not chain found flagged as a digit typed over by an earlier version of the walk.
 
+use super::listed;
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -80,4 +81,36 @@ fn a_review_of_where_the_chain_goes_on_found_these_genuine() {
         ],
     );
     assert!(!super::edited_on_vodacom(rows));
+}
+
+#[test]
+fn a_debit_settled_after_a_receipt_after_a_send_whose_charge_prints_0_is_genuine() {
+    use Category::*;
+    // A review generator's statement: a send of 255.01 whose charge (2.58) prints 0 beside the
+    // balance after it, then, hours later, a withdrawal of 100 and its charge of 2.15 printing
+    // the balance after a receipt of 200 that completed 9 s later but settled first. From the
+    // send's balance the withdrawal neither chains nor settles with the receipt; from the
+    // charge row's it settles. The chain went on from the send's, and the receipt read as 100
+    // typed to 200.
+    let rows = listed(&[
+        (AgentDeposit, 0, "460.25", "460.25"),
+        (SendMoney, 0, "-255.01", "205.24"),
+        (Charges, 0, "0", "202.66"),
+        (AgentWithdrawal, 0, "-100", "302.66"),
+        (Charges, 1, "-2.15", "300.51"),
+        (ReceivedMoney, 9, "200", "402.66"),
+        (AirtimeAndBundles, 0, "-10", "290.51"),
+    ]);
+    let later = [
+        (1, 5_810),
+        (2, 5_810),
+        (3, 29_092),
+        (4, 29_092),
+        (5, 29_092),
+        (6, 40_000),
+    ];
+    let rows = spaced(rows, &later);
+    assert!(!super::edited_on_vodacom(rows.clone()));
+    // The receipt typed over in the hundreds settles from no balance, and fails.
+    assert!(super::edited_on_vodacom(super::typed(rows, 5, "900")));
 }
