@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::typed_over::{Silent, beside_another_row, small_charge};
+use super::typed_over::{self, Silent, beside_another_row, small_charge};
 use super::{Rules, group_end};
 use crate::Category;
 use crate::statement::Transaction;
@@ -135,4 +135,50 @@ pub(super) fn foreign_balances(t: &Transaction) -> bool {
         (Some(before), Some(after)) => after - before != t.net(),
         _ => false,
     }
+}
+
+/// Where the statement's first group `rows[start..end]`, ending on `balance`, ends once the group
+/// after it is taken with it, when that group completed within the wallet's `settle_seconds` and
+/// its rows, chained in order, end on the balance before the first group's (`balance` less their
+/// net): it settled first (a receipt completed seconds after a withdrawal whose balance already
+/// holds it). Nothing before shows that balance, so its amount is not read.
+pub(super) fn settled_first(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    balance: Decimal,
+    rules: Rules,
+) -> Option<usize> {
+    let gap = (rows.get(end)?.completed_at - rows[end - 1].completed_at).num_seconds();
+    let through = group_end(rows, end, rules.group_seconds);
+    let net: Decimal = rows[start..end].iter().map(|t| t.net()).sum();
+    (gap <= rules.settle_seconds
+        && typed_over::first_end(&rows[end..through]).is_some_and(|e| e + net == balance))
+    .then_some(through)
+}
+
+/// The balance of the group `rows[start..end]` (its last first, not `expected`) from which the
+/// next group, read with the rows that settle with it ([`settle`], with no charge of the group
+/// before it left unbounded), chains, where from `expected` it does not.
+pub(super) fn settles_from(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    expected: Decimal,
+    rules: Rules,
+) -> Option<Decimal> {
+    if end >= rows.len() {
+        return None;
+    }
+    let next_end = group_end(rows, end, rules.group_seconds);
+    let none = Silent::default();
+    let settles = |b: Decimal| settle(rows, end, next_end, b, rules, &none).is_some();
+    if settles(expected) {
+        return None;
+    }
+    rows[start..end]
+        .iter()
+        .rev()
+        .filter_map(|t| t.balance)
+        .find(|b| *b != expected && settles(*b))
 }

@@ -12,7 +12,10 @@
 //! the wallet's `settle_seconds`: rows completed seconds apart may have settled in the other order
 //! (a debit whose printed balance already holds a credit completed just after it); when they chain
 //! together they are one movement (`settled_out_of_order`, info), unless the group alone leads to
-//! the next group and the rows taken with it do not. What still does not chain is classified, never
+//! the next group and the rows taken with it do not. The statement's first group, with no balance
+//! before it, ends where the next group chains from, else where its own rows chain in order; a
+//! group completed within `settle_seconds` after it whose rows end on the balance before it
+//! settled first (`settled_out_of_order`: its amount is not read). What still does not chain is classified, never
 //! silently passed, and the chain goes on from the balance of the group's own from which the next
 //! group chains, when one does (one break, not a break on every group after it):
 //! - `balance_of_another_account` (info): a row whose own balance before and after do not
@@ -56,7 +59,10 @@ use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
-use ends::{chains_from, foreign_balances, last_moved, moved_alone, resume, settle};
+use ends::{
+    chains_from, foreign_balances, last_moved, moved_alone, resume, settle, settled_first,
+    settles_from,
+};
 use tallies::{Tallies, report};
 
 /// The chain and SUMMARY-balance checks (see the module documentation) of the statement's
@@ -136,7 +142,16 @@ fn walk(
             running = Some(next);
             end = through;
         } else {
-            running = resume(&rows, start, end, rules).or_else(|| last_moved(&rows[start..end]));
+            // The statement's first group: where the next group chains from, else where its
+            // rows chain in order, else its last row that moves.
+            running = resume(&rows, start, end, rules)
+                .or_else(|| typed_over::first_end(&rows[start..end]))
+                .or_else(|| last_moved(&rows[start..end]));
+            if let Some(through) = running.and_then(|b| settled_first(&rows, start, end, b, rules))
+            {
+                tallies.settled.add(rows[start].completed_at);
+                end = through;
+            }
         }
         if let Some(typed) = off_its_pair.filter(|_| tallies.edited.len() == edited) {
             tallies.edited.push(typed);
@@ -203,25 +218,19 @@ fn step(
             .iter()
             .any(|t| t.net().is_zero() || t.category == Category::Charges);
         if unsure && !chains_from(rows, end, expected, rules) {
-            if let Some(resumed) = resume(rows, start, end, rules) {
+            // Where the next group chains from none of them but settles with the rows after it
+            // from one of them and not from the running balance plus the net (a send's charge
+            // printing 0 beside the balance after it, then a debit printing the balance after
+            // a receipt that settled first), the chain goes on from that balance too.
+            if let Some(resumed) = resume(rows, start, end, rules)
+                .or_else(|| settles_from(rows, start, end, expected, rules))
+            {
                 if group.iter().any(|t| t.net().is_zero()) {
                     tallies.zero.add(at);
                 } else {
                     tallies.breaks.add(at);
                 }
                 return (resumed, end);
-            }
-            // Where the next group chains from none of them but settles with the rows after it
-            // from one of them and not from the running balance plus the net (a send's charge
-            // printing 0 beside the balance after it, then a debit printing the balance after
-            // a receipt that settled first), the chain goes on from that balance.
-            if let Some(settled) = settles_from(rows, start, end, expected, rules) {
-                if group.iter().any(|t| t.net().is_zero()) {
-                    tallies.zero.add(at);
-                } else {
-                    tallies.breaks.add(at);
-                }
-                return (settled, end);
             }
             // Where the next group chains from none of them, a group whose rows chain in order
             // only from another balance printed the running balance plus its net by chance: the
@@ -315,32 +324,6 @@ fn step(
     }
     tallies.breaks.add(at);
     (last.unwrap_or(expected), end)
-}
-
-/// The balance of the group `rows[start..end]` (its last first, not `expected`) from which the
-/// next group, read with the rows that settle with it ([`settle`], with no charge of the group
-/// before it left unbounded), chains, where from `expected` it does not.
-fn settles_from(
-    rows: &[&Transaction],
-    start: usize,
-    end: usize,
-    expected: Decimal,
-    rules: Rules,
-) -> Option<Decimal> {
-    if end >= rows.len() {
-        return None;
-    }
-    let next_end = group_end(rows, end, rules.group_seconds);
-    let none = Silent::default();
-    let settles = |b: Decimal| settle(rows, end, next_end, b, rules, &none).is_some();
-    if settles(expected) {
-        return None;
-    }
-    rows[start..end]
-        .iter()
-        .rev()
-        .filter_map(|t| t.balance)
-        .find(|b| *b != expected && settles(*b))
 }
 
 /// Opening + Total Credit − Total Debit against the closing balance (Airtel's SUMMARY).

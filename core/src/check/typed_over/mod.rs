@@ -18,7 +18,7 @@ mod silent;
 mod tariff;
 
 pub(super) use charge_step::charge_off_its_step;
-pub(super) use order::{beside_another_row, broke_last, end_in_order};
+pub(super) use order::{beside_another_row, broke_last, end_in_order, first_end};
 pub(super) use principal::{principal, total_off_principal};
 pub(super) use shape::small_charge;
 use shape::{Before, Reading, Shape, is_send, uncharged, wants_charge_row};

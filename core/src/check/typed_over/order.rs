@@ -21,11 +21,30 @@ pub(in crate::check) fn end_in_order(group: &[&Transaction], balance: Decimal) -
     if movers.is_empty() || movers.len() > 6 || in_some_order(&movers, 0, balance) {
         return None;
     }
+    chained_end(&movers)
+}
+
+/// Where a `group` read with no balance before it (the statement's first) ends when its moving
+/// rows (not printing 0) chain in some order from the balance before one of them: the last
+/// balance of that order (the rows of a send and its two charge rows listed in any order end on
+/// the balance the last charge prints). `None` where they chain in no order, or hold more than
+/// six moving rows.
+pub(in crate::check) fn first_end(group: &[&Transaction]) -> Option<Decimal> {
+    let movers = movers(group, &[], &[], Transaction::net);
+    if movers.is_empty() || movers.len() > 6 {
+        return None;
+    }
+    chained_end(&movers)
+}
+
+/// The balance the `movers` (net, printed balance) end on when they chain in some order from the
+/// balance before one of them.
+fn chained_end(movers: &[(Decimal, Option<Decimal>)]) -> Option<Decimal> {
     let net: Decimal = movers.iter().map(|(n, _)| *n).sum();
     movers
         .iter()
         .filter_map(|&(n, b)| b.map(|b| b - n))
-        .find(|&start| in_some_order(&movers, 0, start))
+        .find(|&start| in_some_order(movers, 0, start))
         .map(|start| start + net)
 }
 

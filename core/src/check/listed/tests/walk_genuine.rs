@@ -114,3 +114,38 @@ fn a_debit_settled_after_a_receipt_after_a_send_whose_charge_prints_0_is_genuine
     // The receipt typed over in the hundreds settles from no balance, and fails.
     assert!(super::edited_on_vodacom(super::typed(rows, 5, "900")));
 }
+
+#[test]
+fn the_statements_first_group_ends_where_its_rows_chain_and_a_receipt_may_settle_before_it() {
+    use Category::*;
+    // The review generator's statements. A withdrawal of 490 and its charge of 5.71 printing the
+    // balance after a receipt of 410 completed 87 s later but settled first: the receipt's
+    // balance is the one before the withdrawal, which nothing before shows (it read as 490
+    // typed to 410).
+    let rows = listed(&[
+        (AgentWithdrawal, 0, "-490", "1290.22"),
+        (Charges, 1, "-5.71", "1284.51"),
+        (ReceivedMoney, 28, "410", "1780.22"),
+        (SendMoney, 0, "-50.01", "1234.50"),
+        (Charges, 0, "-1.26", "1233.24"),
+    ]);
+    let rows = spaced(rows, &[(2, 59), (3, 3_562), (4, 3_562)]);
+    assert!(!super::edited_on_vodacom(rows));
+    // A send paying its recipient's withdrawal charge, its charge rows listed in the other order
+    // (6.32 after 3.91, though it fell first): the group ends on 832.05, where its rows chain,
+    // not on the last row listed. Then a send printing the balance after a receipt that settled
+    // first (it read as 125.57 typed to 225.57).
+    let rows = listed(&[
+        (SendMoney, 0, "-280.28", "842.28"),
+        (Charges, 1, "-3.91", "832.05"),
+        (Charges, 1, "-6.32", "835.96"),
+        (SendMoney, 0, "-225.57", "706.48"),
+        (Charges, 1, "-2.60", "703.88"),
+        (ReceivedMoney, 5, "100", "932.05"),
+        (AgentDeposit, 0, "450", "1153.88"),
+    ]);
+    let rows = spaced(rows, &[(3, 8_288), (4, 8_288), (5, 8_348), (6, 35_066)]);
+    assert!(!super::edited_on_vodacom(rows.clone()));
+    // The send typed over in the hundreds settles from no balance, and fails.
+    assert!(super::edited_on_vodacom(super::typed(rows, 3, "-825.57")));
+}
