@@ -142,11 +142,14 @@ fn walk(
             running = Some(next);
             end = through;
         } else {
-            // The statement's first group: where the next group chains from, else where its
-            // rows chain in order, else its last row that moves.
+            // The statement's first group: where the next group chains from, or settles from
+            // where its own rows do not lead it (see `step`), else where its rows chain in order,
+            // else its last row that moves.
+            let own =
+                typed_over::first_end(&rows[start..end]).or_else(|| last_moved(&rows[start..end]));
             running = resume(&rows, start, end, rules)
-                .or_else(|| typed_over::first_end(&rows[start..end]))
-                .or_else(|| last_moved(&rows[start..end]));
+                .or_else(|| own.and_then(|own| settles_from(&rows, start, end, own, rules)))
+                .or(own);
             if let Some(through) = running.and_then(|b| settled_first(&rows, start, end, b, rules))
             {
                 tallies.settled.add(rows[start].completed_at);

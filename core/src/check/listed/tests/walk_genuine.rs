@@ -146,6 +146,33 @@ fn the_statements_first_group_ends_where_its_rows_chain_and_a_receipt_may_settle
     ]);
     let rows = spaced(rows, &[(3, 8_288), (4, 8_288), (5, 8_348), (6, 35_066)]);
     assert!(!super::edited_on_vodacom(rows.clone()));
+    // A first group whose send's charge (2.51) prints 0 beside the balance after it, then a
+    // withdrawal printing the balance after a receipt that settled first: the next group settles
+    // from the charge row's balance, not from the send's, where the first group's rows end.
+    // Then the same again: a withdrawal of 410 before a receipt of 480 (it read as 410 typed to
+    // 480).
+    let first = listed(&[
+        (SendMoney, 0, "-51.00", "1417.97"),
+        (Charges, 2, "0", "1415.46"),
+        (AgentWithdrawal, 0, "-999.99", "915.48"),
+        (Charges, 1, "-6.07", "909.41"),
+        (ReceivedMoney, 12, "500.01", "1915.47"),
+        (AgentWithdrawal, 0, "-410", "979.41"),
+        (Charges, 0, "-4.83", "974.58"),
+        (ReceivedMoney, 46, "480", "1389.41"),
+        (AgentWithdrawal, 0, "-300", "674.58"),
+    ]);
+    let later = [
+        (2, 21_089),
+        (3, 21_089),
+        (4, 21_089),
+        (5, 39_015),
+        (6, 39_015),
+        (7, 39_015),
+        (8, 64_999),
+    ];
+    let first = spaced(first, &later);
+    assert!(!super::edited_on_vodacom(first));
     // The send typed over in the hundreds settles from no balance, and fails.
     assert!(super::edited_on_vodacom(super::typed(rows, 3, "-825.57")));
 }
