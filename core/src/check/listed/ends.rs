@@ -88,7 +88,8 @@ pub(super) fn chains_from(
 /// group before took or credited a withdrawal charge without a row that the printed tariff
 /// bounds, is off a balance the group itself prints by a charge within those bounds
 /// ([`Silent::off_by_band`]: a withdrawal without its charge row, then a debit printing the
-/// balance after a receipt settled first): the chain goes on from that printed balance. Not a
+/// balance after a receipt settled first): the chain goes on from that printed balance (where
+/// more than one is, the one the group's rows end on in order). Not a
 /// balance only a later group prints: the group alone may be off by such a charge, and two
 /// charges taken without a row may add up to one within the bounds (a review's shape).
 pub(super) fn settle(
@@ -118,11 +119,19 @@ pub(super) fn settle(
         {
             return Some((expected, through));
         }
-        if let Some(printed) = rows[start..end]
+        // Where more than one balance of the group is off by such a charge, the one its rows
+        // end on in the order they chain (a withdrawal listed before its charge row).
+        let off: Vec<Decimal> = rows[start..end]
             .iter()
             .filter_map(|t| t.balance)
-            .find(|b| !rules.breaks_are_evidence && silent.off_by_band(expected - *b))
-        {
+            .filter(|b| !rules.breaks_are_evidence && silent.off_by_band(expected - *b))
+            .collect();
+        let printed = match off[..] {
+            [one] => Some(one),
+            [] => None,
+            _ => typed_over::first_end(&rows[start..end]).filter(|e| off.contains(e)),
+        };
+        if let Some(printed) = printed {
             return Some((printed, through));
         }
     }

@@ -270,11 +270,13 @@ impl Band {
 
     /// Whether a group ending `short` of a balance it prints (negative: beyond it) is off it by
     /// a charge within the bounds, the way the charge went (taken: short; credited: beyond).
-    /// Never where the bounds have no upper end (a withdrawal above every one the statement
-    /// prints with its charge row): any amount would be within them.
+    /// Where the bounds have no upper end (a withdrawal above every one the statement prints
+    /// with its charge row, or a statement printing none), a charge below [`TENS`] (the tariff
+    /// pairs no larger one; the Vodacom sample's run from 1.16 to 9.56), not any amount.
     pub(super) fn allows_off(self, short: Decimal) -> bool {
         let off = if self.credited { -short } else { short };
-        self.most.is_some() && off > Decimal::ZERO && within(off, self.least, self.most)
+        let most = self.most.or(Some(TENS - Decimal::new(1, 2)));
+        off > Decimal::ZERO && within(off, self.least, most)
     }
 
     /// Whether `row`, its balances moving `moved`, may be off its printed amount by the charge:

@@ -176,3 +176,40 @@ fn the_statements_first_group_ends_where_its_rows_chain_and_a_receipt_may_settle
     // The send typed over in the hundreds settles from no balance, and fails.
     assert!(super::edited_on_vodacom(super::typed(rows, 3, "-825.57")));
 }
+
+#[test]
+fn a_debit_settled_after_a_receipt_after_a_charge_no_printed_band_bounds_is_genuine() {
+    use Category::*;
+    // A review generator's statement: a withdrawal of 560 whose charge (9.56) prints 0 beside
+    // another account's balance, above every withdrawal the statement prints with its charge
+    // row (90 with 2.78), then a withdrawal of 90 listed before its charge row, printing the
+    // balance after a receipt of 1,000 that settled first. The 9.56 has no printed upper bound,
+    // so nothing settled off it; a charge below ten units now does, on the balance the group's
+    // rows end on in order (the charge row's, though the withdrawal's is off by one too).
+    let rows = listed(&[
+        (AgentWithdrawal, 0, "-560", "825.59"),
+        (Charges, 2, "0", "645475.32"),
+        (AgentWithdrawal, 0, "-90", "1726.03"),
+        (Charges, 0, "-2.78", "1723.25"),
+        (ReceivedMoney, 43, "1000", "1816.03"),
+        (SendMoney, 0, "-251.00", "1482.25"),
+        (Charges, 0, "-3.91", "1478.34"),
+        (ReceivedMoney, 27, "10", "1733.25"),
+        (SendMoney, 0, "-500", "978.34"),
+        (Charges, 1, "-3.91", "974.43"),
+    ]);
+    let later = [
+        (2, 5_837),
+        (3, 5_837),
+        (4, 5_837),
+        (5, 31_080),
+        (6, 31_080),
+        (7, 31_140),
+        (8, 58_827),
+        (9, 58_827),
+    ];
+    let rows = spaced(rows, &later);
+    assert!(!super::edited_on_vodacom(rows.clone()));
+    // The second receipt typed over in the hundreds settles from no balance, and fails.
+    assert!(super::edited_on_vodacom(super::typed(rows, 7, "910")));
+}
