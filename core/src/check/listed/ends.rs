@@ -147,10 +147,12 @@ pub(super) fn foreign_balances(t: &Transaction) -> bool {
 }
 
 /// Where the statement's first group `rows[start..end]`, ending on `balance`, ends once the group
-/// after it is taken with it, when that group completed within the wallet's `settle_seconds` and
-/// its rows, chained in order, end on the balance before the first group's (`balance` less their
-/// net): it settled first (a receipt completed seconds after a withdrawal whose balance already
-/// holds it). Nothing before shows that balance, so its amount is not read.
+/// after it is taken with it: when that group completed within the wallet's `settle_seconds`, does
+/// not chain from `balance`, and its rows, chained in order, end on the balance before the first
+/// group (`balance` less the first group's net): it settled first (a receipt completed seconds
+/// after a withdrawal whose balance already holds it). Nothing before shows that balance, so its
+/// amount is not read. A group that chains from `balance` is read as it chains (a receipt of the
+/// first group's outflow, refunded in order, ends on that balance too).
 pub(super) fn settled_first(
     rows: &[&Transaction],
     start: usize,
@@ -162,6 +164,7 @@ pub(super) fn settled_first(
     let through = group_end(rows, end, rules.group_seconds);
     let net: Decimal = rows[start..end].iter().map(|t| t.net()).sum();
     (gap <= rules.settle_seconds
+        && !chains_from(rows, end, balance, rules)
         && typed_over::first_end(&rows[end..through]).is_some_and(|e| e + net == balance))
     .then_some(through)
 }

@@ -7,17 +7,19 @@
 //! order). A group chains when the running balance plus the group's net is one of its printed
 //! balances; where the group holds a row printing 0 or a charge row and the next group does not
 //! chain from that balance but does from another the group prints (or settles there with the rows
-//! after it, see below), the group moved by more than it prints, and the chain goes on from there (a row printing 0 among its rows: `amount_not_printed`;
-//! else a break). A group that does not chain is read together with the rows that follow it within
-//! the wallet's `settle_seconds`: rows completed seconds apart may have settled in the other order
-//! (a debit whose printed balance already holds a credit completed just after it); when they chain
-//! together they are one movement (`settled_out_of_order`, info), unless the group alone leads to
-//! the next group and the rows taken with it do not. The statement's first group, with no balance
-//! before it, ends where the next group chains from, else where its own rows chain in order; a
-//! group completed within `settle_seconds` after it whose rows end on the balance before it
-//! settled first (`settled_out_of_order`: its amount is not read). What still does not chain is classified, never
-//! silently passed, and the chain goes on from the balance of the group's own from which the next
-//! group chains, when one does (one break, not a break on every group after it):
+//! after it, see below), the group moved by more than it prints, and the chain goes on from there
+//! (a row printing 0 among its rows: `amount_not_printed`; else a break). A group that does not
+//! chain is read together with the rows that follow it within the wallet's `settle_seconds`: rows
+//! completed seconds apart may have settled in the other order (a debit whose printed balance
+//! already holds a credit completed just after it); when they chain together they are one movement
+//! (`settled_out_of_order`, info), unless the group alone leads to the next group and the rows
+//! taken with it do not. The statement's first group, with no balance before it, ends where the
+//! next group chains from (or settles from, where its own rows do not lead it), else where its own
+//! rows chain in order; a group completed within `settle_seconds` after it that does not chain from
+//! it and whose rows end on the balance before it settled first (`settled_out_of_order`: its amount
+//! is not read). What still does not chain is classified, never silently passed, and the chain goes
+//! on from the balance of the group's own from which the next group chains, when one does (one
+//! break, not a break on every group after it):
 //! - `balance_of_another_account` (info): a row whose own balance before and after do not
 //!   differ by its amount while the holder's balance around it moved by exactly that amount:
 //!   the printed balances are another account's (MTN's `XtraBalance` transfers);

@@ -320,7 +320,7 @@ fn moves(
         for t in shape.rows.iter().filter(|t| !std::ptr::eq(**t, row)) {
             match t.balance {
                 Some(b) if t.net().is_zero() => {
-                    let landed = landed(shape.rows, t, row, reading.before, &silent.charges);
+                    let landed = landed(shape.rows, t, reading.before);
                     shows.push(Shows {
                         moved: own - b,
                         after: end,
@@ -336,31 +336,24 @@ fn moves(
     (shows, clears)
 }
 
-/// Whether `t`, a row of a `group` printing 0, is money in (a receipt, deposit or advance) whose
-/// amount landed on its own balance: the group's only row printing 0, its balance not one that
-/// the group's other rows (but `row`, read for a digit) reach from the balance `before` the
-/// group ([`order::reached`]): it moved the balance itself. Read from that balance, a row after
-/// it has no unknown amount between (the sample's November receipt of 204.22 printing the balance
-/// with it, a loan repayment of 181.12 taken from that balance two seconds later). Beside
-/// another account's balance, or a balance the other rows reach (the receipt's amount left out,
-/// landing later), it has not.
-fn landed(
-    group: &[&Transaction],
-    t: &Transaction,
-    row: &Transaction,
-    before: Decimal,
-    charges: &[Decimal],
-) -> bool {
-    let others: Vec<&Transaction> = group
-        .iter()
-        .copied()
-        .filter(|u| !std::ptr::eq(*u, row))
-        .collect();
+/// Whether `t`, a row of a `group` printing 0, is money in (any row printing 0 but a charge row:
+/// a receipt, deposit or advance) whose amount landed on its own balance before the group's other
+/// rows: the group's only row printing 0, completed before each of them (so before the row read
+/// for a digit), its balance above the balance `before` the group (by its amount, then known).
+/// Read from that balance, a row after it has no unknown amount between (the sample's November
+/// receipt of 204.22 printing the balance with it, a loan repayment of 181.12 taken from that
+/// balance two seconds later). Beside the balance before it (its amount left out, landing later)
+/// or after another row of its group (that row's step from it would be read backwards), it has
+/// not. Another account's balance is taken for its own where it happens to lie above the one
+/// before; its step to a row's balance is then rarely of the row's length (a review's
+/// 330,772.13).
+fn landed(group: &[&Transaction], t: &Transaction, before: Decimal) -> bool {
     t.category != crate::Category::Charges
         && group.iter().filter(|u| u.net().is_zero()).count() == 1
-        && t.balance.is_some_and(|b| {
-            b != before && !order::reached(&others, Some(t), before, charges).contains(&b)
-        })
+        && group
+            .iter()
+            .all(|u| std::ptr::eq(*u, t) || u.completed_at > t.completed_at)
+        && t.balance.is_some_and(|b| b > before)
 }
 
 /// The critical finding `amount_digit_edited` for the rows `typed` (none: no finding).

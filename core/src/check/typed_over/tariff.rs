@@ -314,8 +314,8 @@ impl Band {
     /// 700.00), and a charge the tariff bounds leaves nothing else unknown. None where the bounds
     /// have no upper end (a charge above every one printed may be any amount; read off a printed
     /// one, a send whose balance holds a receipt that settled first after a withdrawal of 1,000
-    /// without its charge row read 240 for 540 on a review's statement), as
-    /// [`Band::allows_off`] settles nothing there.
+    /// without its charge row read 240 for 540 on a review's statement); [`Band::allows_off`]
+    /// settles there only off a charge below ten units.
     ///
     /// Also each amount one digit of ten units or more away
     /// from `row`'s printed amount ([`digit_typed_back`]) that a charge within them, printed or not,

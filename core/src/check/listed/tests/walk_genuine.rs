@@ -213,3 +213,24 @@ fn a_debit_settled_after_a_receipt_after_a_charge_no_printed_band_bounds_is_genu
     // The second receipt typed over in the hundreds settles from no balance, and fails.
     assert!(super::edited_on_vodacom(super::typed(rows, 7, "910")));
 }
+
+#[test]
+fn a_receipt_that_chains_after_the_first_group_is_read_as_it_chains() {
+    use Category::*;
+    // A review's shape: airtime of 100, then 30 s later a receipt of 100 (a refund), in order.
+    // Its balance is also the one before the airtime, the shape of a receipt that settled first,
+    // but it chains from the airtime's: it is read, nothing is reported, and the chain goes on
+    // from its balance (a digit typed over the next row fails). Typed over itself, the receipt no
+    // longer chains and reads as settled first: from the balances alone the two cannot be told
+    // apart.
+    let rows = listed(&[
+        (AirtimeAndBundles, 0, "-100", "400"),
+        (ReceivedMoney, 30, "100", "500"),
+        (AirtimeAndBundles, 0, "-25", "475"),
+    ]);
+    let rows = spaced(rows, &[(2, 1_800)]);
+    let wallet = crate::wallets::find("vodacom-mpesa-ls").expect("Vodacom Lesotho");
+    let codes = super::codes_on(rows.clone(), wallet.profile.chain);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(super::edited_on_vodacom(super::typed(rows, 2, "-35")));
+}

@@ -82,12 +82,12 @@ impl Silent {
         // chain: its amount is known. A charge row, where it shows its charge (a receipt's
         // sender-paid charge credited, then a Fuliza repayment taken from both). A receipt,
         // deposit or advance, where its balance has landed: no other row's step reaches it from
-        // the balance before the group (the sample's November receipt of 204.22 printing the balance with
-        // it, a repayment of 181.12 taken from that balance two seconds later); else its balance
-        // may leave its own amount out (the amount lands later, as beside another account's
-        // balance). Neither in a group that took a charge without its row: that charge may be the
-        // credited one's equal, the two cancelling on the group's balances (a fifth review's
-        // shape).
+        // the balance before the group (the sample's November receipt of 204.22 printing the
+        // balance with it, a repayment of 181.12 taken from that balance two seconds later); else
+        // its balance may leave its own amount out (the amount lands later, as beside another
+        // account's balance). Neither in a group that took a charge without its row: that charge
+        // may be the credited one's equal, the two cancelling on the group's balances (a fifth
+        // review's shape).
         let landed = |t: &Transaction, b: Decimal| {
             t.category == Category::Charges
                 || before
