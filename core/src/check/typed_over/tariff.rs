@@ -5,7 +5,7 @@ use rust_decimal::Decimal;
 
 use super::order::charge_shown;
 use super::shape::small_charge;
-use super::{Shape, TENS, digit_typed_back, is_send, principal, uncharged};
+use super::{CENT, Shape, TENS, digit_typed_back, is_send, principal, uncharged};
 use crate::Category;
 use crate::statement::Transaction;
 
@@ -275,7 +275,7 @@ impl Band {
     /// pairs no larger one; the Vodacom sample's run from 1.16 to 9.56), not any amount.
     pub(super) fn allows_off(self, short: Decimal) -> bool {
         let off = if self.credited { -short } else { short };
-        let most = self.most.or(Some(TENS - Decimal::new(1, 2)));
+        let most = self.most.or(Some(TENS - CENT));
         off > Decimal::ZERO && within(off, self.least, most)
     }
 

@@ -88,19 +88,22 @@ impl Silent {
         // account's balance). Neither in a group that took a charge without its row: that charge
         // may be the credited one's equal, the two cancelling on the group's balances (a fifth
         // review's shape).
-        let landed = |t: &Transaction, b: Decimal| {
-            t.category == Category::Charges
-                || before
+        // (`landed` in `typed_over` asks the same of a receipt within its own group, where the
+        // row read must also come after it.)
+        let known = |t: &Transaction, b: Decimal| {
+            if t.category == Category::Charges {
+                charge_shown(group, t, &self.charges).is_some()
+            } else {
+                before
                     .is_some_and(|from| !reached(group, Some(t), from, &self.charges).contains(&b))
+            }
         };
         let left_unknown = |t: &Transaction, end: Decimal| {
             t.net().is_zero()
                 && t.balance.is_none_or(|b| {
                     b != end
                         && (uncharged
-                            || !landed(t, b)
-                            || (t.category == Category::Charges
-                                && charge_shown(group, t, &self.charges).is_none())
+                            || !known(t, b)
                             || !reached(group, Some(t), b, &self.charges).contains(&end))
                 })
         };
