@@ -363,7 +363,7 @@ impl Transaction {
         }
     }
 
-    /// Net effect on the wallet: `paid_in - withdrawn`, KES major units.
+    /// Net effect on the wallet: `paid_in - withdrawn`, major units of the statement's currency.
     pub fn net(&self) -> Decimal {
         self.paid_in - self.withdrawn
     }

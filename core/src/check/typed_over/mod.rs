@@ -123,12 +123,15 @@ pub(super) fn in_group(
     let readings = principal::two_part_readings(group, breaks_are_evidence);
     let shape = Shape::of(group, next_before, breaks_are_evidence);
     // Each other balance the group before prints only where no reading from the running balance
-    // ends on a balance the group prints (the group chains once its principal is left out).
-    let chains = readings.iter().any(|(_, left_out)| {
+    // ends on a balance the group prints (the group chains once its principal is left out), and
+    // where the group's first row does not print the running balance as its own balance before
+    // (MTN's BAL BEFORE: the row says where it started; a levy the balance before it left out
+    // is taken there, and a row raised by the levy's amount must not be read from the other).
+    let only_running = readings.iter().any(|(_, left_out)| {
         group
             .iter()
             .any(|t| t.balance == Some(balance + net - left_out))
-    });
+    }) || group.first().and_then(|t| t.balance_before) == Some(balance);
     // From the running balance, from it moved by the one charge the printed tariff allows the
     // group before to have taken without a row, then from each other balance it prints.
     let running = (balance, silent.after_unprinted, silent.after_unknown_credit);
@@ -141,7 +144,7 @@ pub(super) fn in_group(
             silent
                 .others
                 .iter()
-                .filter(|_| !chains)
+                .filter(|_| !only_running)
                 .map(|&other| (other, silent.others_from)),
         );
     let all: Vec<Reading<'_>> = befores

@@ -391,6 +391,7 @@ fn a_receipt_raised_beside_a_credited_charge_printing_0_elsewhere_fails_to_the_c
 
 mod genuine;
 mod landed;
+mod mtn;
 mod order;
 mod read_to_the_digit;
 mod tariff;
