@@ -329,16 +329,22 @@ fn a_sends_own_row_typed_over_after_a_charge_row_that_fell_by_a_second_charge_fa
 
 #[test]
 fn a_receipt_raised_by_a_printed_charge_after_a_free_debit_fails() {
-    // Airtime and loan repayments take no charge: after them, a receipt printing 3.00 more than
-    // its balance moved (the sample's Pay Bill Charge) is a digit typed over. After a withdrawal
-    // printed without its charge row, the same 3.00 may be that charge taken without a row.
-    for (category, amount) in [(AirtimeAndBundles, "-20"), (FulizaRepayment, "-20")] {
+    // Airtime, loan repayments and paybills printed without a charge row take no charge: after
+    // them, a receipt printing 3.00 more than its balance moved (the sample's Pay Bill Charge) is
+    // a digit typed over. After a withdrawal printed without its charge row, the same 3.00 may
+    // be that charge taken without a row.
+    let free = [
+        (AirtimeAndBundles, "-20", "392", "692"),
+        (FulizaRepayment, "-20", "392", "692"),
+        (Paybill, "-2", "410", "710"),
+    ];
+    for (category, amount, after, received) in free {
         let rows = listed(&[
             (AgentDeposit, 0, "500", "500"),
             (Paybill, 20, "-85", "415"),
             (Charges, 20, "-3", "412"),
-            (category, 40, amount, "392"),
-            (ReceivedMoney, 59, "300", "692"),
+            (category, 40, amount, after),
+            (ReceivedMoney, 59, "300", received),
         ]);
         assert!(!edited(rows.clone()), "{category:?}");
         assert!(edited(typed(rows, 4, "303")), "{category:?}");

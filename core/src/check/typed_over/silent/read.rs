@@ -58,7 +58,9 @@ impl Silent {
             .iter()
             .filter(|t| shown(t) && !credited(t) && !principal::paired_principal(group, t))
             .count();
-        // Airtime and Fuliza and loan repayments take no charge (see `after_uncharged_debit`).
+        // Airtime and Fuliza and loan repayments take no charge; a paybill takes none without its
+        // row: printed without one, it is no debit, but beside a charge row it counts, the row
+        // its own (see `after_uncharged_debit`).
         let debits = group
             .iter()
             .filter(|t| {
@@ -68,7 +70,8 @@ impl Silent {
                         | Category::AirtimeAndBundles
                         | Category::FulizaRepayment
                         | Category::MobileLoanRepayment
-                ) && (t.net() < Decimal::ZERO)
+                ) && (t.category != Category::Paybill || charge_rows > 0)
+                    && (t.net() < Decimal::ZERO)
                     && !principal::paired_total(group, t)
             })
             .count();
