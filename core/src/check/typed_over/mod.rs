@@ -246,7 +246,9 @@ fn explained(
 }
 
 /// What `m` reads as under a reading: itself, then, beside or after a row printing 0 left
-/// unknown, off by each charge the statement prints on another row, less and more; for the
+/// unknown, off by each charge the statement prints on another row, less and more (for the
+/// guard, only less in a group whose rows printing 0 are charges credited,
+/// [`Shape::charge_credited`]); for the
 /// guard ([`explained`]), also in a group that took a charge without its row
 /// ([`uncharged`]: a row explained so is never one digit off by another reading, but
 /// such a reading shows no digit of its own).
@@ -260,11 +262,13 @@ fn read_as(
     guard: bool,
 ) -> Vec<Decimal> {
     let mut read = vec![m];
-    if shape.unprinted
-        || (guard && !breaks_are_evidence && uncharged(shape.rows))
-        || (!breaks_are_evidence && reading.after_unprinted)
-    {
+    let unknown = (guard && !breaks_are_evidence && uncharged(shape.rows))
+        || (!breaks_are_evidence && reading.after_unprinted);
+    if unknown || (shape.unprinted && !(guard && shape.charge_credited())) {
         read.extend(silent.charges_beside(row).flat_map(|c| [m - c, m + c]));
+    } else if shape.unprinted {
+        // A charge credited raises the balance, never leaves it short: what clears a row.
+        read.extend(silent.charges_beside(row).map(|c| m - c));
     }
     read
 }

@@ -194,6 +194,16 @@ impl<'a> Shape<'a> {
         !reading.other() && (credits || debits)
     }
 
+    /// Whether every row of the group is money in and every row printing 0 among them a charge
+    /// row: the withdrawal charge a receipt's sender paid, credited (Vodacom's "Customer Transfer
+    /// of Funds with withdrawal Charge paid From …"). It may raise a balance, never leave it
+    /// short (the sample's receipt of 110 printing 158.11, its charge row 0 beside 162.33).
+    pub(super) fn charge_credited(&self) -> bool {
+        self.rows.iter().all(|t| {
+            t.net() > Decimal::ZERO || (t.net().is_zero() && t.category == Category::Charges)
+        })
+    }
+
     /// Whether money in of an unknown amount may have landed on the group's rows under
     /// `reading`: a receipt, deposit or advance printed as 0 in the group, or beside another
     /// account's balance in the group before (the sample's receipt of 204.22).
