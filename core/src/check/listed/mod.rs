@@ -27,7 +27,7 @@
 //!   Lesotho's deposits and receipts printed with amount 0); the chain goes on from the
 //!   printed balance;
 //! - `levy_after_balance` (info): a row whose balance after leaves out its levy, which the
-//!   next row's balance before has taken (MTN's E-LEVY);
+//!   next row's balance before, where printed, has taken (MTN's E-LEVY);
 //! - `row_not_moving_balance` (info): a group that chains without one of its rows (Vodacom
 //!   Lesotho prints a two-part payment's total and a `… Charge` row of its principal; only the
 //!   total moves the balance); where breaks are no evidence, a principal that no total allows
@@ -44,7 +44,9 @@
 //!   moved): the shape of a digit typed over. Where the wallet's breaks are not evidence, a
 //!   units or cents digit counts only where none of the wallet's own movements without a row
 //!   may be the difference (`super::typed_over::Silent`: a charge the statement prints, taken
-//!   after a debit without its charge row; a row printing 0 in the group before or beside it;
+//!   after a debit without its charge row, not after airtime, a repayment or a paybill in a
+//!   group with no charge row showing its charge; a row printing 0 in the group before or
+//!   beside it;
 //!   a payment printed with its charge row, as Vodacom Lesotho's two-part payment printing
 //!   51.00 for a 50.00 step);
 //! - `balance_chain_break`: anything else; a warning where the wallet's breaks are evidence
@@ -247,9 +249,12 @@ fn step(
         }
         return (expected, end);
     }
-    if group
-        .iter()
-        .any(|t| t.tax.is_some_and(|tax| t.balance == Some(expected + tax)))
+    // A balance that leaves the levy out, where the next row's balance before (where printed)
+    // has taken it: an amount typed over by the levy's size would otherwise read as the levy.
+    if next_before.is_none_or(|b| b == expected)
+        && group
+            .iter()
+            .any(|t| t.tax.is_some_and(|tax| t.balance == Some(expected + tax)))
     {
         tallies.levy.add(at);
         return (expected, end);

@@ -109,9 +109,11 @@ fn digit_typed_back(printed: Decimal, least: Decimal) -> impl Iterator<Item = De
 /// the group's printed net), whose amount, replaced by the amount the printed balances say it
 /// moved, makes the group chain, when the two are [`one_digit_apart`]: by any digit where
 /// `breaks_are_evidence`, else by [`TENS`] or more, or by less where no movement without a row
-/// ([`Silent`]) may be the difference; and the balance the group then ends on. Where the
-/// running balance shows none, each other balance the group before prints is tried (that
-/// group may have ended on it: a charge taken twice, a row printing 0 beside its receipt).
+/// ([`Silent`]) may be the difference; and the balance the group then ends on. Where no reading
+/// from the running balance ends on a balance the group prints, and the group's first row does
+/// not print the running balance as its own balance before (MTN's `BAL BEFORE`), each other
+/// balance the group before prints is tried (that group may have ended on it: a charge taken
+/// twice, a row printing 0 beside its receipt).
 pub(super) fn in_group(
     group: &[&Transaction],
     balance: Decimal,
@@ -177,9 +179,10 @@ pub(super) fn in_group(
 /// (the other row may have come after it, its own amount then read back). A row that any
 /// reading of the group explains ([`explained`], worked out once for every row) is never one
 /// digit off by another. Beside or after a row printing 0
-/// left unknown (a receipt whose sender paid its withdrawal charge: the 0 was a charge, either
-/// way), a movement is also read off by each charge the statement prints, more or less; such a
-/// reading shows a digit only where the
+/// left unknown (a charge printing 0 may have been taken or credited), a movement is also read
+/// off by each charge the statement prints, more or less (to clear a row in a group of money in
+/// whose rows printing 0 are charge rows, only less, by the charge each shows:
+/// [`Shape::charges_credited`]); such a reading shows a digit only where the
 /// movement as read is twenty units or more off the printed amount (an unknown charge and a
 /// printed one may add up to a round difference: a withdrawal charge of 11.84 unprinted beside
 /// a printed 1.84 makes ten; twenty would take a charge of twenty units more than another).
@@ -247,8 +250,8 @@ fn explained(
 
 /// What `m` reads as under a reading: itself, then, beside or after a row printing 0 left
 /// unknown, off by each charge the statement prints on another row, less and more (for the
-/// guard, only less in a group whose rows printing 0 are charges credited,
-/// [`Shape::charge_credited`]); for the
+/// guard, in a group of money in whose rows printing 0 show the charges credited, off by those
+/// charges, and only less: [`Shape::charges_credited`]); for the
 /// guard ([`explained`]), also in a group that took a charge without its row
 /// ([`uncharged`]: a row explained so is never one digit off by another reading, but
 /// such a reading shows no digit of its own).
@@ -264,11 +267,15 @@ fn read_as(
     let mut read = vec![m];
     let unknown = (guard && !breaks_are_evidence && uncharged(shape.rows))
         || (!breaks_are_evidence && reading.after_unprinted);
-    if unknown || (shape.unprinted && !(guard && shape.charge_credited())) {
+    // For the guard, a group whose rows printing 0 show the charges credited is read off by
+    // those charges alone, and only less: a credited charge raised the balance by its amount.
+    let credited = (guard && !unknown && shape.unprinted)
+        .then(|| shape.charges_credited(&silent.charges))
+        .flatten();
+    if let Some(credited) = credited {
+        read.extend(credited.iter().map(|c| m - c));
+    } else if unknown || shape.unprinted {
         read.extend(silent.charges_beside(row).flat_map(|c| [m - c, m + c]));
-    } else if shape.unprinted {
-        // A charge credited raises the balance, never leaves it short: what clears a row.
-        read.extend(silent.charges_beside(row).map(|c| m - c));
     }
     read
 }

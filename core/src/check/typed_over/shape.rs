@@ -4,7 +4,7 @@
 
 use rust_decimal::Decimal;
 
-use super::order::{reached, takes_charge, withdrawal_unpaired};
+use super::order::{charge_shown, reached, takes_charge, withdrawal_unpaired};
 use super::{TENS, principal};
 use crate::Category;
 use crate::statement::Transaction;
@@ -194,14 +194,29 @@ impl<'a> Shape<'a> {
         !reading.other() && (credits || debits)
     }
 
-    /// Whether every row of the group is money in and every row printing 0 among them a charge
-    /// row: the withdrawal charge a receipt's sender paid, credited (Vodacom's "Customer Transfer
-    /// of Funds with withdrawal Charge paid From …"). It may raise a balance, never leave it
-    /// short (the sample's receipt of 110 printing 158.11, its charge row 0 beside 162.33).
-    pub(super) fn charge_credited(&self) -> bool {
-        self.rows.iter().all(|t| {
-            t.net() > Decimal::ZERO || (t.net().is_zero() && t.category == Category::Charges)
-        })
+    /// The charges that may have been credited in a group of money in whose rows printing 0 are
+    /// all charge rows (the withdrawal charge a receipt's sender paid, credited: Vodacom's
+    /// "Customer Transfer of Funds with withdrawal Charge paid From …"): the charge a row shows
+    /// ([`charge_shown`]: beside the receipt's balance plus a charge the statement prints), else,
+    /// beside another account's balance or another row's, any charge the statement prints
+    /// (`charges`). `None` for any other group. A credited charge raised a balance by its
+    /// amount, and left none short (the sample's receipt of 110 printing 158.11, its charge row 0
+    /// beside 162.33).
+    pub(super) fn charges_credited(&self, charges: &[Decimal]) -> Option<Vec<Decimal>> {
+        let mut credited = Vec::new();
+        for t in self.rows {
+            if t.net() < Decimal::ZERO || (t.net().is_zero() && t.category != Category::Charges) {
+                return None;
+            }
+            if t.net().is_zero() {
+                match charge_shown(self.rows, t, charges) {
+                    Some(c) if c > Decimal::ZERO => credited.push(c),
+                    Some(_) => return None,
+                    None => credited.extend_from_slice(charges),
+                }
+            }
+        }
+        Some(credited)
     }
 
     /// Whether money in of an unknown amount may have landed on the group's rows under

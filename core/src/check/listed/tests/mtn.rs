@@ -63,3 +63,29 @@ fn a_receipt_typed_over_by_the_levy_its_balance_left_out_fails() {
         );
     }
 }
+
+#[test]
+fn a_levied_amount_typed_over_by_its_levy_fails() {
+    // A levied send whose balance after has taken its levy (27.86), typed from 9.50 to 9.60
+    // (9.74 with its fee and levy): its balance after is then the running balance less the row
+    // plus the levy, the shape of a balance leaving the levy out; but the next row's balance
+    // before, 27.86, has taken no levy from it.
+    let rows = |send: &str| {
+        vec![
+            mtn(SendMoney, 0, send, ("0.04", "0.10"), ("37.50", "27.96")),
+            mtn(ReceivedMoney, 30, "50.50", ("0", "0"), ("27.86", "78.36")),
+        ]
+    };
+    let genuine = mtn_codes(rows("-9.64"));
+    assert!(
+        genuine.contains(&"levy_after_balance".to_owned()),
+        "{genuine:?}"
+    );
+    let mut typed = rows("-9.74");
+    typed[0].balance = "27.86".parse().ok();
+    let codes = mtn_codes(typed);
+    assert!(
+        codes.contains(&"amount_digit_edited".to_owned()),
+        "{codes:?}"
+    );
+}

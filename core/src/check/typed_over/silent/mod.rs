@@ -59,12 +59,14 @@ pub(in crate::check) struct Silent {
     pub(super) others_from: Before,
     /// Whether the group read before holds more debits than charge rows: a charge may have been
     /// taken without its row (a withdrawal printed without its charge row beside another
-    /// debit's). Airtime purchases, Fuliza and loan repayments, and paybills in a group printing
-    /// no charge row, count as no debits: they take no charge without its row (beside a charge
-    /// row a paybill counts, the row its own; on the Vodacom sample, none of its 32 airtime and
-    /// repayment rows is followed by a charge taken without a row, nor any of its 57 paybills:
-    /// 52 of their groups chain on into the next, the other 4 beside a row printing 0 or a
-    /// two-part payment; its such charges all follow withdrawals and sends).
+    /// debit's). Airtime purchases, Fuliza and loan repayments, and paybills in a group with no
+    /// charge row taking a charge (one printing 0 that shows none, a charge credited and a
+    /// two-part payment's principal are not), count as no debits: they take no charge without
+    /// its row (beside such a charge row a paybill counts, the row perhaps its own; on the
+    /// Vodacom sample none of its 32 airtime and repayment rows is followed by a charge taken
+    /// without a row, nor any of its 57 paybills, in 56 groups: 52 chain on into the next group
+    /// from their own balance, the other 4 sit beside a row printing 0 or a two-part payment;
+    /// its such charges all follow withdrawals and sends).
     after_uncharged_debit: bool,
     /// Where the group read before took a charge without a row that shows it (more withdrawals
     /// and sends, `AgentWithdrawal` and `SendMoney`, than charge rows; or a charge row printing

@@ -59,8 +59,8 @@ impl Silent {
             .filter(|t| shown(t) && !credited(t) && !principal::paired_principal(group, t))
             .count();
         // Airtime and Fuliza and loan repayments take no charge; a paybill takes none without its
-        // row: printed without one, it is no debit, but beside a charge row it counts, the row
-        // its own (see `after_uncharged_debit`).
+        // row: in a group with no charge row taking a charge (`charge_rows`) it is no debit, but
+        // beside one it counts, the row perhaps its own (see `after_uncharged_debit`).
         let debits = group
             .iter()
             .filter(|t| {
