@@ -194,8 +194,10 @@ impl<'a> Shape<'a> {
         !reading.other() && (credits || debits)
     }
 
-    /// The charges that may have been credited in a group of money in whose rows printing 0 are
-    /// all charge rows (the withdrawal charge a receipt's sender paid, credited: Vodacom's
+    /// The charges that may have been credited in a group of money in (and of debits that take
+    /// no charge: airtime, Fuliza and loan repayments, as `Silent`'s `after_uncharged_debit`
+    /// reads them) whose rows printing 0 are all charge rows (the withdrawal charge a receipt's
+    /// sender paid, credited: Vodacom's
     /// "Customer Transfer of Funds with withdrawal Charge paid From …"): the charge a row shows
     /// ([`charge_shown`]: beside the receipt's balance plus a charge the statement prints), else,
     /// beside another account's balance or another row's, any charge the statement prints
@@ -205,7 +207,15 @@ impl<'a> Shape<'a> {
     pub(super) fn charges_credited(&self, charges: &[Decimal]) -> Option<Vec<Decimal>> {
         let mut credited = Vec::new();
         for t in self.rows {
-            if t.net() < Decimal::ZERO || (t.net().is_zero() && t.category != Category::Charges) {
+            let free = matches!(
+                t.category,
+                Category::AirtimeAndBundles
+                    | Category::FulizaRepayment
+                    | Category::MobileLoanRepayment
+            );
+            if (t.net() < Decimal::ZERO && !free)
+                || (t.net().is_zero() && t.category != Category::Charges)
+            {
                 return None;
             }
             if t.net().is_zero() {

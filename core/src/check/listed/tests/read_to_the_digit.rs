@@ -358,28 +358,3 @@ fn a_receipt_raised_by_a_printed_charge_after_a_free_debit_fails() {
     ]);
     assert!(!edited(after_a_withdrawal));
 }
-
-#[test]
-fn a_receipt_beside_its_credited_charge_raised_by_a_printed_charge_fails() {
-    // The sample's receipt of 110 whose sender paid the withdrawal charge: its charge row prints
-    // 0 beside the receipt's balance plus 4.22. A credited charge raises a balance by its own
-    // amount, never leaves it short, so the receipt typed to 113 (its step of 110 plus the
-    // statement's Pay Bill Charge of 3.00, or the group's step of 114.22 less a send's charge of
-    // 1.22) is a digit typed over, not a charge.
-    let rows = listed(&[
-        (AgentDeposit, 0, "500", "500"),
-        (AgentWithdrawal, 10, "-200", "300"),
-        (Charges, 10, "-4.22", "295.78"),
-        (SendMoney, 20, "-20", "275.78"),
-        (Charges, 20, "-1.22", "274.56"),
-        (Paybill, 30, "-85", "189.56"),
-        (Charges, 30, "-3", "186.56"),
-        (ReceivedMoney, 40, "110", "296.56"),
-        (Charges, 40, "0", "300.78"),
-        (ReceivedMoney, 59, "300", "600.78"),
-    ]);
-    assert!(!edited(rows.clone()));
-    for receipt in ["113", "190", "110.30"] {
-        assert!(edited(typed(rows.clone(), 7, receipt)), "{receipt}");
-    }
-}
