@@ -318,7 +318,17 @@ fn moves(
         let end = shape.ends.first().copied().unwrap_or(own);
         let step = own - reading.before;
         match shape.own_step(row, own, &silent.charges) {
-            Some((held_back, below_tens)) if !below_tens || (step - row.net()).abs() < TENS => {
+            // Where the rows after it provably came after it, its step shows units and cents
+            // only: the balance before the group is trusted no further, unless the group before
+            // chained to it and left no row printing 0 unknown (`Before::Passed`), and nothing
+            // beside the row holds it back.
+            Some((held_back, below_tens))
+                if !below_tens
+                    || (step - row.net()).abs() < TENS
+                    || (!held_back
+                        && reading.from == Before::Running
+                        && silent.others_from == Before::Passed) =>
+            {
                 shows.push(Shows {
                     moved: step,
                     after: end,

@@ -38,7 +38,8 @@ fn a_receipt_beside_its_credited_charge_and_a_repayment_raised_fails() {
     // The sample's December receipt of 60: its sender-paid charge of 2.78 credited (a charge row
     // printing 0 beside 62.78), then a Fuliza repayment of 22.80 taken from both two seconds
     // later. A repayment takes no charge, so nothing left the receipt's balance short: typed to
-    // 63 (its step plus the Pay Bill Charge of 3.00) it is a digit typed over.
+    // 63 (its step plus the Pay Bill Charge of 3.00) it is a digit typed over. Its tens too: the
+    // repayment provably came after it, and the group before chained to the running balance.
     let rows = listed(&[
         (AgentDeposit, 0, "500", "500"),
         (AgentWithdrawal, 10, "-80", "420"),
@@ -52,7 +53,26 @@ fn a_receipt_beside_its_credited_charge_and_a_repayment_raised_fails() {
         (ReceivedMoney, 59, "300", "339.98"),
     ]);
     assert!(!edited(rows.clone()));
-    for receipt in ["63", "67", "90"] {
+    for receipt in ["63", "67", "90", "70", "50", "80"] {
         assert!(edited(typed(rows.clone(), 6, receipt)), "{receipt}");
     }
+}
+
+#[test]
+fn money_in_printed_as_0_alone_beside_the_balance_before_it_leaves_the_next_group_unknown() {
+    // A review's shape: a receipt of 10 printed as 0 beside the balance before it, alone in its
+    // group; its 10 lands on the next group, the receipt of 60 beside its credited 2.78 and a
+    // repayment. The chain goes on from the balance the receipt prints, but its amount is not
+    // known there: the next receipt's step of 70 is no digit typed over.
+    let rows = listed(&[
+        (AgentDeposit, 0, "500", "500"),
+        (AgentWithdrawal, 10, "-80", "420"),
+        (Charges, 10, "-2.78", "417.22"),
+        (ReceivedMoney, 20, "0", "417.22"),
+        (ReceivedMoney, 40, "60", "487.22"),
+        (Charges, 40, "0", "490.00"),
+        (FulizaRepayment, 42, "-22.80", "467.20"),
+        (AirtimeAndBundles, 59, "-5", "462.20"),
+    ]);
+    assert!(!edited(rows));
 }

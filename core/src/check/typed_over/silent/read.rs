@@ -101,13 +101,18 @@ impl Silent {
                     .is_some_and(|from| !reached(group, Some(t), from, &self.charges).contains(&b))
             }
         };
+        // Money in printed as 0 beside the balance before its group has not landed, even where
+        // the chain goes on from that balance (alone in its group): its amount lands later.
+        let unlanded =
+            |t: &Transaction, b: Decimal| t.category != Category::Charges && before == Some(b);
         let left_unknown = |t: &Transaction, end: Decimal| {
             t.net().is_zero()
                 && t.balance.is_none_or(|b| {
-                    b != end
-                        && (uncharged
-                            || !known(t, b)
-                            || !reached(group, Some(t), b, &self.charges).contains(&end))
+                    unlanded(t, b)
+                        || (b != end
+                            && (uncharged
+                                || !known(t, b)
+                                || !reached(group, Some(t), b, &self.charges).contains(&end)))
                 })
         };
         let unknown = |end: Decimal| group.iter().any(|t| left_unknown(t, end));
