@@ -135,7 +135,7 @@ impl Silent {
     ///   in the row's group or just before it, as the sample's receipt of 204.22) may be any
     ///   amount, a round one too: only a balance short of the printed amount shows a digit
     ///   (not where `landed`: the reading is from the balance of money in printed as 0 whose
-    ///   amount is in it, see `landed` in [`super`]);
+    ///   amount is in it, see `landed` in `super::moves`);
     /// - a charge the group before took or credited without a row that shows it
     ///   ([`Silent::charge_taken_without_row`]);
     /// - a reading from another balance the group before prints (`reading.other()`) shows a digit

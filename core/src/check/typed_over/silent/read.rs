@@ -91,8 +91,8 @@ impl Silent {
         // account's balance). Neither in a group that took a charge without its row: that charge
         // may be the credited one's equal, the two cancelling on the group's balances (a fifth
         // review's shape).
-        // (`landed` in `typed_over` asks the same of a receipt within its own group, where the
-        // row read must also come after it.)
+        // (`landed` in `typed_over::moves` asks the same of a receipt within its own group, where
+        // the row read must also come after it.)
         let known = |t: &Transaction, b: Decimal| {
             if t.category == Category::Charges {
                 charge_shown(group, t, &self.charges).is_some()
