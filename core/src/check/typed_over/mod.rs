@@ -23,7 +23,7 @@ use moves::moves;
 pub(super) use order::{beside_another_row, broke_last, end_in_order, first_end};
 pub(super) use principal::{principal, total_off_principal};
 pub(super) use shape::small_charge;
-use shape::{Before, Reading, Shape, is_send, uncharged, wants_charge_row};
+use shape::{Before, Reading, Shape, is_send, takes_no_charge, uncharged, wants_charge_row};
 pub(super) use silent::Silent;
 
 /// A row whose printed amount is one digit off the amount its balances moved by

@@ -8,7 +8,7 @@ use super::super::order::{
     beside_another_row, chained, charge_shown, reached, withdrawal_unpaired,
 };
 use super::super::principal;
-use super::super::{Before, wants_charge_row};
+use super::super::{Before, takes_no_charge, wants_charge_row};
 use super::{Band, Silent, unshown_charge};
 use crate::Category;
 use crate::statement::Transaction;
@@ -64,13 +64,9 @@ impl Silent {
         let debits = group
             .iter()
             .filter(|t| {
-                !matches!(
-                    t.category,
-                    Category::Charges
-                        | Category::AirtimeAndBundles
-                        | Category::FulizaRepayment
-                        | Category::MobileLoanRepayment
-                ) && (t.category != Category::Paybill || charge_rows > 0)
+                t.category != Category::Charges
+                    && !takes_no_charge(t)
+                    && (t.category != Category::Paybill || charge_rows > 0)
                     && (t.net() < Decimal::ZERO)
                     && !principal::paired_total(group, t)
             })
