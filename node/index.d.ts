@@ -231,6 +231,11 @@ export interface PdfStructure {
   build?: PdfBuild
   /** Strings of a two-byte font that draw more than one glyph (Airtel's writer: 0). */
   joinedGlyphStrings?: number
+  /**
+   * Glyphs shown alone and placed off the previous glyph's advance as Qt writes it: not a whole
+   * number of 64ths, or a figure placed unlike its other copies on the page (Airtel's writer: 0).
+   */
+  offAdvanceGlyphs?: number
 }
 
 /** How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured"). */

@@ -143,15 +143,17 @@ fn structure(
                 ),
             ));
         }
-        if w.one_glyph_per_string && s.joined_glyph_strings > 0 {
+        if w.one_glyph_per_string
+            && let Some(what) = placed_otherwise(s.joined_glyph_strings, s.off_advance_glyphs)
+        {
             original = false;
             findings.push(finding(
                 "off_grid_text",
                 Severity::Warning,
                 format!(
-                    "{} text string(s) draw several glyphs at once, where {}'s writer places \
-                     every glyph on its own: text was written into the page by another program",
-                    s.joined_glyph_strings, wallet.operator
+                    "{what}, where {}'s writer places every glyph on its own, by the previous \
+                     glyph's advance: text was written into the page by another program",
+                    wallet.operator
                 ),
             ));
         }
@@ -316,6 +318,25 @@ fn human_duration(d: chrono::Duration) -> String {
         m if m < 48 * 60 => format!("{} hours", m / 60),
         m => format!("{} days", m / (24 * 60)),
     }
+}
+
+/// What of a page's text a writer that places every glyph alone (Qt 4.8) did not draw: the
+/// `joined` strings of several glyphs and the glyphs placed `off_advance` (see
+/// [`PdfStructure::off_advance_glyphs`]), in words; `None` when both are 0.
+fn placed_otherwise(joined: u32, off_advance: u32) -> Option<String> {
+    let mut parts = Vec::new();
+    if joined > 0 {
+        parts.push(format!(
+            "{joined} text string(s) draw several glyphs at once"
+        ));
+    }
+    if off_advance > 0 {
+        parts.push(format!(
+            "{off_advance} glyph(s) are placed by a move that is not the previous glyph's \
+             advance in Qt's 64ths of a unit"
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join(" and "))
 }
 
 #[cfg(test)]

@@ -99,7 +99,8 @@ impl Document {
 }
 
 /// The document's facts ([`Document::info`]) with what its pages' text adds to its structure
-/// (strings of several glyphs in a two-byte font, summed over `pages`).
+/// (strings of several glyphs in a two-byte font, and glyphs placed off the previous one's
+/// advance, summed over `pages`).
 pub(crate) fn info_with_pages(
     document: &Document,
     pages: &[Page],
@@ -109,6 +110,9 @@ pub(crate) fn info_with_pages(
         s.joined_glyph_strings = pages
             .iter()
             .fold(0_u32, |n, p| n.saturating_add(p.joined_glyph_strings));
+        s.off_advance_glyphs = pages
+            .iter()
+            .fold(0_u32, |n, p| n.saturating_add(p.off_advance_glyphs));
     }
     info
 }

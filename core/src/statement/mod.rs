@@ -451,6 +451,16 @@ pub struct PdfStructure {
     /// alone, so a string of several glyphs was written by another program.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub joined_glyph_strings: u32,
+    /// Glyphs shown alone in a two-byte font and placed by a `Td` that is not the previous
+    /// glyph's advance as Qt 4.8 writes it: a whole number of 64ths of a text space unit
+    /// (Qt's 26.6 fixed point), and, after a figure of an amount (a digit, a comma or a
+    /// point), the move every other copy of that glyph of its font and size on the page makes
+    /// most often. Airtel Uganda's writer places all 3,988 such glyphs of its sample that way
+    /// (143 glyphs of its fonts and sizes, one move each); a glyph placed by a move computed
+    /// from the font's `/W` widths (6.31 for a digit Qt moves 6.359375), or a figure placed
+    /// by another glyph's move, is counted here.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub off_advance_glyphs: u32,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference

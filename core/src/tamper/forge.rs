@@ -47,6 +47,12 @@ pub enum Forgery {
     WrittenBack,
     /// [`Forgery::CarefulLonger`] written back into the original file's own structure.
     WrittenBackLonger,
+    /// [`Forgery::WrittenBackLonger`] with every glyph of a two-byte font shown on its own,
+    /// placed by a `Td` move as Qt draws Airtel Uganda's pages; the moves the forger adds are
+    /// computed from the font's `/W` widths (what a careful forger with a PDF library does),
+    /// not Qt's advances in 64ths of a unit. On a one-byte font, as
+    /// [`Forgery::WrittenBackLonger`].
+    WrittenBackGlyphs,
     /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
     /// another library, the wallet's document information copied byte for byte.
     Rebuilt,
@@ -54,7 +60,7 @@ pub enum Forgery {
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 8] = [
+    pub const ALL: [Forgery; 9] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
         Forgery::NaiveTensWrittenBack,
@@ -62,6 +68,7 @@ impl Forgery {
         Forgery::CarefulLonger,
         Forgery::WrittenBack,
         Forgery::WrittenBackLonger,
+        Forgery::WrittenBackGlyphs,
         Forgery::Rebuilt,
     ];
 
@@ -75,12 +82,16 @@ impl Forgery {
             Forgery::CarefulLonger => "careful_longer",
             Forgery::WrittenBack => "written_back",
             Forgery::WrittenBackLonger => "written_back_longer",
+            Forgery::WrittenBackGlyphs => "written_back_glyphs",
             Forgery::Rebuilt => "rebuilt_info_copied",
         }
     }
 
     fn longer(self) -> bool {
-        matches!(self, Forgery::CarefulLonger | Forgery::WrittenBackLonger)
+        matches!(
+            self,
+            Forgery::CarefulLonger | Forgery::WrittenBackLonger | Forgery::WrittenBackGlyphs
+        )
     }
 }
 
@@ -90,8 +101,14 @@ struct Piece {
     /// Index among the page's string operands (in operation order).
     string: usize,
     font: usize,
+    /// The font size it is drawn at (`Tf`).
+    size: f64,
     chars: Vec<char>,
 }
+
+/// The strings that replace one string operand: each one's bytes, the ones after the first
+/// shown on their own after a `Td` move of the given size (text space units).
+type Strings = Vec<(f64, Vec<u8>)>;
 
 /// Consecutive pieces of one line of text.
 struct Run {
@@ -117,6 +134,7 @@ pub fn forge(
         return Err("encrypted: forged by `tamper::mutate`".to_owned());
     }
     let mut text = Text::read(&doc)?;
+    text.glyphs_alone = forgery == Forgery::WrittenBackGlyphs;
     let changes = if matches!(
         forgery,
         Forgery::NaiveDigit | Forgery::NaiveWrittenBack | Forgery::NaiveTensWrittenBack
@@ -133,7 +151,8 @@ pub fn forge(
         Forgery::NaiveWrittenBack
         | Forgery::NaiveTensWrittenBack
         | Forgery::WrittenBack
-        | Forgery::WrittenBackLonger => write_back(original, &doc, &text),
+        | Forgery::WrittenBackLonger
+        | Forgery::WrittenBackGlyphs => write_back(original, &doc, &text),
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
@@ -180,9 +199,13 @@ struct Text {
     fonts: Vec<Font>,
     pieces: Vec<Piece>,
     runs: Vec<Run>,
-    /// Per page, the new bytes of string operands by their index.
-    edits: Vec<Vec<(usize, Vec<u8>)>>,
+    /// Per page, the new strings of string operands by their index: each string's bytes, the
+    /// ones after the first shown on their own, each after a `Td` move of the given size.
+    edits: Vec<Vec<(usize, Strings)>>,
     commas: bool,
+    /// Whether a longer value shows its extra glyphs of a two-byte font one per string
+    /// ([`Forgery::WrittenBackGlyphs`]) rather than all in one string.
+    glyphs_alone: bool,
 }
 
 impl Text {
@@ -202,6 +225,7 @@ impl Text {
                 }
             }
             let mut current: Option<usize> = None;
+            let mut size = 0.0;
             let mut string = 0;
             let mut open_run = false;
             for op in &ops.operations {
@@ -213,6 +237,11 @@ impl Text {
                             .and_then(|n| n.as_name().ok())
                             .and_then(|n| by_name.iter().find(|(k, _)| k == n))
                             .map(|(_, i)| *i);
+                        size = op
+                            .operands
+                            .get(1)
+                            .and_then(|n| n.as_float().ok())
+                            .map_or(0.0, f64::from);
                     }
                     "Td" => {
                         let dy = op.operands.get(1).and_then(|o| o.as_float().ok());
@@ -233,6 +262,7 @@ impl Text {
                                     page: index,
                                     string,
                                     font,
+                                    size,
                                     chars,
                                 });
                                 let p = pieces.len() - 1;
@@ -271,6 +301,7 @@ impl Text {
             runs,
             edits,
             commas,
+            glyphs_alone: false,
         })
     }
 
@@ -305,6 +336,18 @@ impl Text {
                     s
                 })
                 .collect()
+        } else if self.glyphs_alone && lengths.iter().all(|n| *n == 1) {
+            // One glyph per piece, the extra ones in the last piece (shown on their own below).
+            let last = lengths.len() - 1;
+            (0..lengths.len())
+                .map(|i| {
+                    if i < last {
+                        vec![text[i]]
+                    } else {
+                        text[last..].to_vec()
+                    }
+                })
+                .collect()
         } else {
             std::iter::once(text.clone())
                 .chain(std::iter::repeat_n(Vec::new(), lengths.len() - 1))
@@ -316,20 +359,28 @@ impl Text {
                 continue;
             }
             let font = &self.fonts[piece.font];
-            let mut bytes = Vec::new();
+            let alone = self.glyphs_alone && font.is_two_byte();
+            let mut strings: Strings = vec![(0.0, Vec::new())];
+            let mut advance = 0.0;
             for c in &chars {
                 let code = font
                     .code_of(*c)
                     .ok_or("a character the font subset lacks")?;
+                if alone && !strings[0].1.is_empty() {
+                    strings.push((advance, Vec::new()));
+                }
+                let bytes = &mut strings.last_mut().ok_or("no string")?.1;
                 if font.is_two_byte() {
                     bytes.extend_from_slice(&u16::try_from(code).unwrap_or(0).to_be_bytes());
                 } else {
                     bytes.push(u8::try_from(code).unwrap_or(b'?'));
                 }
+                let (width, _) = font.glyph(code).map_err(|_| "a glyph the font lacks")?;
+                advance = width / 1000.0 * piece.size;
             }
             let (page, string) = (piece.page, piece.string);
             self.edits[page].retain(|(s, _)| *s != string);
-            self.edits[page].push((string, bytes));
+            self.edits[page].push((string, strings));
             self.pieces[p].chars = chars;
         }
         self.runs[run].text = text.into_iter().collect();
@@ -344,11 +395,16 @@ impl Text {
         let mut at = 0;
         let mut edits = self.edits[page].clone();
         edits.sort_by_key(|(s, _)| *s);
-        for (string, bytes) in edits {
+        for (string, strings) in edits {
             let (start, end) = *spans.get(string).ok_or("string not found in the stream")?;
             out.extend_from_slice(&content[at..start]);
             let hex = content.get(start) == Some(&b'<');
-            out.extend_from_slice(&encode_string(&bytes, hex));
+            for (i, (moved, bytes)) in strings.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(format!(" Tj\n{moved:.8} 0 Td ").as_bytes());
+                }
+                out.extend_from_slice(&encode_string(bytes, hex));
+            }
             at = end;
         }
         out.extend_from_slice(&content[at..]);

@@ -260,8 +260,10 @@ pub struct Writer {
     /// How its files are laid out ([`PdfBuild`]), when measured: a file that names this
     /// writer but is laid out otherwise was re-saved or re-drawn by another program.
     pub build: Option<PdfBuild>,
-    /// Whether it shows every glyph of a two-byte font with its own text-showing string
-    /// (Qt 4.8 places each glyph with its own `Td`): a string of several glyphs is another
-    /// program's text.
+    /// Whether it shows every glyph of a two-byte font with its own text-showing string,
+    /// placed by the previous glyph's advance in 64ths of a unit (Qt 4.8 places each glyph
+    /// with its own `Td`, in 26.6 fixed point): a string of several glyphs, or a glyph placed
+    /// by another move, is another program's text
+    /// ([`PdfStructure::off_advance_glyphs`](crate::statement::PdfStructure::off_advance_glyphs)).
     pub one_glyph_per_string: bool,
 }
