@@ -26,6 +26,7 @@ mod glyphs;
 mod lexer;
 mod load;
 mod pieces;
+mod placement;
 mod reader;
 mod structure;
 #[cfg(any(test, feature = "testing"))]

@@ -12,7 +12,11 @@
 //! (`crate::parallel`), in batches.
 //!
 //! Operators with malformed operands are skipped; `q` nesting deeper than
-//! [`MAX_STATE_DEPTH`] is ignored with its `Q`.
+//! [`MAX_STATE_DEPTH`] is ignored with its `Q`. How the glyphs were placed, against the way
+//! Airtel's writer places them, is [`super::placement`]'s.
+//!
+//! One file over the usual 400 lines: the interpreter is one state machine whose operators
+//! share its state, read as a whole against §9.4.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -28,6 +32,7 @@ use super::lexer::{Lexer, Token};
 use super::load::{
     has_subtype, inherited, media_box_numbers, resolve, sub_dict, too_large_stream, too_large_total,
 };
+use super::placement::Placement;
 use crate::error::{Error, Result};
 use crate::parallel;
 
@@ -266,10 +271,7 @@ fn read_page(
         // About one character per 16 bytes of content in Safaricom's layouts.
         glyphs: Vec::with_capacity((content.len() / 16).min(MAX_GLYPHS_PER_PAGE)),
         number: job.number,
-        joined: 0,
-        alone: None,
-        moves: HashMap::new(),
-        off_advance: 0,
+        placement: Placement::default(),
     };
     match page.run(content) {
         Ok(()) => {}
@@ -283,8 +285,8 @@ fn read_page(
     Ok(Some(Page {
         number: job.number,
         lines: group_lines(page.glyphs),
-        joined_glyph_strings: page.joined,
-        off_advance_glyphs: page.off_advance.saturating_add(unlike_moves(&page.moves)),
+        joined_glyph_strings: page.placement.joined(),
+        off_advance_glyphs: page.placement.off_advance(),
     }))
 }
 
@@ -314,18 +316,9 @@ struct PageReader<'a> {
     height: f64,
     glyphs: Vec<Glyph>,
     number: u32,
-    /// Strings of a two-byte font that show more than one glyph (see
-    /// [`Page::joined_glyph_strings`]).
-    joined: u32,
-    /// The glyph the last operator showed alone (a string of one code of a two-byte font):
-    /// its font, code and size bits, and whether it draws a figure of an amount (a digit, a
-    /// comma or a point); `None` after any other operator.
-    alone: Option<((usize, u32, u64), bool)>,
-    /// The `Td` moves right after each such glyph of a figure (by font, code and size bits):
-    /// the move's bits and how many times it was made (see [`Page::off_advance_glyphs`]).
-    moves: HashMap<(usize, u32, u64), HashMap<u64, u32>>,
-    /// Those moves that are not a whole number of 64ths of a unit.
-    off_advance: u32,
+    /// How its glyphs were placed, against Qt's way (see [`Page::joined_glyph_strings`] and
+    /// [`Page::off_advance_glyphs`]).
+    placement: Placement,
 }
 
 fn numbers<const N: usize>(operands: &[Token<'_>]) -> Option<[f64; N]> {
@@ -382,7 +375,11 @@ impl PageReader<'_> {
         saved: &mut Saved,
         tlm: &mut Matrix,
     ) -> std::result::Result<(), Stop> {
-        let alone = self.alone.take();
+        let td = (operator == b"Td")
+            .then(|| numbers::<2>(operands))
+            .flatten()
+            .map(|[tx, ty]| (tx, ty));
+        self.placement.operator(td);
         match operator {
             b"BT" | b"ET" => {
                 *tlm = Matrix::IDENTITY;
@@ -411,11 +408,6 @@ impl PageReader<'_> {
                 if let Some([tx, ty]) = numbers::<2>(operands) {
                     if operator == b"TD" {
                         state.leading = -ty;
-                    }
-                    if let Some((glyph, figure)) = alone
-                        && ty == 0.0
-                    {
-                        self.moved(glyph, figure, tx);
                     }
                     *tlm = Matrix::translation(tx, ty).then(tlm);
                     state.tm = *tlm;
@@ -544,10 +536,7 @@ impl PageReader<'_> {
     ) -> std::result::Result<(), Stop> {
         let index = font;
         let font = &self.fonts[font];
-        if font.is_two_byte() && bytes.len() > 2 {
-            self.joined = self.joined.saturating_add(1);
-        }
-        let alone = font.is_two_byte() && bytes.len() == 2;
+        let mut shown = (0, 0, false);
         for (code, single_byte) in font.codes(bytes) {
             let (width, text) = font.glyph(code)?;
             let tsm = Matrix([state.scaling, 0.0, 0.0, 1.0, 0.0, state.rise]);
@@ -560,37 +549,15 @@ impl PageReader<'_> {
             self.output(&trm, w0, state.size, text)?;
             let tx = state.scaling * (w0 * state.size + spacing);
             state.tm = Matrix::translation(tx, 0.0).then(&state.tm);
-            if alone {
-                let figure = text
-                    .iter()
-                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.'));
-                self.alone = Some(((index, code, state.size.to_bits()), figure));
-            }
+            let figure = text
+                .iter()
+                .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.'));
+            shown = (shown.0 + 1, code, figure);
         }
+        let (codes, last, figure) = shown;
+        self.placement
+            .shown(font.is_two_byte(), codes, (index, last, state.size), figure);
         Ok(())
-    }
-
-    /// Records a `Td` move of `tx` (text space units) right after a `glyph` shown alone (font,
-    /// code, size bits), counting it off the grid unless it is a whole number of 64ths of a
-    /// unit: Qt 4.8 lays text out in 26.6 fixed point (`QFixed`), so every move it writes is
-    /// (3,988 of 3,988 on the Airtel sample: a digit moves 6.359375), where a move computed
-    /// from the font's `/W` widths (6.31 for that digit) is not. The moves after a `figure` of
-    /// an amount are kept for [`unlike_moves`] (the text around them, a name or a wrapped
-    /// description, is left to the grid: a genuine line could be spaced out).
-    fn moved(&mut self, glyph: (usize, u32, u64), figure: bool, tx: f64) {
-        if !in_sixty_fourths(tx) {
-            self.off_advance = self.off_advance.saturating_add(1);
-        }
-        if !figure {
-            return;
-        }
-        let count = self
-            .moves
-            .entry(glyph)
-            .or_default()
-            .entry(tx.to_bits())
-            .or_default();
-        *count = count.saturating_add(1);
     }
 
     /// Keeps one drawn glyph's characters (see [`place`]).
@@ -619,68 +586,8 @@ impl PageReader<'_> {
     }
 }
 
-/// Whether `tx` is a whole number of 64ths (Qt's `QFixed`, 26.6 fixed point), to within
-/// the rounding of a decimal operand.
-fn in_sixty_fourths(tx: f64) -> bool {
-    let sixty_fourths = tx * 64.0;
-    (sixty_fourths - sixty_fourths.round()).abs() <= 1e-6
-}
-
-/// How many of a page's `moves` after a figure shown alone (see [`PageReader::moved`]) are
-/// not the move its glyph makes most often on the page: Qt 4.8 (Airtel Uganda's writer) moves by
-/// each glyph's own advance, the same for every copy of a glyph of one font and size (measured
-/// on the Airtel sample: 143 glyphs of its fonts and sizes, each one move), so a glyph placed
-/// by copying another glyph's move shows here.
-fn unlike_moves(moves: &HashMap<(usize, u32, u64), HashMap<u64, u32>>) -> u32 {
-    moves
-        .values()
-        .map(|counts| {
-            let all = counts.values().fold(0_u32, |n, c| n.saturating_add(*c));
-            all - counts.values().copied().max().unwrap_or(0)
-        })
-        .fold(0_u32, u32::saturating_add)
-}
-
 /// `T*`: the start of the next line, `leading` below.
 fn next_line(state: &mut State, tlm: &mut Matrix) {
     *tlm = Matrix::translation(0.0, -state.leading).then(tlm);
     state.tm = *tlm;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn qt_moves_are_whole_sixty_fourths_and_moves_from_the_widths_are_not() {
-        // A digit of the Airtel sample's DejaVuSans at 10 pt: Qt moves 6.35937500 (407/64);
-        // its /W width, 631, gives 6.31.
-        assert!(in_sixty_fourths(6.359_375));
-        assert!(in_sixty_fourths(2.765_625));
-        assert!(in_sixty_fourths(456.0));
-        assert!(!in_sixty_fourths(6.31));
-        assert!(!in_sixty_fourths(6.362_3));
-    }
-
-    #[test]
-    fn a_glyph_moved_unlike_its_other_copies_is_counted() {
-        let digit = (0, 0x12, 10.0_f64.to_bits());
-        let comma = (0, 0x0f, 10.0_f64.to_bits());
-        let mut moves: HashMap<(usize, u32, u64), HashMap<u64, u32>> = HashMap::new();
-        moves
-            .entry(digit)
-            .or_default()
-            .insert(6.359_375_f64.to_bits(), 40);
-        moves
-            .entry(comma)
-            .or_default()
-            .insert(3.171_875_f64.to_bits(), 12);
-        assert_eq!(unlike_moves(&moves), 0, "each glyph one move: Qt's pages");
-        // A comma placed by a digit's move (a forger copying the wrong glyph's Td).
-        moves
-            .entry(comma)
-            .or_default()
-            .insert(6.359_375_f64.to_bits(), 1);
-        assert_eq!(unlike_moves(&moves), 1);
-    }
 }
