@@ -232,10 +232,10 @@ export interface PdfStructure {
   /** Strings of a two-byte font that draw more than one glyph (Airtel's writer: 0). */
   joinedGlyphStrings?: number
   /**
-   * Glyphs shown alone and placed off the previous glyph's advance as Qt writes it: not a whole
-   * number of 64ths, or a figure placed unlike its other copies on the page (Airtel's writer: 0).
+   * Text placements Qt does not make: moves off its 64ths of a unit, figures moved unlike their
+   * other copies on the page, text operators it never writes (Airtel's writer: 0).
    */
-  offAdvanceGlyphs?: number
+  placedOtherwise?: number
 }
 
 /** How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured"). */

@@ -390,10 +390,10 @@ pub struct PdfStructure {
     /// Strings of a two-byte font that draw more than one glyph (Airtel's writer: 0).
     #[uniffi(default)]
     pub joined_glyph_strings: u32,
-    /// Glyphs shown alone and placed off the previous glyph's advance as Qt writes it
-    /// (Airtel's writer: 0).
+    /// Text placements Qt does not make: moves off its 64ths, figures moved unlike their
+    /// other copies, text operators it never writes (Airtel's writer: 0).
     #[uniffi(default)]
-    pub off_advance_glyphs: u32,
+    pub placed_otherwise: u32,
 }
 
 /// How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured").

@@ -144,7 +144,7 @@ fn structure(
             ));
         }
         if w.one_glyph_per_string
-            && let Some(what) = placed_otherwise(s.joined_glyph_strings, s.off_advance_glyphs)
+            && let Some(what) = placed_otherwise(s.joined_glyph_strings, s.placed_otherwise)
         {
             original = false;
             findings.push(finding(
@@ -321,19 +321,19 @@ fn human_duration(d: chrono::Duration) -> String {
 }
 
 /// What of a page's text a writer that places every glyph alone (Qt 4.8) did not draw: the
-/// `joined` strings of several glyphs and the glyphs placed `off_advance` (see
-/// [`PdfStructure::off_advance_glyphs`]), in words; `None` when both are 0.
-fn placed_otherwise(joined: u32, off_advance: u32) -> Option<String> {
+/// `joined` strings of several glyphs and the placements it does not make (`otherwise`, see
+/// [`PdfStructure::placed_otherwise`]), in words; `None` when both are 0.
+fn placed_otherwise(joined: u32, otherwise: u32) -> Option<String> {
     let mut parts = Vec::new();
     if joined > 0 {
         parts.push(format!(
             "{joined} text string(s) draw several glyphs at once"
         ));
     }
-    if off_advance > 0 {
+    if otherwise > 0 {
         parts.push(format!(
-            "{off_advance} glyph(s) are placed by a move that is not the previous glyph's \
-             advance in Qt's 64ths of a unit"
+            "{otherwise} glyph(s) are placed by a move or an operator Qt does not write (off \
+             its 64ths of a unit, unlike the glyph's other copies, or spacing operators)"
         ));
     }
     (!parts.is_empty()).then(|| parts.join(" and "))

@@ -66,9 +66,9 @@ pub(crate) struct Page {
     /// (Airtel Uganda's writer draws one glyph per string: see
     /// `crate::statement::PdfStructure::joined_glyph_strings`).
     pub joined_glyph_strings: u32,
-    /// Glyphs placed by a `Td` that is not the previous glyph's advance as Qt writes it (see
-    /// `crate::statement::PdfStructure::off_advance_glyphs`).
-    pub off_advance_glyphs: u32,
+    /// Text placements Qt 4.8 does not make (see
+    /// `crate::statement::PdfStructure::placed_otherwise`).
+    pub placed_otherwise: u32,
 }
 
 /// Joins characters (sorted by `x`) into text, with a single space wherever the font drew a

@@ -111,9 +111,9 @@ pub(crate) fn info_with_pages(
         s.joined_glyph_strings = pages
             .iter()
             .fold(0_u32, |n, p| n.saturating_add(p.joined_glyph_strings));
-        s.off_advance_glyphs = pages
+        s.placed_otherwise = pages
             .iter()
-            .fold(0_u32, |n, p| n.saturating_add(p.off_advance_glyphs));
+            .fold(0_u32, |n, p| n.saturating_add(p.placed_otherwise));
     }
     info
 }

@@ -286,7 +286,7 @@ fn read_page(
         number: job.number,
         lines: group_lines(page.glyphs),
         joined_glyph_strings: page.placement.joined(),
-        off_advance_glyphs: page.placement.off_advance(),
+        placed_otherwise: page.placement.otherwise(),
     }))
 }
 
@@ -317,7 +317,7 @@ struct PageReader<'a> {
     glyphs: Vec<Glyph>,
     number: u32,
     /// How its glyphs were placed, against Qt's way (see [`Page::joined_glyph_strings`] and
-    /// [`Page::off_advance_glyphs`]).
+    /// [`Page::placed_otherwise`]).
     placement: Placement,
 }
 
@@ -379,7 +379,7 @@ impl PageReader<'_> {
             .then(|| numbers::<2>(operands))
             .flatten()
             .map(|[tx, ty]| (tx, ty));
-        self.placement.operator(td);
+        self.placement.operator(operator, td);
         match operator {
             b"BT" | b"ET" => {
                 *tlm = Matrix::IDENTITY;
@@ -549,9 +549,11 @@ impl PageReader<'_> {
             self.output(&trm, w0, state.size, text)?;
             let tx = state.scaling * (w0 * state.size + spacing);
             state.tm = Matrix::translation(tx, 0.0).then(&state.tm);
-            let figure = text
-                .iter()
-                .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.'));
+            // A figure of an amount (a glyph without text is none).
+            let figure = !text.is_empty()
+                && text
+                    .iter()
+                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.'));
             shown = (shown.0 + 1, code, figure);
         }
         let (codes, last, figure) = shown;

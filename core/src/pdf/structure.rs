@@ -23,7 +23,7 @@ pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> Pd
         off_grid: Vec::new(),
         build: Some(build(bytes, doc)),
         joined_glyph_strings: 0,
-        off_advance_glyphs: 0,
+        placed_otherwise: 0,
     }
 }
 

@@ -451,16 +451,19 @@ pub struct PdfStructure {
     /// alone, so a string of several glyphs was written by another program.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub joined_glyph_strings: u32,
-    /// Glyphs shown alone in a two-byte font and placed by a `Td` that is not the previous
-    /// glyph's advance as Qt 4.8 writes it: a whole number of 64ths of a text space unit
-    /// (Qt's 26.6 fixed point), and, after a figure of an amount (a digit, a comma or a
-    /// point), the move every other copy of that glyph of its font and size on the page makes
-    /// most often. Airtel Uganda's writer places all 3,988 such glyphs of its sample that way
-    /// (143 glyphs of its fonts and sizes, one move each); a glyph placed by a move computed
-    /// from the font's `/W` widths (6.31 for a digit Qt moves 6.359375), or a figure placed
-    /// by another glyph's move, is counted here.
+    /// Text placements Qt 4.8 does not make (Airtel Uganda's writer draws every glyph of its
+    /// two-byte font with one `Td` and one `Tj` of that glyph alone, the move the previous
+    /// glyph's advance in its 26.6 fixed point): a `Td` move right after a glyph shown alone
+    /// that is not a whole number of 64ths of a text space unit; after a figure of an amount
+    /// (a digit, a comma or a point), a move other than the one every other copy of that
+    /// glyph of its font and size on the page makes most often; a text operator Qt never
+    /// writes (`TJ`, `'`, `"`, `Tc`, `Tw`, `Tz`, `Ts`, `TL`, `T*`, `TD`); a `Td` right after
+    /// a `Td`. The Airtel sample has none (3,988 moves, all whole 64ths, 143 glyphs of its
+    /// fonts and sizes with one move each); a glyph placed by a move computed from the font's
+    /// `/W` widths (6.31 for a digit Qt moves 6.359375), or a figure placed by another glyph's
+    /// move, is counted here.
     #[serde(default, skip_serializing_if = "is_zero")]
-    pub off_advance_glyphs: u32,
+    pub placed_otherwise: u32,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference

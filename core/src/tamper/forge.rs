@@ -47,12 +47,16 @@ pub enum Forgery {
     WrittenBack,
     /// [`Forgery::CarefulLonger`] written back into the original file's own structure.
     WrittenBackLonger,
-    /// [`Forgery::WrittenBackLonger`] with every glyph of a two-byte font shown on its own,
-    /// placed by a `Td` move as Qt draws Airtel Uganda's pages; the moves the forger adds are
-    /// computed from the font's `/W` widths (what a careful forger with a PDF library does),
-    /// not Qt's advances in 64ths of a unit. On a one-byte font, as
-    /// [`Forgery::WrittenBackLonger`].
+    /// [`Forgery::WrittenBackLonger`] with every glyph of the new text of a two-byte font's
+    /// `Tj` pieces shown on its own, placed by a `Td` move as Qt draws Airtel Uganda's pages
+    /// (the text re-laid from its first piece, the other pieces emptied); the moves computed
+    /// from the font's `/W` widths (what a careful forger with a PDF library does), not Qt's
+    /// advances in 64ths of a unit. Elsewhere, as [`Forgery::WrittenBackLonger`].
     WrittenBackGlyphs,
+    /// [`Forgery::WrittenBackGlyphs`] with the moves copied from Qt's own: each glyph's move
+    /// where the page shows it alone elsewhere (its `/W` width where it does not). The limit
+    /// of a check of one file: expected `verified` on Airtel.
+    WrittenBackGlyphsCopied,
     /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
     /// another library, the wallet's document information copied byte for byte.
     Rebuilt,
@@ -60,7 +64,7 @@ pub enum Forgery {
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 9] = [
+    pub const ALL: [Forgery; 10] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
         Forgery::NaiveTensWrittenBack,
@@ -69,6 +73,7 @@ impl Forgery {
         Forgery::WrittenBack,
         Forgery::WrittenBackLonger,
         Forgery::WrittenBackGlyphs,
+        Forgery::WrittenBackGlyphsCopied,
         Forgery::Rebuilt,
     ];
 
@@ -83,6 +88,7 @@ impl Forgery {
             Forgery::WrittenBack => "written_back",
             Forgery::WrittenBackLonger => "written_back_longer",
             Forgery::WrittenBackGlyphs => "written_back_glyphs",
+            Forgery::WrittenBackGlyphsCopied => "written_back_glyphs_copied",
             Forgery::Rebuilt => "rebuilt_info_copied",
         }
     }
@@ -90,7 +96,10 @@ impl Forgery {
     fn longer(self) -> bool {
         matches!(
             self,
-            Forgery::CarefulLonger | Forgery::WrittenBackLonger | Forgery::WrittenBackGlyphs
+            Forgery::CarefulLonger
+                | Forgery::WrittenBackLonger
+                | Forgery::WrittenBackGlyphs
+                | Forgery::WrittenBackGlyphsCopied
         )
     }
 }
@@ -103,6 +112,8 @@ struct Piece {
     font: usize,
     /// The font size it is drawn at (`Tf`).
     size: f64,
+    /// Whether it is the string of a `Tj` (not of a `TJ` array).
+    tj: bool,
     chars: Vec<char>,
 }
 
@@ -134,7 +145,11 @@ pub fn forge(
         return Err("encrypted: forged by `tamper::mutate`".to_owned());
     }
     let mut text = Text::read(&doc)?;
-    text.glyphs_alone = forgery == Forgery::WrittenBackGlyphs;
+    text.glyphs = match forgery {
+        Forgery::WrittenBackGlyphs => Some(Moves::Widths),
+        Forgery::WrittenBackGlyphsCopied => Some(Moves::Copied),
+        _ => None,
+    };
     let changes = if matches!(
         forgery,
         Forgery::NaiveDigit | Forgery::NaiveWrittenBack | Forgery::NaiveTensWrittenBack
@@ -152,7 +167,8 @@ pub fn forge(
         | Forgery::NaiveTensWrittenBack
         | Forgery::WrittenBack
         | Forgery::WrittenBackLonger
-        | Forgery::WrittenBackGlyphs => write_back(original, &doc, &text),
+        | Forgery::WrittenBackGlyphs
+        | Forgery::WrittenBackGlyphsCopied => write_back(original, &doc, &text),
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
@@ -199,13 +215,27 @@ struct Text {
     fonts: Vec<Font>,
     pieces: Vec<Piece>,
     runs: Vec<Run>,
-    /// Per page, the new strings of string operands by their index: each string's bytes, the
-    /// ones after the first shown on their own, each after a `Td` move of the given size.
-    edits: Vec<Vec<(usize, Strings)>>,
+    /// Per page, the new strings of string operands by their index, through the operand of the
+    /// second index (the same one, or the last of a run re-laid glyph by glyph, the operators
+    /// between them replaced too): each string's bytes, the ones after the first shown on
+    /// their own, each after a `Td` move of the given size.
+    edits: Vec<Vec<(usize, usize, Strings)>>,
     commas: bool,
-    /// Whether a longer value shows its extra glyphs of a two-byte font one per string
-    /// ([`Forgery::WrittenBackGlyphs`]) rather than all in one string.
-    glyphs_alone: bool,
+    /// Whether a longer value of a two-byte font's `Tj` pieces shows each glyph on its own,
+    /// and by which moves ([`Forgery::WrittenBackGlyphs`]); `None`: all in one string.
+    glyphs: Option<Moves>,
+    /// Per page, by font (index into `fonts`), code and size bits, the move Qt made after each
+    /// glyph it showed alone (the first seen), text space units.
+    qt_moves: Vec<std::collections::HashMap<(usize, u32, u64), f64>>,
+}
+
+/// How a forger places the glyphs it shows on their own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Moves {
+    /// By the font's `/W` widths at the drawn size.
+    Widths,
+    /// By Qt's own move for the glyph, where the page shows one.
+    Copied,
 }
 
 impl Text {
@@ -214,45 +244,41 @@ impl Text {
         let mut pages = Vec::new();
         let mut pieces = Vec::new();
         let mut runs: Vec<Run> = Vec::new();
+        let mut qt_moves = Vec::new();
         for (index, (_, page_id)) in doc.get_pages().into_iter().enumerate() {
             let content = doc.get_page_content(page_id);
             let ops = Content::decode(&content).map_err(|e| e.to_string())?;
-            let mut by_name: Vec<(Vec<u8>, usize)> = Vec::new();
-            for (name, dict) in doc.get_page_fonts(page_id).map_err(|e| e.to_string())? {
-                if let Ok(font) = Font::load(doc, dict, 1 << 24) {
-                    fonts.push(font);
-                    by_name.push((name, fonts.len() - 1));
-                }
-            }
+            let by_name = load_fonts(doc, page_id, &mut fonts)?;
             let mut current: Option<usize> = None;
+            let mut moves = std::collections::HashMap::new();
+            let mut alone: Option<(usize, u32, u64)> = None;
             let mut size = 0.0;
             let mut string = 0;
             let mut open_run = false;
             for op in &ops.operations {
+                let shown_alone = alone.take();
                 match op.operator.as_str() {
-                    "Tf" => {
-                        current = op
-                            .operands
-                            .first()
-                            .and_then(|n| n.as_name().ok())
-                            .and_then(|n| by_name.iter().find(|(k, _)| k == n))
-                            .map(|(_, i)| *i);
-                        size = op
-                            .operands
-                            .get(1)
-                            .and_then(|n| n.as_float().ok())
-                            .map_or(0.0, f64::from);
-                    }
+                    "Tf" => (current, size) = font_of(&op.operands, &by_name),
                     "Td" => {
                         let dy = op.operands.get(1).and_then(|o| o.as_float().ok());
                         if dy.is_none_or(|d| d.abs() > 0.01) {
                             open_run = false;
+                        }
+                        let dx = op.operands.first().and_then(|o| o.as_float().ok());
+                        if let (Some(glyph), Some(dx), Some(0.0)) = (shown_alone, dx, dy) {
+                            moves.entry(glyph).or_insert(f64::from(dx));
                         }
                     }
                     "Tj" | "TJ" => {
                         for operand in string_operands(&op.operands) {
                             if let (Some(font), Object::String(bytes, _)) = (current, operand) {
                                 let f = &fonts[font];
+                                if op.operator == "Tj" && f.is_two_byte() && bytes.len() == 2 {
+                                    alone = f
+                                        .codes(bytes)
+                                        .next()
+                                        .map(|(c, _)| (font, c, size.to_bits()));
+                                }
                                 let chars: Vec<char> = f
                                     .codes(bytes)
                                     .filter_map(|(c, _)| f.glyph(c).ok())
@@ -263,6 +289,7 @@ impl Text {
                                     string,
                                     font,
                                     size,
+                                    tj: op.operator == "Tj",
                                     chars,
                                 });
                                 let p = pieces.len() - 1;
@@ -282,6 +309,7 @@ impl Text {
                 }
             }
             pages.push((page_id, content));
+            qt_moves.push(moves);
         }
         for run in &mut runs {
             run.text = run
@@ -301,7 +329,8 @@ impl Text {
             runs,
             edits,
             commas,
-            glyphs_alone: false,
+            glyphs: None,
+            qt_moves,
         })
     }
 
@@ -336,37 +365,44 @@ impl Text {
                     s
                 })
                 .collect()
-        } else if self.glyphs_alone && lengths.iter().all(|n| *n == 1) {
-            // One glyph per piece, the extra ones in the last piece (shown on their own below).
-            let last = lengths.len() - 1;
-            (0..lengths.len())
-                .map(|i| {
-                    if i < last {
-                        vec![text[i]]
-                    } else {
-                        text[last..].to_vec()
-                    }
-                })
-                .collect()
         } else {
             std::iter::once(text.clone())
                 .chain(std::iter::repeat_n(Vec::new(), lengths.len() - 1))
                 .collect()
         };
-        for (p, chars) in r.pieces.clone().into_iter().zip(slices) {
+        // Glyph by glyph, a longer value is re-laid from the run's first piece through its
+        // last, the moves between them included: one edit of the stream from the first piece's
+        // string to the last's (the pieces of a run are consecutive `Tj`s of one page).
+        let run_pieces = r.pieces.clone();
+        let first = run_pieces[0];
+        let last = &self.pieces[run_pieces[run_pieces.len() - 1]];
+        let relaid = self.glyphs.is_some()
+            && text.len() != lengths.iter().sum::<usize>()
+            && self.pieces[first].page == last.page
+            && run_pieces.iter().all(|p| {
+                let piece = &self.pieces[*p];
+                piece.tj && self.fonts[piece.font].is_two_byte()
+            });
+        let through = last.string;
+        for (p, chars) in run_pieces.into_iter().zip(slices) {
             let piece = &self.pieces[p];
             if piece.chars == chars {
                 continue;
             }
+            let (page, string) = (piece.page, piece.string);
+            if relaid && p != first {
+                self.pieces[p].chars = chars;
+                continue;
+            }
             let font = &self.fonts[piece.font];
-            let alone = self.glyphs_alone && font.is_two_byte();
+            let glyphs = self.glyphs.filter(|_| relaid);
             let mut strings: Strings = vec![(0.0, Vec::new())];
             let mut advance = 0.0;
             for c in &chars {
                 let code = font
                     .code_of(*c)
                     .ok_or("a character the font subset lacks")?;
-                if alone && !strings[0].1.is_empty() {
+                if glyphs.is_some() && !strings[0].1.is_empty() {
                     strings.push((advance, Vec::new()));
                 }
                 let bytes = &mut strings.last_mut().ok_or("no string")?.1;
@@ -376,11 +412,16 @@ impl Text {
                     bytes.push(u8::try_from(code).unwrap_or(b'?'));
                 }
                 let (width, _) = font.glyph(code).map_err(|_| "a glyph the font lacks")?;
-                advance = width / 1000.0 * piece.size;
+                let copied =
+                    self.qt_moves[piece.page].get(&(piece.font, code, piece.size.to_bits()));
+                advance = match (glyphs, copied) {
+                    (Some(Moves::Copied), Some(m)) => *m,
+                    _ => width / 1000.0 * piece.size,
+                };
             }
-            let (page, string) = (piece.page, piece.string);
-            self.edits[page].retain(|(s, _)| *s != string);
-            self.edits[page].push((string, strings));
+            let end = if relaid { through } else { string };
+            self.edits[page].retain(|(s, ..)| !(string..=end).contains(s));
+            self.edits[page].push((string, end, strings));
             self.pieces[p].chars = chars;
         }
         self.runs[run].text = text.into_iter().collect();
@@ -394,9 +435,10 @@ impl Text {
         let mut out = Vec::with_capacity(content.len());
         let mut at = 0;
         let mut edits = self.edits[page].clone();
-        edits.sort_by_key(|(s, _)| *s);
-        for (string, strings) in edits {
-            let (start, end) = *spans.get(string).ok_or("string not found in the stream")?;
+        edits.sort_by_key(|(s, ..)| *s);
+        for (string, through, strings) in edits {
+            let (start, _) = *spans.get(string).ok_or("string not found in the stream")?;
+            let (_, end) = *spans.get(through).ok_or("string not found in the stream")?;
             out.extend_from_slice(&content[at..start]);
             let hex = content.get(start) == Some(&b'<');
             for (i, (moved, bytes)) in strings.iter().enumerate() {
@@ -438,6 +480,37 @@ fn string_operands(operands: &[Object]) -> Vec<&Object> {
         }
     }
     out
+}
+
+/// The fonts of page `page_id` that load, pushed onto `fonts`: their resource names with their
+/// indexes there.
+fn load_fonts(
+    doc: &Document,
+    page_id: ObjectId,
+    fonts: &mut Vec<Font>,
+) -> Result<Vec<(Vec<u8>, usize)>, String> {
+    let mut by_name = Vec::new();
+    for (name, dict) in doc.get_page_fonts(page_id).map_err(|e| e.to_string())? {
+        if let Ok(font) = Font::load(doc, dict, 1 << 24) {
+            fonts.push(font);
+            by_name.push((name, fonts.len() - 1));
+        }
+    }
+    Ok(by_name)
+}
+
+/// The font (index, by the page's resource names `by_name`) and size a `Tf` sets.
+fn font_of(operands: &[Object], by_name: &[(Vec<u8>, usize)]) -> (Option<usize>, f64) {
+    let font = operands
+        .first()
+        .and_then(|n| n.as_name().ok())
+        .and_then(|n| by_name.iter().find(|(k, _)| k == n))
+        .map(|(_, i)| *i);
+    let size = operands
+        .get(1)
+        .and_then(|n| n.as_float().ok())
+        .map_or(0.0, f64::from);
+    (font, size)
 }
 
 /// Byte spans of the string tokens of a content stream (`(…)` and `<…>`, not `<<`), in order.

@@ -263,7 +263,7 @@ pub struct Writer {
     /// Whether it shows every glyph of a two-byte font with its own text-showing string,
     /// placed by the previous glyph's advance in 64ths of a unit (Qt 4.8 places each glyph
     /// with its own `Td`, in 26.6 fixed point): a string of several glyphs, or a glyph placed
-    /// by another move, is another program's text
-    /// ([`PdfStructure::off_advance_glyphs`](crate::statement::PdfStructure::off_advance_glyphs)).
+    /// by another move or operator, is another program's text
+    /// ([`PdfStructure::placed_otherwise`](crate::statement::PdfStructure::placed_otherwise)).
     pub one_glyph_per_string: bool,
 }

@@ -531,7 +531,7 @@ mod tests {
             number: 1,
             lines,
             joined_glyph_strings: 0,
-            off_advance_glyphs: 0,
+            placed_otherwise: 0,
         }])
         .expect("table");
         assert_eq!(table.holder.name.as_deref(), Some("A Person"));
@@ -561,7 +561,7 @@ mod tests {
             number: 1,
             lines,
             joined_glyph_strings: 0,
-            off_advance_glyphs: 0,
+            placed_otherwise: 0,
         }])
         .expect_err("no table");
         assert_eq!(err.code(), "unsupported_wallet");
