@@ -23,11 +23,14 @@ use std::collections::HashMap;
 /// font size (`f64` bits).
 type GlyphKey = (usize, u32, u64);
 
-/// Text operators Qt 4.8 never writes: showing by `TJ`, `'` or `"`, spacing (`Tc`, `Tw`,
-/// `Tz`, `Ts`) and line moves (`TL`, `T*`, `TD`).
-const NOT_QT: [&[u8]; 10] = [
-    b"TJ", b"'", b"\"", b"Tc", b"Tw", b"Tz", b"Ts", b"TL", b"T*", b"TD",
-];
+/// Whether `operator` is a text operator Qt 4.8 never writes: showing by `TJ`, `'` or `"`,
+/// spacing (`Tc`, `Tw`, `Tz`, `Ts`) and line moves (`TL`, `T*`, `TD`).
+fn not_qt(operator: &[u8]) -> bool {
+    matches!(
+        operator,
+        b"TJ" | b"'" | b"\"" | b"Tc" | b"Tw" | b"Tz" | b"Ts" | b"TL" | b"T*" | b"TD"
+    )
+}
 
 /// One page's placement of its glyphs (see the module documentation).
 #[derive(Default)]
@@ -44,7 +47,7 @@ pub(super) struct Placement {
     /// each was made.
     moves: HashMap<GlyphKey, HashMap<i64, u32>>,
     /// Placements Qt does not make, counted as read: moves right after a glyph shown alone
-    /// that are not whole 64ths, operators of [`NOT_QT`], and a `Td` right after a `Td`.
+    /// that are not whole 64ths, operators [`not_qt`], and a `Td` right after a `Td`.
     otherwise: u32,
 }
 
@@ -54,7 +57,7 @@ impl Placement {
     pub(super) fn operator(&mut self, operator: &[u8], td: Option<(f64, f64)>) {
         let alone = self.alone.take();
         let after_td = std::mem::replace(&mut self.after_td, td.is_some());
-        if NOT_QT.contains(&operator) || (after_td && td.is_some()) {
+        if not_qt(operator) || (after_td && td.is_some()) {
             self.otherwise = self.otherwise.saturating_add(1);
         }
         let (Some((glyph, figure)), Some((tx, 0.0))) = (alone, td) else {
@@ -78,15 +81,14 @@ impl Placement {
     }
 
     /// A string of `codes` character codes shown in a two-byte font or not (`two_byte`):
-    /// `last` is the last one (its font index, code and font size) and `figure` whether it
-    /// draws a figure of an amount. Call after [`Placement::operator`] for the operator that
-    /// shows it.
+    /// `last` is the last one (its font index, code and font size) and `text` what it draws.
+    /// Call after [`Placement::operator`] for the operator that shows it.
     pub(super) fn shown(
         &mut self,
         two_byte: bool,
         codes: usize,
         (font, last, size): (usize, u32, f64),
-        figure: bool,
+        text: &[char],
     ) {
         if !two_byte {
             return;
@@ -94,6 +96,11 @@ impl Placement {
         if codes > 1 {
             self.joined = self.joined.saturating_add(1);
         } else if codes == 1 {
+            // A figure of an amount (a glyph without text is none).
+            let figure = !text.is_empty()
+                && text
+                    .iter()
+                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.'));
             self.alone = Some(((font, last, size.to_bits()), figure));
         }
     }
@@ -130,7 +137,7 @@ mod tests {
     /// `Tj` of one glyph, then its `Td` move.
     fn place(p: &mut Placement, glyph: (usize, u32, f64), figure: bool, tx: f64) {
         p.operator(b"Tj", None);
-        p.shown(true, 1, glyph, figure);
+        p.shown(true, 1, glyph, if figure { &['7'] } else { &['a'] });
         p.operator(b"Td", Some((tx, 0.0)));
     }
 
@@ -182,7 +189,7 @@ mod tests {
         assert_eq!(p.otherwise(), 2);
         // A move split in two (6 then 0.359375): Qt writes one Td per glyph.
         p.operator(b"Tj", None);
-        p.shown(true, 1, DIGIT, true);
+        p.shown(true, 1, DIGIT, &['7']);
         p.operator(b"Td", Some((6.0, 0.0)));
         p.operator(b"Td", Some((0.359_375, 0.0)));
         assert_eq!(p.otherwise(), 3);
@@ -193,20 +200,20 @@ mod tests {
         let mut p = Placement::default();
         // A string of several glyphs, then a move: joined, not a move.
         p.operator(b"Tj", None);
-        p.shown(true, 3, DIGIT, true);
+        p.shown(true, 3, DIGIT, &['7']);
         p.operator(b"Td", Some((6.31, 0.0)));
         // A glyph, another operator, then a move: the move is not the glyph's.
         p.operator(b"Tj", None);
-        p.shown(true, 1, DIGIT, true);
+        p.shown(true, 1, DIGIT, &['7']);
         p.operator(b"EMC", None);
         p.operator(b"Td", Some((6.31, 0.0)));
         // A move to another line.
         p.operator(b"Tj", None);
-        p.shown(true, 1, DIGIT, true);
+        p.shown(true, 1, DIGIT, &['7']);
         p.operator(b"Td", Some((6.31, -12.0)));
         // One-byte fonts are not Qt's.
         p.operator(b"Tj", None);
-        p.shown(false, 1, DIGIT, true);
+        p.shown(false, 1, DIGIT, &['7']);
         p.operator(b"Td", Some((6.31, 0.0)));
         assert_eq!((p.joined(), p.otherwise()), (1, 0));
     }

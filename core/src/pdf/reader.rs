@@ -536,7 +536,7 @@ impl PageReader<'_> {
     ) -> std::result::Result<(), Stop> {
         let index = font;
         let font = &self.fonts[font];
-        let mut shown = (0, 0, false);
+        let mut shown: (usize, u32, &[char]) = (0, 0, &[]);
         for (code, single_byte) in font.codes(bytes) {
             let (width, text) = font.glyph(code)?;
             let tsm = Matrix([state.scaling, 0.0, 0.0, 1.0, 0.0, state.rise]);
@@ -549,16 +549,11 @@ impl PageReader<'_> {
             self.output(&trm, w0, state.size, text)?;
             let tx = state.scaling * (w0 * state.size + spacing);
             state.tm = Matrix::translation(tx, 0.0).then(&state.tm);
-            // A figure of an amount (a glyph without text is none).
-            let figure = !text.is_empty()
-                && text
-                    .iter()
-                    .all(|c| c.is_ascii_digit() || matches!(c, ',' | '.'));
-            shown = (shown.0 + 1, code, figure);
+            shown = (shown.0 + 1, code, text);
         }
-        let (codes, last, figure) = shown;
+        let (codes, last, text) = shown;
         self.placement
-            .shown(font.is_two_byte(), codes, (index, last, state.size), figure);
+            .shown(font.is_two_byte(), codes, (index, last, state.size), text);
         Ok(())
     }
 
