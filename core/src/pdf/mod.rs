@@ -100,8 +100,8 @@ impl Document {
 }
 
 /// The document's facts ([`Document::info`]) with what its pages' text adds to its structure
-/// (strings of several glyphs in a two-byte font, and glyphs placed off the previous one's
-/// advance, summed over `pages`).
+/// (strings of several glyphs in a two-byte font, and text placements Qt does not make, summed
+/// over `pages`: see [`placement`]).
 pub(crate) fn info_with_pages(
     document: &Document,
     pages: &[Page],

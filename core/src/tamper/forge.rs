@@ -411,13 +411,20 @@ impl Text {
                 } else {
                     bytes.push(u8::try_from(code).unwrap_or(b'?'));
                 }
-                let (width, _) = font.glyph(code).map_err(|_| "a glyph the font lacks")?;
-                let copied =
-                    self.qt_moves[piece.page].get(&(piece.font, code, piece.size.to_bits()));
-                advance = match (glyphs, copied) {
-                    (Some(Moves::Copied), Some(m)) => *m,
-                    _ => width / 1000.0 * piece.size,
-                };
+                // The move to the next glyph, where glyphs are shown on their own.
+                if let Some(moves) = glyphs {
+                    let copied = (moves == Moves::Copied)
+                        .then(|| {
+                            self.qt_moves[piece.page].get(&(piece.font, code, piece.size.to_bits()))
+                        })
+                        .flatten();
+                    advance = if let Some(m) = copied {
+                        *m
+                    } else {
+                        let (width, _) = font.glyph(code).map_err(|_| "a glyph the font lacks")?;
+                        width / 1000.0 * piece.size
+                    };
+                }
             }
             let end = if relaid { through } else { string };
             self.edits[page].retain(|(s, ..)| !(string..=end).contains(s));
