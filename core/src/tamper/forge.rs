@@ -1,26 +1,30 @@
 //! Forgers for the benchmark of every wallet (feature `testing`): edits of one credit made the
-//! way a borrower with a PDF editor would, on any wallet's statement PDF that is not encrypted
-//! (Airtel Uganda's Qt pages draw each glyph with its own `Td` and `Tj` in a two-byte font;
-//! Vodacom Lesotho's iText pages and the generated statements draw each cell as one string).
+//! way a borrower with a PDF editor would, on any wallet's statement PDF (Airtel Uganda's Qt
+//! pages draw each glyph with its own `Td` and `Tj` in a two-byte font; Vodacom Lesotho's iText
+//! pages, Safaricom's and the generated statements draw each cell as one string). An encrypted
+//! statement is opened with its password (on M-Pesa the holder's ID number, which the borrower
+//! knows) and every copy is encrypted with it again.
 //!
 //! The statement is read with the engine first, so that the forger knows the figures it must
 //! make agree; its texts are then found among the page's text runs (consecutive strings on one
 //! line, Qt's per-glyph `Td` moves between them) and changed byte for byte in the decoded
 //! content streams, every other byte of the stream as it was. Then it is saved one of three ways:
 //! by `lopdf` (a re-save), written back into the original file (only the content streams and
-//! their lengths replaced, offsets fixed: the original's object order, dictionaries,
-//! cross-reference table and document information kept), or rebuilt (objects renumbered into a
-//! new file, the document information copied byte for byte).
+//! their lengths replaced, encrypted with the file's own key where it is encrypted, offsets
+//! fixed: the original's object order, dictionaries, cross-reference table and document
+//! information kept), or rebuilt (objects renumbered into a new file, the document information
+//! copied byte for byte).
 //!
 //! One file over the usual 400 lines: the forgers, the page-text model they edit (pieces and
 //! runs of every font) and the three ways of saving share that model's internals; a test-only
 //! tool (feature `testing`), it is read as a whole.
 
 use lopdf::content::Content;
-use lopdf::{Document, Object, ObjectId};
+use lopdf::{Document, LoadOptions, Object, ObjectId};
 use rust_decimal::Decimal;
 
 use super::Below;
+use super::editor::save;
 use super::text::format_money;
 use crate::pdf::Font;
 use crate::statement::{Statement, Transaction};
@@ -127,23 +131,29 @@ struct Run {
     text: String,
 }
 
-/// Makes one forged copy of `original` (an unencrypted statement PDF whose rows `statement`
-/// holds, as the engine read them).
+/// Makes one forged copy of `original` (a statement PDF whose rows `statement` holds, as the
+/// engine read them; `password` opens it where it is encrypted, and every save encrypts the
+/// copy with it again: written back, with the file's own key).
 ///
 /// # Errors
 /// A message when the file cannot be opened, holds no credit that can be edited this way, or
 /// cannot be saved.
 pub fn forge(
     original: &[u8],
+    password: Option<&str>,
     statement: &Statement,
     forgery: Forgery,
     seed: u64,
 ) -> Result<Vec<u8>, String> {
     let mut rng = SplitMix64::new(seed ^ (forgery as u64 + 1).wrapping_mul(0x9E37_79B9));
-    let doc = Document::load_mem(original).map_err(|e| e.to_string())?;
-    if doc.is_encrypted() || doc.was_encrypted() {
-        return Err("encrypted: forged by `tamper::mutate`".to_owned());
+    let options = password.map_or_else(LoadOptions::default, LoadOptions::with_password);
+    let doc = Document::load_mem_with_options(original, options).map_err(|e| e.to_string())?;
+    if doc.is_encrypted() {
+        return Err("encrypted, and no password opens it".to_owned());
     }
+    // Saved again with the statement's own password where it was encrypted (what a borrower
+    // who knows it does: on M-Pesa it is the holder's ID number).
+    let password = password.filter(|_| doc.was_encrypted());
     let mut text = Text::read(&doc)?;
     text.glyphs = match forgery {
         Forgery::WrittenBackGlyphs => Some(Moves::Widths),
@@ -172,16 +182,10 @@ pub fn forge(
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
-            save(doc)
+            save(doc, password)
         }
-        _ => save(text.apply(doc)?),
+        _ => save(text.apply(doc)?, password),
     }
-}
-
-fn save(mut doc: Document) -> Result<Vec<u8>, String> {
-    let mut out = Vec::new();
-    doc.save_to(&mut out).map_err(|e| e.to_string())?;
-    Ok(out)
 }
 
 /// The money value a run's text ends with (`Ugx 25,111.80` → 25111.80; Vodacom Lesotho prints
@@ -437,15 +441,27 @@ impl Text {
 
     /// The page's content with the edited strings patched in, every other byte as it was.
     fn patched(&self, page: usize) -> Result<Vec<u8>, String> {
+        self.patched_part(page, 0..self.pages[page].1.len())
+    }
+
+    /// [`Text::patched`] for the `part` of the page's content that one of its content streams
+    /// holds (a page may draw from several, one after the other).
+    fn patched_part(&self, page: usize, part: std::ops::Range<usize>) -> Result<Vec<u8>, String> {
         let content = &self.pages[page].1;
         let spans = string_spans(content);
-        let mut out = Vec::with_capacity(content.len());
-        let mut at = 0;
+        let mut out = Vec::with_capacity(part.len());
+        let mut at = part.start;
         let mut edits = self.edits[page].clone();
         edits.sort_by_key(|(s, ..)| *s);
         for (string, through, strings) in edits {
             let (start, _) = *spans.get(string).ok_or("string not found in the stream")?;
             let (_, end) = *spans.get(through).ok_or("string not found in the stream")?;
+            if !part.contains(&start) {
+                continue;
+            }
+            if end > part.end {
+                return Err("an edited run spans two content streams".to_owned());
+            }
             out.extend_from_slice(&content[at..start]);
             let hex = content.get(start) == Some(&b'<');
             for (i, (moved, bytes)) in strings.iter().enumerate() {
@@ -456,8 +472,16 @@ impl Text {
             }
             at = end;
         }
-        out.extend_from_slice(&content[at..]);
+        out.extend_from_slice(&content[at..part.end]);
         Ok(out)
+    }
+
+    /// Whether an edit of `page` starts in `part` of its content.
+    fn edited_in(&self, page: usize, part: &std::ops::Range<usize>) -> bool {
+        let spans = string_spans(&self.pages[page].1);
+        self.edits[page]
+            .iter()
+            .any(|(string, ..)| spans.get(*string).is_some_and(|(s, _)| part.contains(s)))
     }
 
     /// The document with the patched contents (re-compressed), for a `lopdf` save.
@@ -753,57 +777,28 @@ fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, S
         if text.edits[page].is_empty() {
             continue;
         }
-        let contents = doc
-            .get_dictionary(*page_id)
-            .and_then(|d| d.get(b"Contents"))
-            .and_then(Object::as_reference)
-            .map_err(|_| "page contents are not one stream")?;
-        let stream = doc
-            .get_object(contents)
-            .and_then(Object::as_stream)
-            .map_err(|e| e.to_string())?;
-        let mut data = text.patched(page)?;
-        if stream.filters().is_ok_and(|f| !f.is_empty()) {
-            let mut s = lopdf::Stream::new(lopdf::Dictionary::new(), data);
-            s.compress().map_err(|e| e.to_string())?;
-            data = s.content;
-            // The zlib header's level bits as the original's (no reader checks them): a
-            // careful forger copies every byte a check could compare.
-            if let (Some(old), Some(new)) = (stream.content.get(..2), data.get_mut(..2))
-                && old[0] == new[0]
-            {
-                new.copy_from_slice(old);
+        // The page's content is its streams' contents, each followed by a line feed
+        // (`Document::get_page_content`): each stream holding an edit is patched on its own.
+        let mut from = 0;
+        for contents in doc.get_page_contents(*page_id) {
+            let stream = doc
+                .get_object(contents)
+                .and_then(Object::as_stream)
+                .map_err(|e| e.to_string())?;
+            let length = stream
+                .decompressed_content()
+                .map_or(stream.content.len(), |c| c.len());
+            let part = from..from + length;
+            from += length + 1;
+            if text.edited_in(page, &part) {
+                splices.extend(write_back_stream(
+                    original,
+                    doc,
+                    contents,
+                    stream,
+                    text.patched_part(page, part)?,
+                )?);
             }
-        }
-        let start = offset_of(doc, contents)?;
-        let body = &original[start..];
-        let s = memchr::memmem::find(body, b"stream").ok_or("no stream keyword")? + 6;
-        let s = s + match body.get(s..s + 2) {
-            Some(b"\r\n") => 2,
-            _ => 1,
-        };
-        let old_len = stream.content.len();
-        splices.push((start + s, start + s + old_len, data.clone()));
-        let new_len = data.len().to_string().into_bytes();
-        // `/Length 123` in the dictionary, or `/Length 13 0 R` and the number in object 13.
-        let dict = &body[..s];
-        let l = memchr::memmem::find(dict, b"/Length").ok_or("no /Length")? + 7;
-        let (n0, n1) = number_at(dict, l).ok_or("no length")?;
-        let (g0, g1) = number_at(dict, n1).unwrap_or((n1, n1));
-        let indirect =
-            dict[g1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'R') && g1 > g0;
-        if indirect {
-            let id: u32 = std::str::from_utf8(&dict[n0..n1])
-                .ok()
-                .and_then(|n| n.parse().ok())
-                .ok_or("bad length reference")?;
-            let at = offset_of(doc, (id, 0))?;
-            let obj = &original[at..];
-            let o = memchr::memmem::find(obj, b"obj").ok_or("no obj")? + 3;
-            let (m0, m1) = number_at(obj, o).ok_or("no length")?;
-            splices.push((at + m0, at + m1, new_len));
-        } else {
-            splices.push((start + n0, start + n1, new_len));
         }
     }
     splices.sort_by_key(|s| s.0);
@@ -826,6 +821,76 @@ fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, S
     out.extend_from_slice(&original[at..]);
     fix_xref(&mut out, moved)?;
     Ok(out)
+}
+
+/// The splices (start, end, replacement in `original`) that write `data`, the new decoded
+/// content of the stream `contents`, back in place: compressed as the original was, encrypted
+/// with the file's own key where it is encrypted, and its `/Length` (direct or indirect).
+fn write_back_stream(
+    original: &[u8],
+    doc: &Document,
+    contents: ObjectId,
+    stream: &lopdf::Stream,
+    mut data: Vec<u8>,
+) -> Result<[(usize, usize, Vec<u8>); 2], String> {
+    if stream.filters().is_ok_and(|f| !f.is_empty()) {
+        let mut s = lopdf::Stream::new(lopdf::Dictionary::new(), data);
+        s.compress().map_err(|e| e.to_string())?;
+        data = s.content;
+        // The zlib header's level bits as the original's (no reader checks them): a
+        // careful forger copies every byte a check could compare.
+        if let (Some(old), Some(new)) = (stream.content.get(..2), data.get_mut(..2))
+            && old[0] == new[0]
+        {
+            new.copy_from_slice(old);
+        }
+    }
+    // Encrypted again with the file's own key, as the original's other streams are.
+    if let Some(state) = &doc.encryption_state {
+        let mut object = Object::Stream(lopdf::Stream::new(stream.dict.clone(), data));
+        lopdf::encryption::encrypt_object(state, contents, &mut object)
+            .map_err(|e| e.to_string())?;
+        let Object::Stream(encrypted) = object else {
+            return Err("the encrypted stream is no stream".to_owned());
+        };
+        data = encrypted.content;
+    }
+    let start = offset_of(doc, contents)?;
+    let body = &original[start..];
+    let s = memchr::memmem::find(body, b"stream").ok_or("no stream keyword")? + 6;
+    let s = s + match body.get(s..s + 2) {
+        Some(b"\r\n") => 2,
+        _ => 1,
+    };
+    let new_len = data.len().to_string().into_bytes();
+    // `/Length 123` in the dictionary, or `/Length 13 0 R` and the number in object 13: the
+    // stored length (the decrypted content of an encrypted file is not as long).
+    let dict = &body[..s];
+    let l = memchr::memmem::find(dict, b"/Length").ok_or("no /Length")? + 7;
+    let (n0, n1) = number_at(dict, l).ok_or("no length")?;
+    let (g0, g1) = number_at(dict, n1).unwrap_or((n1, n1));
+    let indirect = dict[g1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'R') && g1 > g0;
+    let (at, m0, m1) = if indirect {
+        let id: u32 = std::str::from_utf8(&dict[n0..n1])
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .ok_or("bad length reference")?;
+        let at = offset_of(doc, (id, 0))?;
+        let obj = &original[at..];
+        let o = memchr::memmem::find(obj, b"obj").ok_or("no obj")? + 3;
+        let (m0, m1) = number_at(obj, o).ok_or("no length")?;
+        (at, m0, m1)
+    } else {
+        (start, n0, n1)
+    };
+    let old_len: usize = std::str::from_utf8(&original[at + m0..at + m1])
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .ok_or("bad length")?;
+    Ok([
+        (start + s, start + s + old_len, data),
+        (at + m0, at + m1, new_len),
+    ])
 }
 
 /// Moves every in-use entry of the file's classic cross-reference table by `moved` and points
