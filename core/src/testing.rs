@@ -21,7 +21,7 @@ pub mod wallets;
 pub use crate::pdf::writer as wallet_pdf;
 pub use crate::rng::SplitMix64;
 pub use crate::wallets::{
-    PersonaKind, persona_statement, persona_statement_until, synthetic_statement,
+    PersonaKind, mpesa_receipt_at, persona_statement, persona_statement_until, synthetic_statement,
     synthetic_statement_with_rows,
 };
 pub use in_wallet::{every_category, in_wallet};

@@ -161,11 +161,12 @@ fn free_activity_between_own_lines_does_not_pay() {
             alama_core::testing::edits::insert_rows(&busy[from], &[(at, &send, dec!(-3000))]);
         busy[to] =
             alama_core::testing::edits::insert_rows(&busy[to], &[(at, &receive, dec!(3000))]);
-        // insert_rows numbers its rows from ZED0000000: give this round's pair its own receipt.
+        // insert_rows numbers its rows from ZED0000: give this round's pair its own receipt.
         for s in &mut busy[..] {
             for t in &mut s.transactions {
-                if t.receipt_no == "ZED0000000" {
-                    t.receipt_no = format!("OWN{round:07}");
+                if t.completed_at == at && t.receipt_no.ends_with("ZED0000") {
+                    t.receipt_no =
+                        alama_core::testing::mpesa_receipt_at(at, &format!("OWN{round:04}"));
                 }
             }
         }

@@ -10,8 +10,9 @@
 //! churn; one income split into many credits) gains at most 3 points; impossible content is
 //! `failed` (before the wallet's launch, after the request date, a request date later than the
 //! day of analysis, a balance below the wallet's floor, more rows at one time than the wallet
-//! writes, a row printed twice); rows that settled seconds apart in the other order are no
-//! warning; a thin file is Poor.
+//! writes, a row printed twice); a row whose date was moved shows in its id where the wallet's
+//! ids say when they were made (`wallets::Ids`); rows that settled seconds apart in the other
+//! order are no warning; a thin file is Poor.
 
 use alama_core::testing::{PersonaKind, SplitMix64, every_category, in_wallet, persona_statement};
 use alama_core::wallets::{self, Chain, Party, Wallet};
@@ -89,7 +90,10 @@ fn row(at: NaiveDateTime, details: String, amount: Decimal) -> Transaction {
         (amount, Decimal::ZERO)
     };
     Transaction {
-        receipt_no: format!("T{}", at.and_utc().timestamp()),
+        receipt_no: alama_core::testing::mpesa_receipt_at(
+            at,
+            &format!("{:07}", at.and_utc().timestamp() % 10_000_000),
+        ),
         completed_at: at,
         details,
         paid_in,
@@ -322,6 +326,37 @@ fn rows_after_the_request_date_fail() {
         let (_, last) = dates(&s);
         s.requested_at = Some(last - Duration::days(10));
         assert_eq!(status(&s), "failed", "{}", w.id);
+    }
+}
+
+#[test]
+fn a_row_whose_date_was_moved_shows_in_its_id() {
+    let id_codes = ["ids_out_of_order", "receipt_off_day"];
+    let codes = |s: &Statement| -> Vec<String> {
+        report(s)
+            .integrity
+            .findings
+            .into_iter()
+            .filter(|f| id_codes.contains(&f.code.as_str()))
+            .map(|f| f.code)
+            .collect()
+    };
+    for w in registered() {
+        if matches!(w.profile.ids, wallets::Ids::Unordered) {
+            continue;
+        }
+        let s = persona_of(w, 3);
+        assert!(codes(&s).is_empty(), "{}: {:?}", w.id, codes(&s));
+        // The earliest row moved to the last day, its id kept.
+        let mut moved = s.clone();
+        let (_, last) = dates(&s);
+        let earliest = moved
+            .transactions
+            .iter_mut()
+            .min_by_key(|t| t.completed_at)
+            .expect("rows");
+        earliest.completed_at = last.and_time(earliest.completed_at.time());
+        assert!(!codes(&moved).is_empty(), "{}: a moved row passed", w.id);
     }
 }
 

@@ -43,6 +43,7 @@ const CONTENT_CODES: &[&str] = &[
     "extra_pages",
     "unparsed_rows",
     "rows_outside_period",
+    "receipt_off_day",
 ];
 
 fn samples() -> Option<PathBuf> {

@@ -28,7 +28,7 @@ fn example_statement() -> Vec<u8> {
 const PASSWORD: &str = "Quokka-Lantern-4471";
 const SECRETS: [&str; 7] = [
     PASSWORD,
-    "U8X6BY844Z",
+    "SFU8X6BY84",
     "MAMA PIMA",
     "SAVANNAH LOGISTICS",
     "2547******123",

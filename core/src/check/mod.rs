@@ -15,7 +15,8 @@
 //!   updates, fonts, pages).
 //! - [`duplicates`]: rows printed twice.
 //! - [`fees`]: charges against the wallet's published tariff.
-//! - [`ids`]: transaction ids that must rise with time.
+//! - [`ids`]: transaction ids against their rows' times (ids that rise with time, receipts that
+//!   carry their day).
 //! - [`plausible`]: what the wallet cannot print (dates before it existed or after the
 //!   request, balances below its floor, impossible row rates).
 //! - [`named`]: the rows these critical findings name, which the report leaves out of its

@@ -59,13 +59,14 @@ pub fn delete_rows(statement: &Statement, mut keep: impl FnMut(&Transaction) -> 
 }
 
 /// Inserts completed rows `(time, details, signed amount)` (positive = Paid In) at their place
-/// in time, and recomputes the balances.
+/// in time, and recomputes the balances. The `i`th row's receipt is M-Pesa's code of its day,
+/// then `ZED` and `i` in four digits (`RIPZED0000`).
 pub fn insert_rows(statement: &Statement, rows: &[(NaiveDateTime, &str, Decimal)]) -> Statement {
     let opening = opening_balance(statement);
     let mut s = statement.clone();
     for (i, (at, details, amount)) in rows.iter().enumerate() {
         let t = Transaction {
-            receipt_no: format!("ZED{i:07}"),
+            receipt_no: crate::wallets::mpesa_receipt_at(*at, &format!("ZED{i:04}")),
             completed_at: *at,
             details: (*details).to_owned(),
             status: TransactionStatus::Completed,

@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 
 use crate::categorise::Category;
 use crate::statement::{Statement, Transaction};
-use crate::wallets::{Party, Wallet};
+use crate::wallets::{Ids, Party, Wallet};
 
 /// `statement` (in any registered wallet's words) carried into `wallet`'s: each row's category
 /// and counterparty are read in its own wallet's words, then written in `wallet`'s
@@ -16,7 +16,8 @@ use crate::wallets::{Party, Wallet};
 /// price level against the statement's, see docs/scorecard.md) and rounded to the currency's
 /// minor units, its running balance recomputed from the converted opening balance (rows that
 /// printed none print none), and what `wallet` prints beside them filled in (a fee of 0, the
-/// balance before, no receipt where it prints none, minutes where it prints no seconds).
+/// balance before, no receipt where it prints none, minutes where it prints no seconds, ids
+/// numbered in time order where its ids rise with time).
 /// Rows `wallet` prints no row for (MTN's charges) are left out. The statement is `wallet`'s,
 /// in its currency, country and time zone, with the holder, period and request date kept and
 /// no SUMMARY. `None` for a wallet without a generator.
@@ -66,6 +67,9 @@ pub fn in_wallet(
         &convert,
         generator.prints.balance_before,
     );
+    if matches!(wallet.profile.ids, Ids::RiseWithTime) {
+        number_in_time_order(&mut rows);
+    }
     Some(Statement {
         provider: wallet.provider(),
         holder: source.holder.clone(),
@@ -79,6 +83,16 @@ pub fn in_wallet(
         unparsed: source.unparsed.clone(),
         ..Statement::default()
     })
+}
+
+/// Ids numbered in time order (the source's order at one time), as Airtel Uganda and MTN
+/// Ghana number theirs: twelve digits, a gap between rows.
+fn number_in_time_order(rows: &mut [(usize, Transaction)]) {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_key(|&i| (rows[i].1.completed_at, rows[i].0));
+    for (rank, i) in (0u64..).zip(order) {
+        rows[i].1.receipt_no = (100_000_000_000 + rank * 7).to_string();
+    }
 }
 
 /// The running balance of `rows` (each with its index in `source`) recomputed in time order

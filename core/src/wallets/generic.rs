@@ -5,7 +5,7 @@
 //! counterparty grammar; nothing of a country is checked (no launch date, no balance floor,
 //! no writer).
 
-use super::{Chain, Layouts, Profile, Wallet};
+use super::{Chain, Ids, Layouts, Profile, Wallet};
 
 /// What the generic wallets share but their id and name.
 const fn generic(id: &'static str, name: &'static str) -> Wallet {
@@ -32,7 +32,7 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             pdf: None,
             overdraft: None,
             summary_completed_only: false,
-            ids_rise_with_time: false,
+            ids: Ids::Unordered,
             password_hint: None,
             tariff: None,
             levy: None,

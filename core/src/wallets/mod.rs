@@ -26,12 +26,14 @@ pub use safaricom_ke::generator::{synthetic_statement, synthetic_statement_with_
 #[cfg(feature = "testing")]
 pub use safaricom_ke::personas::{PersonaKind, persona_statement, persona_statement_until};
 #[cfg(feature = "testing")]
+pub use safaricom_ke::receipt::receipt_at as mpesa_receipt_at;
+#[cfg(feature = "testing")]
 pub use synthetic::{Generator, Party, Prints, Words};
 #[cfg(feature = "testing")]
 pub use vodacom_ls::generator::vodacom_statement;
 
 pub use wallet::{
-    Chain, Counterparty, Floor, Launch, Levy, PdfWriter, Profile, Tariff, Wallet, Writer,
+    Chain, Counterparty, Floor, Ids, Launch, Levy, PdfWriter, Profile, Tariff, Wallet, Writer,
 };
 pub(crate) use wallet::{CsvLayout, Layouts, PdfLayout};
 

@@ -142,10 +142,9 @@ pub struct Profile {
     /// that did not succeed is not measured); every wallet's may count every listed row, or
     /// every row but failed ones.
     pub summary_completed_only: bool,
-    /// Whether its transaction ids are numbers that rise with time (Airtel Uganda's
-    /// Transaction ID, MTN Ghana's `F_ID`): a row whose id is lower than that of a row
-    /// completed earlier was invented or had its date edited (`crate::check::ids`).
-    pub ids_rise_with_time: bool,
+    /// What its transaction ids say of time (`crate::check::ids`): a row whose id disagrees
+    /// with its completion time was invented or had its date edited.
+    pub ids: Ids,
     /// The hint an encrypted file's password error gives (`"normally the customer's ID
     /// number"`), when the wallet encrypts its statements.
     pub password_hint: Option<&'static str>,
@@ -154,6 +153,27 @@ pub struct Profile {
     /// The government levy its statements print in a column of their own, where the law is
     /// data ([`Levy`]); `None`: no levy is checked.
     pub levy: Option<Levy>,
+}
+
+/// What a wallet's transaction ids ([`Transaction::receipt_no`]) say of when they were made,
+/// measured on a genuine sample.
+#[derive(Debug, Clone, Copy)]
+pub enum Ids {
+    /// Nothing (Vodacom Lesotho prints no id).
+    Unordered,
+    /// Numbers that rise with time (Airtel Uganda's Transaction ID, MTN Ghana's `F_ID`: 23 and
+    /// 105 rows without an exception): a row whose id is lower than that of a row completed
+    /// earlier shows (`ids_out_of_order`).
+    RiseWithTime,
+    /// Each id carries the day it was made, in the statement's time zone, which `day_of` reads
+    /// (`None` for an id of no day). M-Pesa Kenya's receipts (their first three characters,
+    /// `wallets::safaricom_ke::receipt`). A row whose id carries another day than its
+    /// completion's shows (`receipt_off_day`), reversals excepted: they may complete after
+    /// their receipt's day.
+    CarryTheirDay {
+        /// The day an id carries.
+        day_of: fn(&str) -> Option<NaiveDate>,
+    },
 }
 
 /// A government levy a wallet prints beside each row it applies to ([`Transaction::tax`]:

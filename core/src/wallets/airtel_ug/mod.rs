@@ -19,7 +19,7 @@ use rust_decimal::Decimal;
 
 use crate::statement::PdfBuild;
 
-use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
+use super::{Chain, Floor, Ids, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
 
 /// Airtel Money Uganda.
 pub static WALLET: Wallet = Wallet {
@@ -81,7 +81,7 @@ pub static WALLET: Wallet = Wallet {
         overdraft: None,
         summary_completed_only: true,
         // Transaction IDs rise with time: 23 rows of the genuine 2026 sample, no exception.
-        ids_rise_with_time: true,
+        ids: Ids::RiseWithTime,
         password_hint: None,
         tariff: None,
         levy: None,

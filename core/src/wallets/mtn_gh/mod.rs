@@ -18,7 +18,7 @@ mod rules;
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use super::{Chain, CsvLayout, Floor, Launch, Layouts, Levy, Profile, Wallet};
+use super::{Chain, CsvLayout, Floor, Ids, Launch, Layouts, Levy, Profile, Wallet};
 
 /// MTN MoMo Ghana.
 pub static WALLET: Wallet = Wallet {
@@ -60,7 +60,7 @@ pub static WALLET: Wallet = Wallet {
         overdraft: None,
         summary_completed_only: true,
         // F_ID rises with time: 105 rows of the genuine 2025 export, no exception.
-        ids_rise_with_time: true,
+        ids: Ids::RiseWithTime,
         password_hint: None,
         tariff: None,
         levy: Some(Levy {

@@ -158,15 +158,14 @@ pub(super) struct Builder {
 }
 
 impl Builder {
+    /// A receipt made at `at`: Safaricom's code of its day (`super::receipt`), then seven
+    /// letters and digits.
     pub(super) fn receipt(&mut self, at: NaiveDateTime) -> String {
-        // M-Pesa receipts start with a letter that advances with the year, then nine characters.
         const ALNUM: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
         self.counter += 1;
-        let year_letter = (b'A' + ((at.year() - 2004).rem_euclid(26)) as u8) as char;
-        let mut s = String::with_capacity(10);
-        s.push(year_letter);
+        let mut s = super::receipt::day_code(at.date()).unwrap_or_else(|| "ZZZ".to_owned());
         let mut x = self.rng.next_u64() ^ self.counter;
-        for _ in 0..9 {
+        for _ in 0..7 {
             s.push(ALNUM[(x % ALNUM.len() as u64) as usize] as char);
             x /= ALNUM.len() as u64;
         }

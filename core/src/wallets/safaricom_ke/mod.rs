@@ -16,13 +16,16 @@ pub(super) mod generator;
 pub(crate) mod pdf;
 #[cfg(feature = "testing")]
 pub(super) mod personas;
+pub(crate) mod receipt;
 mod rules;
 pub(crate) mod tariff;
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Tariff, Wallet, Writer};
+use super::{
+    Chain, Floor, Ids, Launch, Layouts, PdfLayout, PdfWriter, Profile, Tariff, Wallet, Writer,
+};
 use crate::statement::Transaction;
 
 pub(super) use rules::TABLE;
@@ -84,8 +87,11 @@ pub static WALLET: Wallet = Wallet {
         }),
         overdraft: Some("Fuliza"),
         summary_completed_only: false,
-        // Receipts are letters and digits, not numbered in time order.
-        ids_rise_with_time: false,
+        // Receipts are letters and digits, not numbered in time order, but their first three
+        // characters are the day ([`receipt`]).
+        ids: Ids::CarryTheirDay {
+            day_of: receipt::day_of,
+        },
         password_hint: Some("normally the customer's ID number"),
         tariff: Some(Tariff {
             charge: tariff::charge_of,

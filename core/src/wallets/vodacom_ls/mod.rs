@@ -19,7 +19,7 @@ use rust_decimal::Decimal;
 
 use crate::statement::PdfBuild;
 
-use super::{Chain, Floor, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
+use super::{Chain, Floor, Ids, Launch, Layouts, PdfLayout, PdfWriter, Profile, Wallet, Writer};
 
 /// Vodacom M-Pesa Lesotho.
 pub static WALLET: Wallet = Wallet {
@@ -82,7 +82,7 @@ pub static WALLET: Wallet = Wallet {
         overdraft: None,
         summary_completed_only: true,
         // No transaction ids printed.
-        ids_rise_with_time: false,
+        ids: Ids::Unordered,
         password_hint: None,
         tariff: None,
         levy: None,
