@@ -107,6 +107,12 @@ fn forge_all(
         for seed in 0..seeds {
             match forge(bytes, pw, &statement, forgery, seed) {
                 Ok(forged) => {
+                    assert_ne!(
+                        forged,
+                        bytes,
+                        "{wallet} {source} {}: the forgery changed nothing",
+                        forgery.name()
+                    );
                     if let Ok(dump) = std::env::var("ALAMA_FORGERY_DUMP") {
                         let _ = std::fs::write(
                             format!("{dump}/{wallet}-{}-{seed}.pdf", forgery.name()),

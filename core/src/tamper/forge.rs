@@ -3,7 +3,8 @@
 //! pages draw each glyph with its own `Td` and `Tj` in a two-byte font; Vodacom Lesotho's iText
 //! pages, Safaricom's and the generated statements draw each cell as one string). An encrypted
 //! statement is opened with its password (on M-Pesa the holder's ID number, which the borrower
-//! knows) and every copy is encrypted with it again.
+//! knows) and every copy is encrypted with it again (a file encrypted with an empty password
+//! and opened without one keeps its encryption only where written back).
 //!
 //! The statement is read with the engine first, so that the forger knows the figures it must
 //! make agree; its texts are then found among the page's text runs (consecutive strings on one
@@ -476,12 +477,15 @@ impl Text {
         Ok(out)
     }
 
-    /// Whether an edit of `page` starts in `part` of its content.
-    fn edited_in(&self, page: usize, part: &std::ops::Range<usize>) -> bool {
+    /// How many edits of `page` start in `part` of its content.
+    fn edited_in(&self, page: usize, part: &std::ops::Range<usize>) -> Result<usize, String> {
         let spans = string_spans(&self.pages[page].1);
-        self.edits[page]
-            .iter()
-            .any(|(string, ..)| spans.get(*string).is_some_and(|(s, _)| part.contains(s)))
+        let mut n = 0;
+        for (string, ..) in &self.edits[page] {
+            let (start, _) = spans.get(*string).ok_or("string not found in the stream")?;
+            n += usize::from(part.contains(start));
+        }
+        Ok(n)
     }
 
     /// The document with the patched contents (re-compressed), for a `lopdf` save.
@@ -780,6 +784,7 @@ fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, S
         // The page's content is its streams' contents, each followed by a line feed
         // (`Document::get_page_content`): each stream holding an edit is patched on its own.
         let mut from = 0;
+        let mut written = 0;
         for contents in doc.get_page_contents(*page_id) {
             let stream = doc
                 .get_object(contents)
@@ -790,7 +795,9 @@ fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, S
                 .map_or(stream.content.len(), |c| c.len());
             let part = from..from + length;
             from += length + 1;
-            if text.edited_in(page, &part) {
+            let edits = text.edited_in(page, &part)?;
+            if edits > 0 {
+                written += edits;
                 splices.extend(write_back_stream(
                     original,
                     doc,
@@ -800,8 +807,14 @@ fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, S
                 )?);
             }
         }
+        if written != text.edits[page].len() {
+            return Err("an edit lies in no content stream of its page".to_owned());
+        }
     }
     splices.sort_by_key(|s| s.0);
+    if splices.windows(2).any(|w| w[0].1 > w[1].0) {
+        return Err("two edits write over the same bytes (a stream shared by pages)".to_owned());
+    }
     let moved = |offset: usize| -> usize {
         let mut o = offset.cast_signed();
         for (a, b, r) in &splices {
@@ -833,9 +846,17 @@ fn write_back_stream(
     stream: &lopdf::Stream,
     mut data: Vec<u8>,
 ) -> Result<[(usize, usize, Vec<u8>); 2], String> {
-    if stream.filters().is_ok_and(|f| !f.is_empty()) {
+    let filters = stream.filters().map_err(|e| e.to_string())?;
+    if !filters.is_empty() {
+        if filters != [b"FlateDecode".as_slice()] {
+            return Err("a content stream filtered otherwise than by Flate alone".to_owned());
+        }
         let mut s = lopdf::Stream::new(lopdf::Dictionary::new(), data);
         s.compress().map_err(|e| e.to_string())?;
+        // (lopdf leaves a stream that compression would not shorten as it is.)
+        if !s.dict.has(b"Filter") {
+            return Err("a content stream too short to compress as the original".to_owned());
+        }
         data = s.content;
         // The zlib header's level bits as the original's (no reader checks them): a
         // careful forger copies every byte a check could compare.
@@ -871,11 +892,14 @@ fn write_back_stream(
     let (g0, g1) = number_at(dict, n1).unwrap_or((n1, n1));
     let indirect = dict[g1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'R') && g1 > g0;
     let (at, m0, m1) = if indirect {
-        let id: u32 = std::str::from_utf8(&dict[n0..n1])
-            .ok()
-            .and_then(|n| n.parse().ok())
+        let number = |a: usize, b: usize| -> Option<u32> {
+            std::str::from_utf8(&dict[a..b]).ok()?.parse().ok()
+        };
+        let id = number(n0, n1).ok_or("bad length reference")?;
+        let generation = number(g0, g1)
+            .and_then(|g| u16::try_from(g).ok())
             .ok_or("bad length reference")?;
-        let at = offset_of(doc, (id, 0))?;
+        let at = offset_of(doc, (id, generation))?;
         let obj = &original[at..];
         let o = memchr::memmem::find(obj, b"obj").ok_or("no obj")? + 3;
         let (m0, m1) = number_at(obj, o).ok_or("no length")?;
@@ -887,6 +911,18 @@ fn write_back_stream(
         .ok()
         .and_then(|n| n.parse().ok())
         .ok_or("bad length")?;
+    // The stored length must end where the stream does (a reader recovers from a wrong one).
+    let after = body
+        .get(s + old_len..)
+        .ok_or("a length past the file's end")?;
+    let after = after
+        .strip_prefix(b"\r\n")
+        .or_else(|| after.strip_prefix(b"\n"))
+        .or_else(|| after.strip_prefix(b"\r"))
+        .unwrap_or(after);
+    if !after.starts_with(b"endstream") {
+        return Err("the stored /Length does not end at `endstream`".to_owned());
+    }
     Ok([
         (start + s, start + s + old_len, data),
         (at + m0, at + m1, new_len),
@@ -948,7 +984,7 @@ fn number_at(bytes: &[u8], from: usize) -> Option<(usize, usize)> {
 
 fn offset_of(doc: &Document, id: ObjectId) -> Result<usize, String> {
     match doc.reference_table.entries.get(&id.0) {
-        Some(lopdf::xref::XrefEntry::Normal { offset, .. }) => {
+        Some(lopdf::xref::XrefEntry::Normal { offset, generation }) if *generation == id.1 => {
             usize::try_from(*offset).map_err(|e| e.to_string())
         }
         _ => Err("object not in a classic cross-reference table".to_owned()),

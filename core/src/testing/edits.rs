@@ -60,7 +60,7 @@ pub fn delete_rows(statement: &Statement, mut keep: impl FnMut(&Transaction) -> 
 
 /// Inserts completed rows `(time, details, signed amount)` (positive = Paid In) at their place
 /// in time, and recomputes the balances. The `i`th row's receipt is M-Pesa's code of its day,
-/// then `ZED` and `i` in four digits (`RIPZED0000`).
+/// then `ZED` and `i` in four digits (`RIPZED0000`; longer from the 10,000th row).
 pub fn insert_rows(statement: &Statement, rows: &[(NaiveDateTime, &str, Decimal)]) -> Statement {
     let opening = opening_balance(statement);
     let mut s = statement.clone();

@@ -159,7 +159,7 @@ pub struct Profile {
 /// measured on a genuine sample.
 #[derive(Debug, Clone, Copy)]
 pub enum Ids {
-    /// Nothing (Vodacom Lesotho prints no id).
+    /// Nothing (Vodacom Lesotho prints no id; the generic wallet's are not known).
     Unordered,
     /// Numbers that rise with time (Airtel Uganda's Transaction ID, MTN Ghana's `F_ID`: 23 and
     /// 105 rows without an exception): a row whose id is lower than that of a row completed
