@@ -20,13 +20,17 @@ use alama_core::tamper::{Edit, Forgery, forge, mutate};
 use alama_core::{ParseOptions, Severity, Statement};
 
 /// A verdict, or `refused` when the forged file no longer reads as a statement.
-fn judge(bytes: &[u8], password: &str) -> (String, Vec<String>) {
-    let options = if password.is_empty() {
+/// The options that open a file with `password` ("" when it has none).
+fn options(password: &str) -> ParseOptions {
+    if password.is_empty() {
         ParseOptions::default()
     } else {
         ParseOptions::with_password(password)
-    };
-    let Ok(parsed) = alama_core::parse(bytes, &options) else {
+    }
+}
+
+fn judge(bytes: &[u8], password: &str) -> (String, Vec<String>) {
+    let Ok(parsed) = alama_core::parse(bytes, &options(password)) else {
         return ("refused".to_owned(), Vec::new());
     };
     let statement = parsed.into_statement();
@@ -42,12 +46,7 @@ fn judge(bytes: &[u8], password: &str) -> (String, Vec<String>) {
 }
 
 fn read(bytes: &[u8], password: &str) -> Statement {
-    let options = if password.is_empty() {
-        ParseOptions::default()
-    } else {
-        ParseOptions::with_password(password)
-    };
-    alama_core::parse(bytes, &options)
+    alama_core::parse(bytes, &options(password))
         .expect("the genuine file reads")
         .into_statement()
 }

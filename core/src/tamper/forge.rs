@@ -442,18 +442,24 @@ impl Text {
 
     /// The page's content with the edited strings patched in, every other byte as it was.
     fn patched(&self, page: usize) -> Result<Vec<u8>, String> {
-        self.patched_part(page, 0..self.pages[page].1.len())
+        Ok(self.patched_part(page, 0..self.pages[page].1.len())?.0)
     }
 
     /// [`Text::patched`] for the `part` of the page's content that one of its content streams
-    /// holds (a page may draw from several, one after the other).
-    fn patched_part(&self, page: usize, part: std::ops::Range<usize>) -> Result<Vec<u8>, String> {
+    /// holds (a page may draw from several, one after the other), with how many edits start in
+    /// it.
+    fn patched_part(
+        &self,
+        page: usize,
+        part: std::ops::Range<usize>,
+    ) -> Result<(Vec<u8>, usize), String> {
         let content = &self.pages[page].1;
         let spans = string_spans(content);
         let mut out = Vec::with_capacity(part.len());
         let mut at = part.start;
         let mut edits = self.edits[page].clone();
         edits.sort_by_key(|(s, ..)| *s);
+        let mut applied = 0;
         for (string, through, strings) in edits {
             let (start, _) = *spans.get(string).ok_or("string not found in the stream")?;
             let (_, end) = *spans.get(through).ok_or("string not found in the stream")?;
@@ -463,6 +469,7 @@ impl Text {
             if end > part.end {
                 return Err("an edited run spans two content streams".to_owned());
             }
+            applied += 1;
             out.extend_from_slice(&content[at..start]);
             let hex = content.get(start) == Some(&b'<');
             for (i, (moved, bytes)) in strings.iter().enumerate() {
@@ -474,18 +481,7 @@ impl Text {
             at = end;
         }
         out.extend_from_slice(&content[at..part.end]);
-        Ok(out)
-    }
-
-    /// How many edits of `page` start in `part` of its content.
-    fn edited_in(&self, page: usize, part: &std::ops::Range<usize>) -> Result<usize, String> {
-        let spans = string_spans(&self.pages[page].1);
-        let mut n = 0;
-        for (string, ..) in &self.edits[page] {
-            let (start, _) = spans.get(*string).ok_or("string not found in the stream")?;
-            n += usize::from(part.contains(start));
-        }
-        Ok(n)
+        Ok((out, applied))
     }
 
     /// The document with the patched contents (re-compressed), for a `lopdf` save.
@@ -795,16 +791,10 @@ fn write_back(original: &[u8], doc: &Document, text: &Text) -> Result<Vec<u8>, S
                 .map_or(stream.content.len(), |c| c.len());
             let part = from..from + length;
             from += length + 1;
-            let edits = text.edited_in(page, &part)?;
+            let (data, edits) = text.patched_part(page, part)?;
             if edits > 0 {
                 written += edits;
-                splices.extend(write_back_stream(
-                    original,
-                    doc,
-                    contents,
-                    stream,
-                    text.patched_part(page, part)?,
-                )?);
+                splices.extend(write_back_stream(original, doc, contents, stream, data)?);
             }
         }
         if written != text.edits[page].len() {

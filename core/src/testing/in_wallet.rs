@@ -88,11 +88,17 @@ pub fn in_wallet(
 /// Ids numbered in time order (the source's order at one time), as Airtel Uganda and MTN
 /// Ghana number theirs: twelve digits, a gap between rows.
 fn number_in_time_order(rows: &mut [(usize, Transaction)]) {
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| (rows[i].1.completed_at, rows[i].0));
-    for (rank, i) in (0u64..).zip(order) {
+    for (rank, i) in (0u64..).zip(time_order(rows)) {
         rows[i].1.receipt_no = (100_000_000_000 + rank * 7).to_string();
     }
+}
+
+/// The indices of `rows` (each with its index in `source`) in time order, the source's order at
+/// one time.
+fn time_order(rows: &[(usize, Transaction)]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by_key(|&i| (rows[i].1.completed_at, rows[i].0));
+    order
 }
 
 /// The running balance of `rows` (each with its index in `source`) recomputed in time order
@@ -106,8 +112,7 @@ fn rebalance(
     before: bool,
 ) {
     let opening = opening(source);
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| (rows[i].1.completed_at, rows[i].0));
+    let order = time_order(rows);
     let mut balance = convert(opening);
     for i in order {
         let t = &mut rows[i].1;

@@ -167,9 +167,9 @@ pub enum Ids {
     RiseWithTime,
     /// Each id carries the day it was made, in the statement's time zone, which `day_of` reads
     /// (`None` for an id of no day). M-Pesa Kenya's receipts (their first three characters,
-    /// `wallets::safaricom_ke::receipt`). A row whose id carries another day than its
-    /// completion's shows (`receipt_off_day`), reversals excepted: they may complete after
-    /// their receipt's day.
+    /// `wallets::safaricom_ke::receipt`). A completed row whose id carries another day than its
+    /// completion's shows (`receipt_off_day`; `crate::check::ids` names the exceptions: the
+    /// rows of a reversal's receipt, the first minutes after midnight).
     CarryTheirDay {
         /// The day an id carries.
         day_of: fn(&str) -> Option<NaiveDate>,

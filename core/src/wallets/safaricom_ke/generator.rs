@@ -163,13 +163,13 @@ impl Builder {
     pub(super) fn receipt(&mut self, at: NaiveDateTime) -> String {
         const ALNUM: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ0123456789";
         self.counter += 1;
-        let mut s = super::receipt::day_code(at.date()).unwrap_or_else(|| "ZZZ".to_owned());
+        let mut tail = String::with_capacity(7);
         let mut x = self.rng.next_u64() ^ self.counter;
         for _ in 0..7 {
-            s.push(ALNUM[(x % ALNUM.len() as u64) as usize] as char);
+            tail.push(ALNUM[(x % ALNUM.len() as u64) as usize] as char);
             x /= ALNUM.len() as u64;
         }
-        s
+        super::receipt::receipt_at(at, &tail)
     }
 
     pub(super) fn push(
