@@ -57,10 +57,6 @@ pub(crate) trait Amount: Copy + Ord + Debug + Default {
     /// Whether the amount is above zero.
     fn is_positive(self) -> bool;
 
-    /// The amount without its sign.
-    #[must_use]
-    fn abs(self) -> Self;
-
     /// `self.max(floor)` as [`Decimal::max`] gives it: `self` unless it is below `floor`.
     /// (`Decimal`'s own `max` returns `self` when the two are equal, `Ord::max` the other: the
     /// same value, but perhaps not the same scale.)
@@ -106,10 +102,6 @@ impl Amount for Decimal {
 
     fn is_positive(self) -> bool {
         !Decimal::is_zero(&self) && self.is_sign_positive()
-    }
-
-    fn abs(self) -> Self {
-        Decimal::abs(&self)
     }
 }
 
@@ -209,13 +201,6 @@ impl Amount for Cents {
 
     fn is_positive(self) -> bool {
         self.cents > 0
-    }
-
-    fn abs(self) -> Self {
-        Cents {
-            cents: self.cents.abs(),
-            two_places: self.two_places,
-        }
     }
 }
 
@@ -383,7 +368,6 @@ mod tests {
             prop_assert_eq!(text(ca.decimal()), text(a));
             prop_assert_eq!(text(ca.plus(cb).decimal()), text(a.plus(b)));
             prop_assert_eq!(text(ca.minus(cb).decimal()), text(a.minus(b)));
-            prop_assert_eq!(text(ca.abs().decimal()), text(Amount::abs(a)));
             prop_assert_eq!(text(ca.at_least_zero().decimal()), text(a.at_least_zero()));
             prop_assert_eq!(text(ca.at_least(cb).decimal()), text(a.max(b)));
             prop_assert_eq!(text(Ord::max(ca, cb).decimal()), text(Ord::max(a, b)));

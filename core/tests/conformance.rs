@@ -10,7 +10,8 @@
 //! churn; one income split into many credits) gains at most 3 points; impossible content is
 //! `failed` (before the wallet's launch, after the request date, a request date later than the
 //! day of analysis, a balance below the wallet's floor, more rows at one time than the wallet
-//! writes, a row printed twice); a row whose date was moved shows in its id where the wallet's
+//! writes, a row printed twice), and so is a digit typed over a balance where the wallet's chain
+//! is evidence; a row whose date was moved shows in its id where the wallet's
 //! ids say when they were made (`wallets::Ids`); rows that settled seconds apart in the other
 //! order are no warning; a thin file is Poor.
 
@@ -612,4 +613,51 @@ fn a_units_digit_typed_over_fails_on_every_wallet_that_lists_every_movement() {
         checked >= 3,
         "Airtel Uganda, MTN Ghana and Vodacom Lesotho list every movement"
     );
+}
+
+/// A digit typed over a balance (the hundreds digit of the largest balance a row prints, the
+/// amounts as printed: a borrower raising a balance) fails with `balance_digit_edited` on every
+/// wallet whose chain is evidence: Safaricom's (a balance the rows before and after it agree
+/// on), and those of the wallets that list every movement and explain every genuine break
+/// (Airtel Uganda, MTN Ghana). Not on Vodacom Lesotho, whose genuine breaks are not all
+/// explained (its PDFs top out at `consistent`).
+#[test]
+fn a_digit_typed_over_a_balance_fails_where_the_chain_is_evidence() {
+    let mut checked = 0;
+    for w in registered() {
+        if matches!(
+            w.profile.chain,
+            Chain::Listed {
+                breaks_are_evidence: false,
+                ..
+            }
+        ) {
+            continue;
+        }
+        let mut s = persona_of(w, 10);
+        let last = s.transactions.len() - 1;
+        let (index, row) = s
+            .transactions
+            .iter_mut()
+            .enumerate()
+            .filter(|(i, t)| *i != 0 && *i != last && t.is_completed())
+            .max_by_key(|(_, t)| t.balance)
+            .expect("a persona has rows");
+        let printed = row.balance.expect("a balance");
+        let forged = alama_core::tamper::typed_over(printed, 5).expect("a hundreds digit");
+        row.balance = Some(forged);
+        let report = failed(w, &s, (printed.to_string(), forged.to_string()));
+        assert!(
+            report
+                .integrity
+                .findings
+                .iter()
+                .any(|f| f.code == "balance_digit_edited"),
+            "{} row {index}: {:?}",
+            w.id,
+            report.integrity.findings
+        );
+        checked += 1;
+    }
+    assert!(checked >= 3, "Safaricom, Airtel Uganda and MTN Ghana");
 }

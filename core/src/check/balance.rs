@@ -28,6 +28,7 @@ use rust_decimal::Decimal;
 use smallvec::{SmallVec, smallvec};
 
 use super::finding;
+use super::typed_balance::{self, TypedBalance};
 use crate::amount::{Amount, Arithmetic, Cents, net_of};
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
@@ -82,10 +83,6 @@ pub(super) fn overdraft(wallet: &Wallet, rows: &[&Transaction]) -> bool {
 fn receipts(rows: &[&Transaction]) -> String {
     let set: BTreeSet<&str> = rows.iter().map(|t| t.receipt_no.as_str()).collect();
     set.into_iter().collect::<Vec<_>>().join("/")
-}
-
-fn absolute_nets<A: Amount>(rows: &[&Transaction]) -> BTreeSet<A> {
-    rows.iter().map(|t| net_of::<A>(t).abs()).collect()
 }
 
 /// `a − b` on multisets, sorted; a value equal to several representations (`1.0`, `1.00`)
@@ -282,17 +279,20 @@ fn list(items: &[String]) -> String {
     shown.join(", ")
 }
 
-/// Finds adjacent breaks that cancel out: a balance printed after a neighbouring row when the
-/// gap is a neighbour's own amount (counted), an edited balance otherwise (a warning). Returns
-/// the indexes of the groups in such pairs and the count of out-of-order balances.
+/// Finds adjacent breaks that cancel out: a balance printed after the next row or before the
+/// previous one when the gap is one of that row's amounts (counted), a balance typed over when
+/// a row alone at its time prints a balance one digit away from the chain's (returned), an
+/// edited balance otherwise (a warning). Returns the indexes of the groups in such pairs, the
+/// count of out-of-order balances and the balances typed over.
 fn edited_balances<A: Amount>(
     groups: &Groups<'_>,
     breaks: &[Break<A>],
     findings: &mut Vec<Finding>,
-) -> (BTreeSet<usize>, usize) {
+) -> (BTreeSet<usize>, usize, Vec<TypedBalance>) {
     let mut paired: BTreeSet<usize> = BTreeSet::new();
     let mut out_of_order = 0usize;
     let mut edited = Vec::new();
+    let mut typed = Vec::new();
     for pair in breaks.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
         let (Some(ga), Some(gb)) = (a.gap, b.gap) else {
@@ -303,12 +303,22 @@ fn edited_balances<A: Amount>(
         }
         paired.insert(a.index);
         paired.insert(b.index);
-        let neighbours = [a.index - 1, a.index, b.index];
-        let explained = neighbours
-            .iter()
-            .any(|i| absolute_nets::<A>(groups.rows(*i)).contains(&ga.abs()));
+        // Printed after the next row (the gap is one of its amounts, signed as it moved) or
+        // before the previous one (the gap undoes one of its amounts); not the row's own
+        // amount, which a digit typed over a 50.00 send's balance (362.39 → 312.39) also is.
+        let nets = |i: usize| groups.rows(i).iter().map(|t| net_of::<A>(t));
+        let explained =
+            nets(b.index).any(|n| n == ga) || nets(a.index - 1).any(|n| n.plus(ga).is_zero());
+        let reached = |t: &&Transaction| {
+            t.balance
+                .and_then(|b| TypedBalance::of(t, b - ga.decimal()))
+        };
         if explained {
             out_of_order += 1;
+        } else if let [row] = groups.rows(a.index)
+            && let Some(one) = reached(row)
+        {
+            typed.push(one);
         } else {
             edited.push(format!(
                 "{} off by {}",
@@ -330,7 +340,7 @@ fn edited_balances<A: Amount>(
         ));
     }
 
-    (paired, out_of_order)
+    (paired, out_of_order, typed)
 }
 
 /// Checks the chain of the statement's rows, listed `by_time` in reading order (by completion
@@ -353,6 +363,28 @@ pub(super) fn check(
     }
 }
 
+/// The row of group `index`, whose rows do not chain, whose balance one digit typed back makes
+/// the group chain (one start) and link with the groups before and after it (where there are).
+fn typed_in<A: Amount>(groups: &Groups<'_>, index: usize) -> Option<TypedBalance> {
+    let rows = groups.rows(index);
+    let before = index.checked_sub(1).map(|i| group::<A>(groups.rows(i)));
+    let after = (index + 1 < groups.len()).then(|| groups.rows(index + 1));
+    TypedBalance::in_group(rows, |row, balance| {
+        let mut read = row.clone();
+        read.balance = Some(balance);
+        let rows: Vec<&Transaction> = rows
+            .iter()
+            .map(|t| if std::ptr::eq(*t, row) { &read } else { *t })
+            .collect();
+        let this = multiset_group::<A>(&rows);
+        this.starts.len() <= 1
+            && before
+                .as_ref()
+                .is_none_or(|b| break_between(b, &this).is_none())
+            && after.is_none_or(|a| break_between(&this, &group::<A>(a)).is_none())
+    })
+}
+
 /// [`check`] of the `printed` rows in the arithmetic `A` (see [`crate::amount`]).
 fn check_in<A: Amount>(
     statement: &Statement,
@@ -363,10 +395,20 @@ fn check_in<A: Amount>(
 ) {
     let (groups, breaks, internal) = scan::<A>(printed);
 
-    let (paired, out_of_order) = edited_balances(&groups, &breaks, findings);
+    let (paired, out_of_order, mut typed) = edited_balances(&groups, &breaks, findings);
 
-    // Groups whose own rows do not chain.
-    let (fuliza_internal, plain_internal): (Vec<usize>, Vec<usize>) = internal
+    // Groups whose own rows do not chain: a balance typed over where one digit typed back
+    // makes the group chain and link with its neighbours (a Fuliza group too), else broken
+    // arithmetic (but in a Fuliza group, `info`).
+    let mut broken = Vec::new();
+    for g in internal {
+        match typed_in::<A>(&groups, g) {
+            Some(one) => typed.push(one),
+            None => broken.push(g),
+        }
+    }
+    typed_balance::report(&typed, findings);
+    let (fuliza_internal, plain_internal): (Vec<usize>, Vec<usize>) = broken
         .into_iter()
         .partition(|g| overdraft(wallet, groups.rows(*g)));
     if !plain_internal.is_empty() {

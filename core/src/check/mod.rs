@@ -37,6 +37,7 @@ pub mod listed;
 pub mod named;
 pub mod plausible;
 pub mod reconcile;
+mod typed_balance;
 mod typed_over;
 
 use chrono::NaiveDate;
@@ -140,6 +141,16 @@ fn edits_unseen(wallet: &Wallet, reconciled: Option<bool>, findings: &mut Vec<Fi
         ),
     ));
     true
+}
+
+/// The row a finding names first, for its message: its completion time and, where it has one,
+/// its receipt (`2026-03-04 18:18:00, receipt 142097994755`).
+fn first_row(at: chrono::NaiveDateTime, receipt: &str) -> String {
+    if receipt.is_empty() {
+        at.to_string()
+    } else {
+        format!("{at}, receipt {receipt}")
+    }
 }
 
 fn finding(code: &str, severity: Severity, message: String) -> Finding {

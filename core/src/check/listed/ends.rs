@@ -1,12 +1,14 @@
 //! Where a group of the listed chain ends, and where the chain goes on after it (see
 //! [`super`]): the balance the next group chains from, rows that settled out of order, a
-//! charge row that moved the balance by itself, a row printing another account's balances.
+//! charge row that moved the balance by itself, a row printing another account's balances, a
+//! balance typed over that the next group goes on past.
 
 use rust_decimal::Decimal;
 
 use super::typed_over::{self, Silent, beside_another_row, small_charge};
 use super::{Rules, group_end};
 use crate::Category;
+use crate::check::typed_balance::TypedBalance;
 use crate::statement::Transaction;
 
 /// Whether `t`, a charge row below ten units of a `group`, moved the balance by itself: it
@@ -112,10 +114,13 @@ pub(super) fn settle(
         let expected = balance + net;
         // Together they end on the balance the one that settled last prints (a debit printed
         // before a credit that settled first prints the sum of both): the order they settled
-        // in is theirs, the sum is the chain's.
+        // in is theirs, the sum is the chain's. Where breaks are evidence, in that order each
+        // prints the balance it reached: else one of them is a balance typed over.
         if rows[start..through]
             .iter()
             .any(|t| t.balance == Some(expected))
+            && (!rules.breaks_are_evidence
+                || typed_over::in_order(&rows[start..through], balance, None))
         {
             return Some((expected, through));
         }
@@ -138,10 +143,18 @@ pub(super) fn settle(
     None
 }
 
-/// A row whose own printed balances do not differ by its amount (its fee included).
-pub(super) fn foreign_balances(t: &Transaction) -> bool {
+/// A row of a `group` read from the running `balance` whose own printed balances do not differ
+/// by its amount (its fee included), and whose balance before is not the holder's: neither the
+/// running balance nor one another row of the group prints. A row whose balance before is the
+/// holder's prints the holder's balance after it too; where that does not agree, a balance
+/// was typed over (issue 50), not another account's printed.
+pub(super) fn foreign_balances(group: &[&Transaction], t: &Transaction, balance: Decimal) -> bool {
     match (t.balance_before, t.balance) {
-        (Some(before), Some(after)) => after - before != t.net(),
+        (Some(before), Some(after)) => {
+            after - before != t.net()
+                && before != balance
+                && !group.iter().any(|u| u.balance == Some(before))
+        }
         _ => false,
     }
 }
@@ -193,4 +206,35 @@ pub(super) fn settles_from(
         .rev()
         .filter_map(|t| t.balance)
         .find(|b| *b != expected && settles(*b))
+}
+
+/// Where breaks are evidence, the row of the group `rows[start..end]` (read from the running
+/// `balance`) whose balance is one digit away from the running balance plus the group's net,
+/// the group chaining in order once it is typed back, with the next group going on from that
+/// sum in order (or none after it) and from no balance the group prints: a digit of the
+/// balance typed over, not an amount (an amount typed over leaves the next group going on from
+/// the printed balance).
+pub(super) fn typed_before_next(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    balance: Decimal,
+    rules: Rules,
+) -> Option<TypedBalance> {
+    let group = &rows[start..end];
+    let expected = balance + group.iter().map(|t| t.net()).sum::<Decimal>();
+    let next = &rows[end..group_end(rows, end, rules.group_seconds).min(rows.len())];
+    let goes_on = |b: Decimal| chains_from(rows, end, b, rules);
+    let typed = rules.breaks_are_evidence
+        && (next.is_empty()
+            || (goes_on(expected)
+                && typed_over::in_order(next, expected, None)
+                && !group.iter().filter_map(|t| t.balance).any(goes_on)));
+    typed
+        .then(|| {
+            TypedBalance::in_group(group, |t, b| {
+                b == expected && typed_over::in_order(group, balance, Some((t, b)))
+            })
+        })
+        .flatten()
 }

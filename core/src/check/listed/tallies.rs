@@ -4,6 +4,7 @@
 use chrono::NaiveDateTime;
 
 use super::super::finding;
+use super::super::typed_balance::{self, TypedBalance};
 use super::super::typed_over::{self, TypedOver};
 use crate::report::{Finding, Severity};
 
@@ -32,6 +33,8 @@ pub(super) struct Tallies {
     pub(super) breaks: Tally,
     /// Rows whose printed amount is one digit off the amount their balances moved by.
     pub(super) edited: Vec<TypedOver>,
+    /// Rows whose printed balance is one digit off the balance their rows reach.
+    pub(super) balances: Vec<TypedBalance>,
 }
 
 /// One finding per kind of row that did not chain (see the module documentation);
@@ -45,8 +48,10 @@ pub(super) fn report(tallies: Tallies, breaks_are_evidence: bool, findings: &mut
         settled,
         breaks,
         edited,
+        balances,
     } = tallies;
     typed_over::report(&edited, findings);
+    typed_balance::report(&balances, findings);
     let reports = [
         (
             "balance_of_another_account",

@@ -6,7 +6,7 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use super::finding;
+use super::{finding, first_row};
 use crate::report::{Finding, Severity};
 use crate::statement::Transaction;
 
@@ -20,7 +20,7 @@ mod tariff;
 
 pub(super) use charge_step::charge_off_its_step;
 use moves::moves;
-pub(super) use order::{beside_another_row, broke_last, end_in_order, first_end};
+pub(super) use order::{beside_another_row, broke_last, end_in_order, first_end, in_order};
 pub(super) use principal::{principal, total_off_principal};
 pub(super) use shape::small_charge;
 use shape::{Before, Reading, Shape, is_send, takes_no_charge, uncharged, wants_charge_row};
@@ -63,7 +63,7 @@ const TENS: Decimal = Decimal::TEN;
 /// Whether a row's printed net and the net its balances moved by have the same sign and, written
 /// with two decimals, the same number of digits, differing in exactly one of them by `least`
 /// or more: a digit typed over (300.00 printed for a 900.00 step; issue 50's Lesotho forgery).
-fn one_digit_apart(printed: Decimal, moved: Decimal, least: Decimal) -> bool {
+pub(in crate::check) fn one_digit_apart(printed: Decimal, moved: Decimal, least: Decimal) -> bool {
     if printed.is_zero() || printed.is_sign_negative() != moved.is_sign_negative() {
         return false;
     }
@@ -78,12 +78,15 @@ fn one_digit_apart(printed: Decimal, moved: Decimal, least: Decimal) -> bool {
 }
 
 /// A cent, the least a digit typed over may be worth.
-const CENT: Decimal = Decimal::from_parts(1, 0, 0, false, 2);
+pub(in crate::check) const CENT: Decimal = Decimal::from_parts(1, 0, 0, false, 2);
 
 /// Every amount that `printed` (positive) is with one digit worth `least` or more changed
 /// (written with two decimals; the leading digit never to 0, the length kept): what a digit
 /// typed over may have been.
-fn digit_typed_back(printed: Decimal, least: Decimal) -> impl Iterator<Item = Decimal> {
+pub(in crate::check) fn digit_typed_back(
+    printed: Decimal,
+    least: Decimal,
+) -> impl Iterator<Item = Decimal> {
     let digits: Vec<u32> = format!("{printed:.2}")
         .bytes()
         .filter(u8::is_ascii_digit)
@@ -287,20 +290,15 @@ pub(super) fn report(typed: &[TypedOver], findings: &mut Vec<Finding>) {
     let Some(first) = typed.first() else {
         return;
     };
-    let receipt = if first.receipt.is_empty() {
-        String::new()
-    } else {
-        format!(", receipt {}", first.receipt)
-    };
     findings.push(finding(
         "amount_digit_edited",
         Severity::Critical,
         format!(
             "{} row(s) print an amount one digit away from the amount their balances moved by \
              on a wallet that lists every movement, the shape of a digit typed over (first at \
-             {}{receipt}: printed {}, the balances moved {})",
+             {}: printed {}, the balances moved {})",
             typed.len(),
-            first.at,
+            first_row(first.at, &first.receipt),
             first.printed.abs(),
             first.moved.abs()
         ),

@@ -208,6 +208,30 @@ pub(super) fn chains_once_read(
     movers.len() > 6 || in_some_order(&movers, 0, reading.before)
 }
 
+/// Whether the rows of a `group` chain in some order from `before`, each row that moves printing
+/// the balance reached after it: a group whose last balance agrees can still print an edited
+/// balance before it (a digit of a balance typed over, in a group or among rows settled out of
+/// order). A row with a levy is not held to its own balance (MTN Ghana prints its E-LEVY after
+/// it: `levy_after_balance`), nor is a row printing 0. Groups of more than six moving rows are
+/// not ordered (true). `reading`: a row of the group read as printing another balance (a digit
+/// of its balance typed back, [`crate::check::typed_balance`]).
+pub(in crate::check) fn in_order(
+    group: &[&Transaction],
+    before: Decimal,
+    reading: Option<(&Transaction, Decimal)>,
+) -> bool {
+    let printed = |t: &Transaction| match reading {
+        Some((row, balance)) if std::ptr::eq(row, t) => Some(balance),
+        _ => t.balance.filter(|_| t.tax.is_none_or(|x| x.is_zero())),
+    };
+    let movers: Vec<(Decimal, Option<Decimal>)> = group
+        .iter()
+        .filter(|t| !t.net().is_zero())
+        .map(|t| (t.net(), printed(t)))
+        .collect();
+    movers.len() > 6 || in_some_order(&movers, 0, before)
+}
+
 /// Whether a `group` chained from `before` to `end`: in some order, every row that moves (a
 /// charge row printing 0 by the charge it shows, [`charge_shown`]) prints the balance reached
 /// after it, and the last reaches `end`. Groups of more than six moving rows are not ordered.
