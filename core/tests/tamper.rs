@@ -38,6 +38,7 @@ const CONTENT_CODES: &[&str] = &[
     "edited_amount",
     "balance_breaks",
     "balance_edited",
+    "balance_digit_edited",
     "row_arithmetic",
     "missing_pages",
     "extra_pages",

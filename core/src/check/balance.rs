@@ -14,9 +14,13 @@
 //! sometimes prints a balance after a neighbouring row. So a break alone is an `info` finding;
 //! it becomes evidence only with a signature of editing:
 //! - **an edited balance**: the chain breaks into a row and out of it by the same amount (the
-//!   row's printed balance disagrees with both neighbours), and the amount is not one of the
-//!   neighbouring rows' own amounts (which is how a genuine balance printed out of order looks);
-//! - **broken arithmetic inside a group** without a Fuliza row;
+//!   row's printed balance disagrees with both neighbours), and the amount is neither one of
+//!   the next row's amounts nor the undoing of one of the previous row's or its own (which is
+//!   how a genuine balance printed out of order looks); `balance_digit_edited` (critical,
+//!   `check::typed_balance`) where the printed balance is one digit from the chain's;
+//! - **broken arithmetic inside a group** without a Fuliza row; `balance_digit_edited` where
+//!   one balance typed back makes the group chain and link with its neighbours (a Fuliza
+//!   group too; not a balance another row of the group prints as well);
 //! - **a SUMMARY mismatch**: every break becomes a warning, and a break whose size equals the
 //!   SUMMARY difference names the row whose amount was probably edited.
 
@@ -303,12 +307,15 @@ fn edited_balances<A: Amount>(
         }
         paired.insert(a.index);
         paired.insert(b.index);
-        // Printed after the next row (the gap is one of its amounts, signed as it moved) or
-        // before the previous one (the gap undoes one of its amounts); not the row's own
-        // amount, which a digit typed over a 50.00 send's balance (362.39 → 312.39) also is.
+        // Printed after the next row (the gap is one of its amounts, signed as it moved), or
+        // before the previous row's movement or its own (the gap undoes one of their amounts);
+        // not a gap of the row's own amount the other way, which a digit typed over a 50.00
+        // send's balance (362.39 → 312.39) also is.
         let nets = |i: usize| groups.rows(i).iter().map(|t| net_of::<A>(t));
-        let explained =
-            nets(b.index).any(|n| n == ga) || nets(a.index - 1).any(|n| n.plus(ga).is_zero());
+        let explained = nets(b.index).any(|n| n == ga)
+            || nets(a.index - 1)
+                .chain(nets(a.index))
+                .any(|n| n.plus(ga).is_zero());
         let reached = |t: &&Transaction| {
             t.balance
                 .and_then(|b| TypedBalance::of(t, b - ga.decimal()))
@@ -369,7 +376,19 @@ fn typed_in<A: Amount>(groups: &Groups<'_>, index: usize) -> Option<TypedBalance
     let rows = groups.rows(index);
     let before = index.checked_sub(1).map(|i| group::<A>(groups.rows(i)));
     let after = (index + 1 < groups.len()).then(|| groups.rows(index + 1));
-    TypedBalance::in_group(rows, |row, balance| {
+    // A balance another row of the group prints too may be printed after both: not read.
+    let shared = |t: &Transaction| {
+        rows.iter()
+            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
+    };
+    let candidates = |t: &Transaction| {
+        if shared(t) {
+            Vec::new()
+        } else {
+            TypedBalance::typed_back(t.balance)
+        }
+    };
+    TypedBalance::in_group(rows, candidates, |row, balance| {
         let mut read = row.clone();
         read.balance = Some(balance);
         let rows: Vec<&Transaction> = rows

@@ -46,21 +46,31 @@ impl TypedBalance {
         })
     }
 
-    /// The first row of `group` whose balance, one digit typed back, `chains` (the row and the
-    /// balance it is read as printing): the group then chains as the check asks. A balance
-    /// below ten may have been 0.00 (an empty wallet's balance, raised to 5.00).
+    /// The first row of `group` whose printed balance is one digit away from one of the
+    /// `candidates` it may have printed (the balances its rows reach) with which the group
+    /// `chains` (the row and the balance it is read as printing).
     pub(super) fn in_group(
         group: &[&Transaction],
+        candidates: impl Fn(&Transaction) -> Vec<Decimal>,
         chains: impl Fn(&Transaction, Decimal) -> bool,
     ) -> Option<Self> {
         group.iter().find_map(|t| {
-            let printed = t.balance.filter(|b| !b.is_sign_negative())?;
-            let empty = (printed < Decimal::TEN).then_some(Decimal::ZERO);
-            digit_typed_back(printed, CENT)
-                .chain(empty)
-                .find(|b| chains(t, *b))
-                .and_then(|b| Self::of(t, b))
+            candidates(t)
+                .into_iter()
+                .filter_map(|b| Self::of(t, b))
+                .find(|typed| chains(t, typed.reached))
         })
+    }
+
+    /// Every balance `printed` (not negative) is with one digit typed back: candidates for
+    /// [`TypedBalance::in_group`] where the balance the rows reach is not known. A balance below
+    /// ten may have been 0.00 (an empty wallet's balance, raised to 5.00).
+    pub(super) fn typed_back(printed: Option<Decimal>) -> Vec<Decimal> {
+        let Some(printed) = printed.filter(|b| !b.is_sign_negative()) else {
+            return Vec::new();
+        };
+        let empty = (printed < Decimal::TEN).then_some(Decimal::ZERO);
+        digit_typed_back(printed, CENT).chain(empty).collect()
     }
 }
 

@@ -144,16 +144,17 @@ pub(super) fn settle(
 }
 
 /// A row of a `group` read from the running `balance` whose own printed balances do not differ
-/// by its amount (its fee included), and whose balance before is not the holder's: neither the
-/// running balance nor one another row of the group prints. A row whose balance before is the
-/// holder's prints the holder's balance after it too; where that does not agree, a balance
-/// was typed over (issue 50), not another account's printed.
+/// by its amount (its fee included): another account's balances (MTN's `XtraBalance`
+/// transfers print the other account's before, after or both). Not where its balance before
+/// is the holder's (the running balance, or one another row of the group prints) and its
+/// balance after is one digit away from that balance plus its amount: a balance typed over
+/// (issue 50).
 pub(super) fn foreign_balances(group: &[&Transaction], t: &Transaction, balance: Decimal) -> bool {
     match (t.balance_before, t.balance) {
         (Some(before), Some(after)) => {
+            let holders = before == balance || group.iter().any(|u| u.balance == Some(before));
             after - before != t.net()
-                && before != balance
-                && !group.iter().any(|u| u.balance == Some(before))
+                && !(holders && TypedBalance::of(t, before + t.net()).is_some())
         }
         _ => false,
     }
@@ -232,9 +233,11 @@ pub(super) fn typed_before_next(
                 && !group.iter().filter_map(|t| t.balance).any(goes_on)));
     typed
         .then(|| {
-            TypedBalance::in_group(group, |t, b| {
-                b == expected && typed_over::in_order(group, balance, Some((t, b)))
-            })
+            TypedBalance::in_group(
+                group,
+                |_| vec![expected],
+                |t, b| typed_over::in_order(group, balance, Some((t, b))),
+            )
         })
         .flatten()
 }

@@ -5,10 +5,12 @@
 //! **The chain.** Rows are read oldest first (in reading order), in groups of rows at most the
 //! wallet's `group_seconds` apart (a withdrawal and its charge printed a second apart, in either
 //! order). A group chains when the running balance plus the group's net is one of its printed
-//! balances; where the group holds a row printing 0 or a charge row and the next group does not
-//! chain from that balance but does from another the group prints (or settles there with the rows
-//! after it, see below), the group moved by more than it prints, and the chain goes on from there
-//! (a row printing 0 among its rows: `amount_not_printed`; else a break). A group that does not
+//! balances (where breaks are evidence, its rows must also chain in some order, each printing
+//! the balance it reached: `typed_over::in_order`); where the group holds a row printing 0 or a
+//! charge row and the next group does not chain from that balance but does from another the
+//! group prints (or settles there with the rows after it, see below), the group moved by more
+//! than it prints, and the chain goes on from there (a row printing 0 among its rows:
+//! `amount_not_printed`; else a break). A group that does not
 //! chain is read together with the rows that follow it within the wallet's `settle_seconds`: rows
 //! completed seconds apart may have settled in the other order (a debit whose printed balance
 //! already holds a credit completed just after it); when they chain together they are one movement
@@ -331,9 +333,11 @@ fn agreeing(
     // some order: the last balance agreeing says nothing of a balance typed over before it.
     // A balance typed over there is read back by the one digit that makes them chain.
     if rules.breaks_are_evidence && !typed_over::in_order(group, balance, None) {
-        match TypedBalance::in_group(group, |t, b| {
-            typed_over::in_order(group, balance, Some((t, b)))
-        }) {
+        match TypedBalance::in_group(
+            group,
+            |t| typed_over::reachable(group, balance, t),
+            |t, b| typed_over::in_order(group, balance, Some((t, b))),
+        ) {
             Some(typed) => tallies.balances.push(typed),
             None => tallies.breaks.add(at),
         }

@@ -20,7 +20,9 @@ mod tariff;
 
 pub(super) use charge_step::charge_off_its_step;
 use moves::moves;
-pub(super) use order::{beside_another_row, broke_last, end_in_order, first_end, in_order};
+pub(super) use order::{
+    beside_another_row, broke_last, end_in_order, first_end, in_order, reachable,
+};
 pub(super) use principal::{principal, total_off_principal};
 pub(super) use shape::small_charge;
 use shape::{Before, Reading, Shape, is_send, takes_no_charge, uncharged, wants_charge_row};

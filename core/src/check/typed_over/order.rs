@@ -208,28 +208,109 @@ pub(super) fn chains_once_read(
     movers.len() > 6 || in_some_order(&movers, 0, reading.before)
 }
 
+/// Up to this many moving rows [`in_order`] orders: a search over the sets of rows taken,
+/// each set tried once (the balance after a set is the same in every order), so at most
+/// 2^12 × 12 steps.
+const ORDERED: usize = 12;
+
 /// Whether the rows of a `group` chain in some order from `before`, each row that moves printing
 /// the balance reached after it: a group whose last balance agrees can still print an edited
 /// balance before it (a digit of a balance typed over, in a group or among rows settled out of
-/// order). A row with a levy is not held to its own balance (MTN Ghana prints its E-LEVY after
-/// it: `levy_after_balance`), nor is a row printing 0. Groups of more than six moving rows are
-/// not ordered (true). `reading`: a row of the group read as printing another balance (a digit
-/// of its balance typed back, [`crate::check::typed_balance`]).
+/// order). Not held to its own balance: a row printing 0, a row with a levy (MTN Ghana prints
+/// its E-LEVY after it: `levy_after_balance`), a row whose balance before and after do not
+/// differ by its amount (another account's balances), and a row printing the same balance as
+/// another row of the group (both printed after the two moved). Groups of more than
+/// [`ORDERED`] moving rows are not ordered (true). `reading`: a row of the group read as
+/// printing another balance (a digit of its balance typed back,
+/// [`crate::check::typed_balance`]).
 pub(in crate::check) fn in_order(
     group: &[&Transaction],
     before: Decimal,
     reading: Option<(&Transaction, Decimal)>,
 ) -> bool {
+    let moving: Vec<&Transaction> = group
+        .iter()
+        .copied()
+        .filter(|t| !t.net().is_zero())
+        .collect();
+    let shared = |t: &Transaction| {
+        moving
+            .iter()
+            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
+    };
+    let foreign = |t: &Transaction| {
+        t.balance_before
+            .zip(t.balance)
+            .is_some_and(|(b, a)| a - b != t.net())
+    };
     let printed = |t: &Transaction| match reading {
         Some((row, balance)) if std::ptr::eq(row, t) => Some(balance),
+        _ if foreign(t) || shared(t) => None,
         _ => t.balance.filter(|_| t.tax.is_none_or(|x| x.is_zero())),
     };
-    let movers: Vec<(Decimal, Option<Decimal>)> = group
+    let movers: Vec<(Decimal, Option<Decimal>)> =
+        moving.iter().map(|t| (t.net(), printed(t))).collect();
+    if movers.len() > ORDERED {
+        return true;
+    }
+    let mut dead = vec![false; 1 << movers.len()];
+    ordered(&movers, 0, before, &mut dead)
+}
+
+/// Whether the `movers` not yet `used` (a bit each) follow `balance` in some order, each
+/// printing the balance reached after it; `dead` marks the sets already tried without success.
+fn ordered(
+    movers: &[(Decimal, Option<Decimal>)],
+    used: usize,
+    balance: Decimal,
+    dead: &mut [bool],
+) -> bool {
+    if used.count_ones() as usize == movers.len() {
+        return true;
+    }
+    if dead[used] {
+        return false;
+    }
+    for (i, &(net, printed)) in movers.iter().enumerate() {
+        let after = balance + net;
+        if used & (1 << i) == 0
+            && printed.is_none_or(|p| p == after)
+            && ordered(movers, used | (1 << i), after, dead)
+        {
+            return true;
+        }
+    }
+    dead[used] = true;
+    false
+}
+
+/// The balances row `t` of a `group` of at most six moving rows reaches in some order from
+/// `before`: `before` plus its own amount and those of any of the group's other moving rows.
+pub(in crate::check) fn reachable(
+    group: &[&Transaction],
+    before: Decimal,
+    t: &Transaction,
+) -> Vec<Decimal> {
+    let others: Vec<Decimal> = group
         .iter()
-        .filter(|t| !t.net().is_zero())
-        .map(|t| (t.net(), printed(t)))
+        .filter(|u| !std::ptr::eq(**u, t) && !u.net().is_zero())
+        .map(|u| u.net())
         .collect();
-    movers.len() > 6 || in_some_order(&movers, 0, before)
+    if others.len() > 5 {
+        return Vec::new();
+    }
+    (0..1usize << others.len())
+        .map(|set| {
+            others
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| set & (1 << i) != 0)
+                .map(|(_, n)| *n)
+                .sum::<Decimal>()
+                + before
+                + t.net()
+        })
+        .collect()
 }
 
 /// Whether a `group` chained from `before` to `end`: in some order, every row that moves (a

@@ -389,6 +389,7 @@ fn a_receipt_raised_beside_a_credited_charge_printing_0_elsewhere_fails_to_the_c
     assert!(!codes(rows("45"), false).contains(&"amount_digit_edited".to_owned()));
 }
 
+mod balances;
 mod credited;
 mod genuine;
 mod landed;
