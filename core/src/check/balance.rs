@@ -15,8 +15,8 @@
 //! it becomes evidence only with a signature of editing:
 //! - **an edited balance**: the chain breaks into a row and out of it by the same amount (the
 //!   row's printed balance disagrees with both neighbours), and the amount is neither one of
-//!   the next row's amounts nor the undoing of one of the previous row's or its own (which is
-//!   how a genuine balance printed out of order looks); `balance_digit_edited` (critical,
+//!   the next row's amounts nor the undoing of its own (the row prints a neighbour's balance,
+//!   which is how a genuine balance printed out of order looks); `balance_digit_edited` (critical,
 //!   `check::typed_balance`) where the printed balance is one digit from the chain's;
 //! - **broken arithmetic inside a group** without a Fuliza row; `balance_digit_edited` where
 //!   one balance typed back makes the group chain and link with its neighbours (a Fuliza
@@ -283,8 +283,8 @@ fn list(items: &[String]) -> String {
     shown.join(", ")
 }
 
-/// Finds adjacent breaks that cancel out: a balance printed after the next row or before the
-/// previous one when the gap is one of that row's amounts (counted), a balance typed over when
+/// Finds adjacent breaks that cancel out: a balance printed after the next row or before its
+/// own movement when the gap is one of that row's amounts (counted), a balance typed over when
 /// a row alone at its time prints a balance one digit away from the chain's (returned), an
 /// edited balance otherwise (a warning). Returns the indexes of the groups in such pairs, the
 /// count of out-of-order balances and the balances typed over.
@@ -307,15 +307,14 @@ fn edited_balances<A: Amount>(
         }
         paired.insert(a.index);
         paired.insert(b.index);
-        // Printed after the next row (the gap is one of its amounts, signed as it moved), or
-        // before the previous row's movement or its own (the gap undoes one of their amounts);
-        // not a gap of the row's own amount the other way, which a digit typed over a 50.00
-        // send's balance (362.39 → 312.39) also is.
+        // A row printing a neighbour's balance: the next row's (printed after it: the gap is
+        // one of its amounts, signed as it moved; the 2023 sample's one pair) or the previous
+        // one's (printed before its own movement: the gap undoes its own amount). Not a gap
+        // undoing the previous row's amount: that copies no printed balance, and a digit
+        // typed over beside an airtime purchase of 10.00 (207.98 → 217.98) is one.
         let nets = |i: usize| groups.rows(i).iter().map(|t| net_of::<A>(t));
-        let explained = nets(b.index).any(|n| n == ga)
-            || nets(a.index - 1)
-                .chain(nets(a.index))
-                .any(|n| n.plus(ga).is_zero());
+        let explained =
+            nets(b.index).any(|n| n == ga) || nets(a.index).any(|n| n.plus(ga).is_zero());
         let reached = |t: &&Transaction| {
             t.balance
                 .and_then(|b| TypedBalance::of(t, b - ga.decimal()))

@@ -42,6 +42,10 @@ pub enum Forgery {
     /// raising income types: issue 50's 300 → 900), nothing else; written back into the
     /// original file's own structure, so that only the figures can show it.
     NaiveTensWrittenBack,
+    /// One digit of one row's balance typed over (a borrower raising a balance), the amounts
+    /// and every other balance as printed; written back into the original file's own
+    /// structure, so that only the figures can show it.
+    NaiveBalanceWrittenBack,
     /// One credit raised, that row's and every later balance and the SUMMARY's total credit
     /// and closing balance raised to agree, every figure keeping its length; saved by `lopdf`.
     CarefulSameLength,
@@ -69,10 +73,11 @@ pub enum Forgery {
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 10] = [
+    pub const ALL: [Forgery; 11] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
         Forgery::NaiveTensWrittenBack,
+        Forgery::NaiveBalanceWrittenBack,
         Forgery::CarefulSameLength,
         Forgery::CarefulLonger,
         Forgery::WrittenBack,
@@ -88,6 +93,7 @@ impl Forgery {
             Forgery::NaiveDigit => "naive_digit",
             Forgery::NaiveWrittenBack => "naive_written_back",
             Forgery::NaiveTensWrittenBack => "naive_tens_written_back",
+            Forgery::NaiveBalanceWrittenBack => "naive_balance_written_back",
             Forgery::CarefulSameLength => "careful_same_length",
             Forgery::CarefulLonger => "careful_longer",
             Forgery::WrittenBack => "written_back",
@@ -161,14 +167,13 @@ pub fn forge(
         Forgery::WrittenBackGlyphsCopied => Some(Moves::Copied),
         _ => None,
     };
-    let changes = if matches!(
-        forgery,
-        Forgery::NaiveDigit | Forgery::NaiveWrittenBack | Forgery::NaiveTensWrittenBack
-    ) {
-        let tens = forgery == Forgery::NaiveTensWrittenBack;
-        naive(&text, statement, tens, &mut rng)?
-    } else {
-        careful(&text, statement, forgery.longer(), &mut rng)?
+    let changes = match forgery {
+        Forgery::NaiveDigit | Forgery::NaiveWrittenBack => {
+            naive(&text, statement, Typed::Credit, &mut rng)?
+        }
+        Forgery::NaiveTensWrittenBack => naive(&text, statement, Typed::CreditTens, &mut rng)?,
+        Forgery::NaiveBalanceWrittenBack => naive(&text, statement, Typed::Balance, &mut rng)?,
+        _ => careful(&text, statement, forgery.longer(), &mut rng)?,
     };
     for (run, new) in changes {
         text.replace(run, &new)?;
@@ -176,6 +181,7 @@ pub fn forge(
     match forgery {
         Forgery::NaiveWrittenBack
         | Forgery::NaiveTensWrittenBack
+        | Forgery::NaiveBalanceWrittenBack
         | Forgery::WrittenBack
         | Forgery::WrittenBackLonger
         | Forgery::WrittenBackGlyphs
@@ -639,27 +645,41 @@ fn rows_to_runs(text: &Text, statement: &Statement) -> Vec<(usize, usize, Option
     out
 }
 
-/// One digit of one credit's amount changed: any digit, or (`tens`) one in the tens or higher
-/// of a credit of 10 or more.
+/// The figure a naive forger types one digit over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Typed {
+    /// Any digit of a credit's amount.
+    Credit,
+    /// A digit in the tens or higher of a credit of 10 or more.
+    CreditTens,
+    /// Any digit of a row's balance.
+    Balance,
+}
+
+/// One digit of one figure changed, as `typed` says.
 fn naive(
     text: &Text,
     statement: &Statement,
-    tens: bool,
+    typed: Typed,
     rng: &mut SplitMix64,
 ) -> Result<Vec<(usize, String)>, String> {
     let rows = rows_to_runs(text, statement);
+    let tens = typed == Typed::CreditTens;
     let least = if tens {
         Decimal::TEN
     } else {
         Decimal::ONE / Decimal::ONE_HUNDRED
     };
-    let credits: Vec<usize> = rows
-        .iter()
-        .filter(|(i, _, a)| a.is_some() && statement.transactions[*i].paid_in >= least)
-        .filter_map(|(_, _, a)| *a)
-        .collect();
+    let credits: Vec<usize> = if typed == Typed::Balance {
+        rows.iter().map(|(_, b, _)| *b).collect()
+    } else {
+        rows.iter()
+            .filter(|(i, _, a)| a.is_some() && statement.transactions[*i].paid_in >= least)
+            .filter_map(|(_, _, a)| *a)
+            .collect()
+    };
     if credits.is_empty() {
-        return Err("no credit found among the runs".to_owned());
+        return Err("no figure found among the runs".to_owned());
     }
     let run = credits[rng.below(credits.len())];
     let (start, _) = money_in(&text.runs[run].text).ok_or("not money")?;

@@ -214,13 +214,13 @@ pub(super) fn chains_once_read(
 const ORDERED: usize = 12;
 
 /// Whether the rows of a `group` chain in some order from `before`, each row that moves printing
-/// the balance reached after it: a group whose last balance agrees can still print an edited
-/// balance before it (a digit of a balance typed over, in a group or among rows settled out of
-/// order). Not held to its own balance: a row printing 0, a row with a levy (MTN Ghana prints
-/// its E-LEVY after it: `levy_after_balance`), a row whose balance before and after do not
-/// differ by its amount (another account's balances), and a row printing the same balance as
-/// another row of the group (both printed after the two moved). Groups of more than
-/// [`ORDERED`] moving rows are not ordered (true). `reading`: a row of the group read as
+/// the balance reached after it (a row with a levy: or that balance before its levy was taken,
+/// MTN Ghana's `levy_after_balance`): a group whose last balance agrees can still print an
+/// edited balance before it (a digit of a balance typed over, in a group or among rows settled
+/// out of order). Not held to its own balance: a row printing 0, a row whose balance before and
+/// after do not differ by its amount (another account's balances), and a row printing the same
+/// balance as another row of the group (both printed after the two moved). Groups of more
+/// than [`ORDERED`] moving rows are not ordered (true). `reading`: a row of the group read as
 /// printing another balance (a digit of its balance typed back,
 /// [`crate::check::typed_balance`]).
 pub(in crate::check) fn in_order(
@@ -246,10 +246,12 @@ pub(in crate::check) fn in_order(
     let printed = |t: &Transaction| match reading {
         Some((row, balance)) if std::ptr::eq(row, t) => Some(balance),
         _ if foreign(t) || shared(t) => None,
-        _ => t.balance.filter(|_| t.tax.is_none_or(|x| x.is_zero())),
+        _ => t.balance,
     };
-    let movers: Vec<(Decimal, Option<Decimal>)> =
-        moving.iter().map(|t| (t.net(), printed(t))).collect();
+    let movers: Vec<(Decimal, Option<Decimal>, Decimal)> = moving
+        .iter()
+        .map(|t| (t.net(), printed(t), t.tax.unwrap_or_default()))
+        .collect();
     if movers.len() > ORDERED {
         return true;
     }
@@ -257,10 +259,11 @@ pub(in crate::check) fn in_order(
     ordered(&movers, 0, before, &mut dead)
 }
 
-/// Whether the `movers` not yet `used` (a bit each) follow `balance` in some order, each
-/// printing the balance reached after it; `dead` marks the sets already tried without success.
+/// Whether the `movers` (net, printed balance, levy) not yet `used` (a bit each) follow
+/// `balance` in some order, each printing the balance reached after it or, with a levy, that
+/// balance with the levy left out; `dead` marks the sets already tried without success.
 fn ordered(
-    movers: &[(Decimal, Option<Decimal>)],
+    movers: &[(Decimal, Option<Decimal>, Decimal)],
     used: usize,
     balance: Decimal,
     dead: &mut [bool],
@@ -271,10 +274,10 @@ fn ordered(
     if dead[used] {
         return false;
     }
-    for (i, &(net, printed)) in movers.iter().enumerate() {
+    for (i, &(net, printed, levy)) in movers.iter().enumerate() {
         let after = balance + net;
         if used & (1 << i) == 0
-            && printed.is_none_or(|p| p == after)
+            && printed.is_none_or(|p| p == after || p == after + levy)
             && ordered(movers, used | (1 << i), after, dead)
         {
             return true;
