@@ -33,6 +33,7 @@ use smallvec::{SmallVec, smallvec};
 
 use super::finding;
 use super::typed_balance::{self, TypedBalance};
+use super::typed_over::beside_another_row;
 use crate::amount::{Amount, Arithmetic, Cents, net_of};
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
@@ -376,12 +377,8 @@ fn typed_in<A: Amount>(groups: &Groups<'_>, index: usize) -> Option<TypedBalance
     let before = index.checked_sub(1).map(|i| group::<A>(groups.rows(i)));
     let after = (index + 1 < groups.len()).then(|| groups.rows(index + 1));
     // A balance another row of the group prints too may be printed after both: not read.
-    let shared = |t: &Transaction| {
-        rows.iter()
-            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
-    };
     let candidates = |t: &Transaction| {
-        if shared(t) {
+        if beside_another_row(rows, t) {
             Vec::new()
         } else {
             TypedBalance::typed_back(t.balance)

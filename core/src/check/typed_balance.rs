@@ -10,8 +10,9 @@
 //! ([`super::listed`]: Airtel Uganda, MTN Ghana; a group whose rows chain once one balance is
 //! typed back, the next group going on from where they then end). Not where a wallet's genuine
 //! breaks are not all explained (Vodacom Lesotho: its PDFs top out at `consistent`, and a
-//! balance edit there stays a break, `info`), and not where the break's size is a neighbouring
-//! row's own amount (a balance Safaricom printed after that row: `unlisted_movements`).
+//! balance edit there stays a break, `info`), and not where the row prints a neighbour's
+//! balance (on Safaricom a gap of one of the next row's amounts, or undoing its own:
+//! `unlisted_movements`).
 //! On the genuine samples no balance is one digit away from the balance its rows reach: the one
 //! Safaricom group that does not chain (a Fuliza draw of 423.02 printing 660.00 beside a
 //! charge printing 0.00, 2023 sample) needs more than one digit changed.

@@ -150,14 +150,14 @@ pub(super) fn settle(
 /// balance after is one digit away from that balance plus its amount: a balance typed over
 /// (issue 50).
 pub(super) fn foreign_balances(group: &[&Transaction], t: &Transaction, balance: Decimal) -> bool {
-    match (t.balance_before, t.balance) {
-        (Some(before), Some(after)) => {
-            let holders = before == balance || group.iter().any(|u| u.balance == Some(before));
-            after - before != t.net()
-                && !(holders && TypedBalance::of(t, before + t.net()).is_some())
-        }
-        _ => false,
-    }
+    let Some(before) = t
+        .balance_before
+        .filter(|_| typed_over::own_balances_disagree(t))
+    else {
+        return false;
+    };
+    let holders = before == balance || group.iter().any(|u| u.balance == Some(before));
+    !(holders && TypedBalance::of(t, before + t.net()).is_some())
 }
 
 /// Where the statement's first group `rows[start..end]`, ending on `balance`, ends once the group

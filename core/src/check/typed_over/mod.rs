@@ -21,7 +21,8 @@ mod tariff;
 pub(super) use charge_step::charge_off_its_step;
 use moves::moves;
 pub(super) use order::{
-    beside_another_row, broke_last, end_in_order, first_end, in_order, reachable,
+    beside_another_row, broke_last, end_in_order, first_end, in_order, own_balances_disagree,
+    reachable,
 };
 pub(super) use principal::{principal, total_off_principal};
 pub(super) use shape::small_charge;

@@ -233,19 +233,9 @@ pub(in crate::check) fn in_order(
         .copied()
         .filter(|t| !t.net().is_zero())
         .collect();
-    let shared = |t: &Transaction| {
-        moving
-            .iter()
-            .any(|u| !std::ptr::eq(*u, t) && u.balance == t.balance)
-    };
-    let foreign = |t: &Transaction| {
-        t.balance_before
-            .zip(t.balance)
-            .is_some_and(|(b, a)| a - b != t.net())
-    };
     let printed = |t: &Transaction| match reading {
         Some((row, balance)) if std::ptr::eq(row, t) => Some(balance),
-        _ if foreign(t) || shared(t) => None,
+        _ if own_balances_disagree(t) || beside_another_row(&moving, t) => None,
         _ => t.balance,
     };
     let movers: Vec<(Decimal, Option<Decimal>, Decimal)> = moving
@@ -285,6 +275,14 @@ fn ordered(
     }
     dead[used] = true;
     false
+}
+
+/// Whether row `t` prints a balance before and after that do not differ by its amount (its fee
+/// included): the balances may be another account's (MTN's `XtraBalance` transfers).
+pub(in crate::check) fn own_balances_disagree(t: &Transaction) -> bool {
+    t.balance_before
+        .zip(t.balance)
+        .is_some_and(|(before, after)| after - before != t.net())
 }
 
 /// The balances row `t` of a `group` of at most six moving rows reaches in some order from
