@@ -209,33 +209,50 @@ pub(super) fn settles_from(
         .find(|b| *b != expected && settles(*b))
 }
 
-/// Where breaks are evidence, the row of the group `rows[start..end]` (read from the running
-/// `balance`) whose balance is one digit away from the running balance plus the group's net,
-/// the group chaining in order once it is typed back, with the next group going on from that
-/// sum in order (or none after it) and from no balance the group prints: a digit of the
+/// The row of the group `rows[start..end]` (read from the running `balance`) whose balance is
+/// one digit away from the running balance plus the group's net, the group chaining in order
+/// once it is typed back, with the next group going on from that sum (in order, where breaks
+/// are evidence; or none after it there) and from no balance the group prints: a digit of the
 /// balance typed over, not an amount (an amount typed over leaves the next group going on from
-/// the printed balance).
+/// the printed balance). Where breaks are no evidence (`silent`: the group read before), see
+/// the guards in [`super`]'s `balance_digit_edited`.
 pub(super) fn typed_before_next(
     rows: &[&Transaction],
     start: usize,
     end: usize,
     balance: Decimal,
     rules: Rules,
+    silent: &Silent,
 ) -> Option<TypedBalance> {
     let group = &rows[start..end];
     let expected = balance + group.iter().map(|t| t.net()).sum::<Decimal>();
     let next = &rows[end..group_end(rows, end, rules.group_seconds).min(rows.len())];
     let goes_on = |b: Decimal| chains_from(rows, end, b, rules);
-    let typed = rules.breaks_are_evidence
+    // Where breaks are no evidence, a balance is read back only where the next group confirms
+    // the balance the rows reach and every row of the group moved (a row printing 0 leaves an
+    // amount unknown), and not where two of the wallet's own movements without a row may
+    // cancel out there.
+    let typed = (rules.breaks_are_evidence
+        || (!next.is_empty() && group.iter().all(|t| !t.net().is_zero())))
         && (next.is_empty()
             || (goes_on(expected)
-                && typed_over::in_order(next, expected, None)
+                && (!rules.breaks_are_evidence || typed_over::in_order(next, expected, None))
                 && !group.iter().filter_map(|t| t.balance).any(goes_on)));
+    // Nor where the row prints the balance after the next group's movement (a gap of its net or
+    // of one of its rows' amounts), as Safaricom's 2023 sample prints one balance.
+    let next_net: Decimal = next.iter().map(|t| t.net()).sum();
+    let printed_after = |gap: Decimal| gap == next_net || next.iter().any(|t| t.net() == gap);
+    let read = |t: &Transaction| {
+        rules.breaks_are_evidence
+            || t.balance.is_some_and(|b| {
+                !silent.may_cancel(group, b - expected) && !printed_after(b - expected)
+            })
+    };
     typed
         .then(|| {
             TypedBalance::in_group(
                 group,
-                |_| vec![expected],
+                |t| if read(t) { vec![expected] } else { Vec::new() },
                 |t, b| typed_over::in_order(group, balance, Some((t, b))),
             )
         })

@@ -26,11 +26,15 @@
 //!   differ by its amount while the holder's balance around it moved by exactly that amount,
 //!   and whose balance before is not the holder's: the printed balances are another account's
 //!   (MTN's `XtraBalance` transfers);
-//! - `balance_digit_edited` (critical, where breaks are evidence): a group whose rows chain in
-//!   order once one printed balance has one digit typed back (`super::typed_balance`): within
-//!   a group whose last balance agrees, or where the next group goes on from the running
-//!   balance plus the group's net (rows settled out of order must chain in some order there
-//!   too, each printing the balance it reached);
+//! - `balance_digit_edited` (critical): a group whose rows chain in order once one printed
+//!   balance has one digit typed back (`super::typed_balance`): within a group whose last
+//!   balance agrees, or where the next group goes on from the running balance plus the group's
+//!   net (where breaks are evidence, rows settled out of order must chain in some order there
+//!   too, each printing the balance it reached). Where breaks are no evidence, only in a group
+//!   whose every row moved, the next group going on from the balance the rows reach and not
+//!   from the one printed, and only a gap no two of the wallet's own movements without a row
+//!   may be (`Silent::may_cancel`: more than a charge taken or credited without its row) nor
+//!   the next group's movement (a balance printed after it);
 //! - `amount_not_printed` (info): rows of amount 0 beside a balance that moved (Vodacom
 //!   Lesotho's deposits and receipts printed with amount 0); the chain goes on from the
 //!   printed balance;
@@ -66,12 +70,11 @@
 use rust_decimal::Decimal;
 
 use super::finding;
-use super::typed_balance::TypedBalance;
 use super::typed_over::{self, Silent};
-use crate::Category;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
+use agreeing::agreeing;
 use ends::{
     chains_from, foreign_balances, last_moved, moved_alone, resume, settle, settled_first,
     settles_from, typed_before_next,
@@ -223,7 +226,7 @@ fn step(
     let net: Decimal = group.iter().map(|t| t.net()).sum();
     let expected = balance + net;
     if group.iter().any(|t| t.balance == Some(expected)) {
-        return agreeing(rows, start, end, balance, rules, tallies);
+        return agreeing(rows, start, end, balance, rules, silent, tallies);
     }
     // A balance that leaves the levy out, where the next row's balance before (where printed)
     // has taken it: an amount typed over by the levy's size would otherwise read as the levy.
@@ -239,7 +242,7 @@ fn step(
         tallies.foreign.add(at);
         return (expected, end);
     }
-    if let Some(typed) = typed_before_next(rows, start, end, balance, rules) {
+    if let Some(typed) = typed_before_next(rows, start, end, balance, rules, silent) {
         tallies.balances.push(typed);
         return (expected, end);
     }
@@ -316,68 +319,6 @@ fn step(
     (last.unwrap_or(expected), end)
 }
 
-/// [`step`] of a group `rows[start..end]` one of whose rows prints the running `balance` plus
-/// the group's net.
-fn agreeing(
-    rows: &[&Transaction],
-    start: usize,
-    end: usize,
-    balance: Decimal,
-    rules: Rules,
-    tallies: &mut Tallies,
-) -> (Decimal, usize) {
-    let group = &rows[start..end];
-    let at = group[0].completed_at;
-    let expected = balance + group.iter().map(|t| t.net()).sum::<Decimal>();
-    // Where breaks are evidence, each balance the group prints is one its rows reach in
-    // some order: the last balance agreeing says nothing of a balance typed over before it.
-    // A balance typed over there is read back by the one digit that makes them chain.
-    if rules.breaks_are_evidence && !typed_over::in_order(group, balance, None) {
-        match TypedBalance::in_group(
-            group,
-            |t| typed_over::reachable(group, balance, t),
-            |t, b| typed_over::in_order(group, balance, Some((t, b))),
-        ) {
-            Some(typed) => tallies.balances.push(typed),
-            None => tallies.breaks.add(at),
-        }
-        return (expected, end);
-    }
-    // The rows chain, but the next group goes on from another balance of theirs: the group
-    // moved by more than it prints. A row printing 0 among them is that movement (Vodacom
-    // Lesotho's receipt whose sender paid the withdrawal charge: the charge row prints 0
-    // and the balance after both); a charge row, a charge taken twice (a break). Without
-    // either, the next group's own rows are read (an amount edited there by as much as one
-    // of these rows must not be taken for this group's).
-    let unsure = group
-        .iter()
-        .any(|t| t.net().is_zero() || t.category == Category::Charges);
-    if unsure && !chains_from(rows, end, expected, rules) {
-        // Where the next group chains from none of them but settles with the rows after it
-        // from one of them and not from the running balance plus the net (a send's charge
-        // printing 0 beside the balance after it, then a debit printing the balance after
-        // a receipt that settled first), the chain goes on from that balance too.
-        if let Some(resumed) = resume(rows, start, end, rules)
-            .or_else(|| settles_from(rows, start, end, expected, rules))
-        {
-            if group.iter().any(|t| t.net().is_zero()) {
-                tallies.zero.add(at);
-            } else {
-                tallies.breaks.add(at);
-            }
-            return (resumed, end);
-        }
-        // Where the next group chains from none of them, a group whose rows chain in order
-        // only from another balance printed the running balance plus its net by chance: the
-        // chain goes on from where that order ends (a break before the group).
-        if let Some(in_order) = typed_over::end_in_order(group, balance) {
-            tallies.breaks.add(at);
-            return (in_order, end);
-        }
-    }
-    (expected, end)
-}
-
 /// Opening + Total Credit − Total Debit against the closing balance (Airtel's SUMMARY).
 fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
     let (Some(balances), Some(summary)) = (statement.balances, statement.summary.as_ref()) else {
@@ -397,6 +338,7 @@ fn summary_balances(statement: &Statement, findings: &mut Vec<Finding>) {
     }
 }
 
+mod agreeing;
 mod ends;
 mod tallies;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::order::{chains_once_read, charge_shown};
-use super::shape::small_charge;
+use super::shape::{small_charge, takes_no_charge};
 use super::tariff::{Band, Tariff};
 use super::{Before, Reading, Shape, TENS};
 use crate::Category;
@@ -126,6 +126,29 @@ impl Silent {
                 && row.withdrawn == *c
                 && self.once.binary_search(c).is_ok())
         })
+    }
+
+    /// Whether a balance of `group` that the rows around it put `gap` (major units) away from the
+    /// balance they reach, the chain going on from the balance they reach, may be two of the
+    /// wallet's own movements without a row that cancel out: money in of an unknown amount
+    /// after the group read before, or a charge that group credited or took without a row
+    /// landing on the row, and a charge `group` took or credited without a row landing on the
+    /// next (each at most [`unshown_charge`]'s bound). On a drawn statement (`quirk_draw.rs`) a
+    /// receipt's credited withdrawal charge of 5.00 landed on a withdrawal of 110 whose own
+    /// charge of 5.00, taken without a row, landed on the next: one balance 5.00 off.
+    pub(in crate::check) fn may_cancel(&self, group: &[&Transaction], gap: Decimal) -> bool {
+        let before = self
+            .charge_without_row
+            .map_or(Decimal::ZERO, |(most, ..)| most);
+        // Airtime, Fuliza and loan repayments take no charge without its row, nor does money in
+        // (a charge credited to it prints a row, printing 0: read no further).
+        let charged = group
+            .iter()
+            .any(|t| t.net() < Decimal::ZERO && !takes_no_charge(t));
+        let own = unshown_charge(group)
+            .filter(|_| charged)
+            .map_or(Decimal::ZERO, |(most, _)| most);
+        self.after_unknown_credit || gap.abs() <= before.max(own)
     }
 
     /// The least digit (major units) that a reading of `row` as moving `moved` may show on a
