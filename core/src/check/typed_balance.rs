@@ -9,11 +9,12 @@
 //! Fuliza group included) and by the chain of a wallet whose breaks are evidence
 //! ([`super::listed`]: Airtel Uganda, MTN Ghana; a group whose rows chain once one balance is
 //! typed back, the next group going on from where they then end). Where a wallet's genuine
-//! breaks are not all explained (Vodacom Lesotho), only a gap of more than a charge taken or
-//! credited without its row may be, in a group whose every row moved, the next group going on
-//! from the balance the rows reach (a smaller gap stays a break, `info`). Not where the row
-//! prints a neighbour's balance (on Safaricom a gap of one of the next row's amounts, or
-//! undoing its own: `unlisted_movements`; on Vodacom the next group's movement).
+//! breaks are not all explained (Vodacom Lesotho), only a gap of one unit or more and more
+//! than a charge taken or credited without its row may be, in a group whose every row moved,
+//! the next group going on from the balance the rows reach (a smaller gap stays a break,
+//! `info`). Not where the row prints a neighbour's balance (on Safaricom a gap of one of the
+//! next row's amounts, or undoing its own: `unlisted_movements`; on Vodacom the same, the next
+//! group's net included).
 //! On the genuine samples no balance is one digit away from the balance its rows reach: the one
 //! Safaricom group that does not chain (a Fuliza draw of 423.02 printing 660.00 beside a
 //! charge printing 0.00, 2023 sample) needs more than one digit changed.

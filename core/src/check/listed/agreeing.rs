@@ -4,15 +4,15 @@
 use rust_decimal::Decimal;
 
 use super::Rules;
-use super::ends::{chains_from, resume, settles_from};
+use super::ends::{chains_from, neighbours_balance, resume, settles_from};
 use super::tallies::Tallies;
 use super::typed_over::{self, Silent};
 use crate::Category;
 use crate::check::typed_balance::TypedBalance;
 use crate::statement::Transaction;
 
-/// [`super::step`] of a group `rows[start..end]` one of whose rows prints the running `balance` plus
-/// the group's net.
+/// [`super::step`] of a group `rows[start..end]` one of whose rows prints the running
+/// `balance` plus the group's net.
 pub(super) fn agreeing(
     rows: &[&Transaction],
     start: usize,
@@ -30,17 +30,20 @@ pub(super) fn agreeing(
     // A balance typed over there is read back by the one digit that makes them chain.
     // Where breaks are no evidence (Vodacom Lesotho: a charge taken twice, a withdrawal
     // printing the balance after its charge), a group out of order is the wallet's own; a
-    // balance is read back there only where every row moved and no two of the wallet's own
-    // movements without a row may be the gap (`Silent::may_cancel`), and where the next group
-    // goes on from the balance the rows reach and not from the one printed (a group that
-    // ended elsewhere, by a charge taken without its row, may chain by chance: the next group
-    // then goes on from a balance it prints).
+    // balance is read back there only where every row moved, no two of the wallet's own
+    // movements without a row may be the gap (`Silent::may_cancel`) nor is it a neighbour's
+    // balance (`neighbours_balance`), and where the next group goes on from the balance the
+    // rows reach and not from the one printed (a group that ended elsewhere, by a charge taken
+    // without its row, may chain by chance: the next group then goes on from a balance it
+    // prints).
     let moved = group.iter().all(|t| !t.net().is_zero()) && chains_from(rows, end, expected, rules);
     if (rules.breaks_are_evidence || moved) && !typed_over::in_order(group, balance, None) {
         let read = |t: &Transaction, b: Decimal| {
             rules.breaks_are_evidence
                 || t.balance.is_some_and(|p| {
-                    !silent.may_cancel(group, p - b) && !chains_from(rows, end, p, rules)
+                    !silent.may_cancel(group, p - b)
+                        && !chains_from(rows, end, p, rules)
+                        && !neighbours_balance(rows, end, rules, t, p - b)
                 })
         };
         let typed = TypedBalance::in_group(

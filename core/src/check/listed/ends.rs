@@ -238,14 +238,11 @@ pub(super) fn typed_before_next(
             || (goes_on(expected)
                 && (!rules.breaks_are_evidence || typed_over::in_order(next, expected, None))
                 && !group.iter().filter_map(|t| t.balance).any(goes_on)));
-    // Nor where the row prints the balance after the next group's movement (a gap of its net or
-    // of one of its rows' amounts), as Safaricom's 2023 sample prints one balance.
-    let next_net: Decimal = next.iter().map(|t| t.net()).sum();
-    let printed_after = |gap: Decimal| gap == next_net || next.iter().any(|t| t.net() == gap);
     let read = |t: &Transaction| {
         rules.breaks_are_evidence
             || t.balance.is_some_and(|b| {
-                !silent.may_cancel(group, b - expected) && !printed_after(b - expected)
+                let gap = b - expected;
+                !silent.may_cancel(group, gap) && !neighbours_balance(rows, end, rules, t, gap)
             })
     };
     typed
@@ -257,4 +254,23 @@ pub(super) fn typed_before_next(
             )
         })
         .flatten()
+}
+
+/// Whether row `t` of the group ending at `rows[end]`, its printed balance `gap` away from the
+/// balance its rows reach, prints a neighbour's balance rather than a digit typed over: the
+/// balance before its own movement (a gap undoing its amount: Vodacom Lesotho prints money in
+/// as 0 beside the balance before it, its amount landing on the next group), or the balance
+/// after the next group's movement (a gap of that group's net or of one of its rows' amounts,
+/// as Safaricom's 2023 sample prints one balance). Read where breaks are no evidence.
+pub(super) fn neighbours_balance(
+    rows: &[&Transaction],
+    end: usize,
+    rules: Rules,
+    t: &Transaction,
+    gap: Decimal,
+) -> bool {
+    let next =
+        &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];
+    let next_net: Decimal = next.iter().map(|u| u.net()).sum();
+    gap == -t.net() || gap == next_net || next.iter().any(|u| u.net() == gap)
 }

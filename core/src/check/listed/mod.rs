@@ -33,8 +33,9 @@
 //!   too, each printing the balance it reached). Where breaks are no evidence, only in a group
 //!   whose every row moved, the next group going on from the balance the rows reach and not
 //!   from the one printed, and only a gap no two of the wallet's own movements without a row
-//!   may be (`Silent::may_cancel`: more than a charge taken or credited without its row) nor
-//!   the next group's movement (a balance printed after it);
+//!   may be (`Silent::may_cancel`: one unit or more, more than a charge taken or credited
+//!   without its row) nor a neighbour's balance (`ends::neighbours_balance`: the undoing of
+//!   the row's own amount, the next group's movement);
 //! - `amount_not_printed` (info): rows of amount 0 beside a balance that moved (Vodacom
 //!   Lesotho's deposits and receipts printed with amount 0); the chain goes on from the
 //!   printed balance;

@@ -162,3 +162,31 @@ fn the_wallets_own_movements_that_cancel_are_no_balance_typed_over() {
     ]);
     assert!(!vodacom_codes(by_chance).contains(&"balance_digit_edited".to_owned()));
 }
+
+#[test]
+fn a_row_printing_the_balance_before_its_own_movement_is_no_balance_typed_over() {
+    // A review's shapes (2026-12-01): a receipt of 300 printing the balance before it, its
+    // amount landing on the next group (the sample's receipt printing 0 beside the balance
+    // before it, with its amount printed), alone or with a repayment taken from it a second
+    // later; and a debit doing the same.
+    for repaid_with_it in [false, true] {
+        let rows = hours_apart(&[
+            (Category::AgentDeposit, "520.40", "520.40", false),
+            (Category::ReceivedMoney, "300", "520.40", false),
+            (
+                Category::MobileLoanRepayment,
+                "-150.25",
+                "670.15",
+                repaid_with_it,
+            ),
+            (Category::AirtimeAndBundles, "-10", "660.15", false),
+        ]);
+        assert!(!vodacom_codes(rows).contains(&"balance_digit_edited".to_owned()));
+    }
+    let debit = hours_apart(&[
+        (Category::ReceivedMoney, "1000", "1345.60", false),
+        (Category::BuyGoods, "-200", "1345.60", false),
+        (Category::AirtimeAndBundles, "-20", "1125.60", false),
+    ]);
+    assert!(!vodacom_codes(debit).contains(&"balance_digit_edited".to_owned()));
+}

@@ -47,10 +47,10 @@ fn codes_on(rows: Vec<Transaction>, chain: Chain) -> Vec<String> {
 }
 
 /// Whether `rows`, read by Vodacom Lesotho's own chain (rows up to 120 s apart may have settled
-/// in the other order), are `amount_digit_edited`.
+/// in the other order), are `amount_digit_edited` or `balance_digit_edited`.
 fn edited_on_vodacom(rows: Vec<Transaction>) -> bool {
     let wallet = crate::wallets::find("vodacom-mpesa-ls").expect("Vodacom Lesotho");
-    codes_on(rows, wallet.profile.chain).contains(&"amount_digit_edited".to_owned())
+    typed_over(&codes_on(rows, wallet.profile.chain))
 }
 
 /// A completed row of `category` at `second` past 09:00 printing `net` (a decimal) and `balance`.
@@ -84,7 +84,14 @@ fn typed(mut rows: Vec<Transaction>, index: usize, net: &str) -> Vec<Transaction
 }
 
 fn edited(rows: Vec<Transaction>) -> bool {
-    codes(rows, false).contains(&"amount_digit_edited".to_owned())
+    typed_over(&codes(rows, false))
+}
+
+/// Whether `codes` hold a digit typed over, of an amount or of a balance (both critical).
+fn typed_over(codes: &[String]) -> bool {
+    codes
+        .iter()
+        .any(|c| c == "amount_digit_edited" || c == "balance_digit_edited")
 }
 
 #[test]
