@@ -274,3 +274,25 @@ pub(super) fn neighbours_balance(
     let next_net: Decimal = next.iter().map(|u| u.net()).sum();
     gap == -t.net() || gap == next_net || next.iter().any(|u| u.net() == gap)
 }
+
+/// Whether the group `rows[start..end]`, where breaks are no evidence, is one moving row
+/// printing a neighbour's balance ([`neighbours_balance`]) rather than `expected` (the running
+/// balance plus its amount), the next group going on from `expected`: it chains from it, or its
+/// first row prints it (the balance before that row's own movement: a run of such rows).
+pub(super) fn printed_a_neighbours(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    expected: Decimal,
+    rules: Rules,
+) -> bool {
+    let [t] = &rows[start..end] else {
+        return false;
+    };
+    !rules.breaks_are_evidence
+        && !t.net().is_zero()
+        && t.balance
+            .is_some_and(|b| neighbours_balance(rows, end, rules, t, b - expected))
+        && (chains_from(rows, end, expected, rules)
+            || rows.get(end).and_then(|n| n.balance) == Some(expected))
+}

@@ -77,8 +77,8 @@ use crate::statement::{Statement, Transaction};
 use crate::wallets::Chain;
 use agreeing::agreeing;
 use ends::{
-    chains_from, foreign_balances, last_moved, moved_alone, resume, settle, settled_first,
-    settles_from, typed_before_next,
+    chains_from, foreign_balances, last_moved, moved_alone, printed_a_neighbours, resume, settle,
+    settled_first, settles_from, typed_before_next,
 };
 use tallies::{Tallies, report};
 
@@ -245,6 +245,15 @@ fn step(
     }
     if let Some(typed) = typed_before_next(rows, start, end, balance, rules, silent) {
         tallies.balances.push(typed);
+        return (expected, end);
+    }
+    // Where breaks are no evidence, a row alone at its time printing a neighbour's balance (the
+    // balance before its own movement, or after the next group's) whose amount the next group
+    // goes on from: a break (`info`), and the chain goes on from the running balance plus its
+    // amount (money in printed beside the balance before it, as Vodacom Lesotho prints it with
+    // an amount of 0; a balance printed after the next row, as Safaricom's 2023 sample does).
+    if printed_a_neighbours(rows, start, end, expected, rules) {
+        tallies.breaks.add(at);
         return (expected, end);
     }
     // Rows settled out of order are one movement, unless the group alone leads to the next

@@ -190,3 +190,33 @@ fn a_row_printing_the_balance_before_its_own_movement_is_no_balance_typed_over()
     ]);
     assert!(!vodacom_codes(debit).contains(&"balance_digit_edited".to_owned()));
 }
+
+#[test]
+fn rows_printing_a_neighbours_balance_leave_the_chain_going_on_from_their_amount() {
+    // A second review's shapes (2026-12-01): a run of advances each printing the balance before
+    // its own movement, and a row printing the balance after the next row hours later (as
+    // Safaricom's 2023 sample prints one). Before, the row after was read as an amount typed
+    // over (printed 200.00, moved 500.00) or a balance typed over.
+    let run = hours_apart(&[
+        (Category::AgentDeposit, "1000", "1000", false),
+        (Category::MobileLoanDisbursement, "200", "1000", false),
+        (Category::MobileLoanDisbursement, "500", "1200", false),
+        (Category::MobileLoanDisbursement, "200", "1700", false),
+        (Category::AirtimeAndBundles, "-10", "1890", false),
+    ]);
+    assert_eq!(vodacom_codes(run), ["balance_chain_break"]);
+    let after_next = hours_apart(&[
+        (Category::AgentDeposit, "1000", "1000", false),
+        (Category::BuyGoods, "-100", "600", false),
+        (Category::BuyGoods, "-300", "600", false),
+        (Category::AirtimeAndBundles, "-10", "590", false),
+    ]);
+    assert_eq!(vodacom_codes(after_next), ["balance_chain_break"]);
+    // An amount typed over there still fails: 300 printed for 900, the balances as printed.
+    let typed = hours_apart(&[
+        (Category::AgentDeposit, "1000", "1000", false),
+        (Category::ReceivedMoney, "300", "1900", false),
+        (Category::AirtimeAndBundles, "-10", "1890", false),
+    ]);
+    assert_eq!(vodacom_codes(typed), ["amount_digit_edited"]);
+}
