@@ -4,7 +4,7 @@
 use rust_decimal::Decimal;
 
 use super::Rules;
-use super::ends::{chains_from, neighbours_balance, resume, settles_from};
+use super::ends::{chains_from, gap_read, resume, settles_from};
 use super::tallies::Tallies;
 use super::typed_over::{self, Silent};
 use crate::Category;
@@ -31,19 +31,18 @@ pub(super) fn agreeing(
     // Where breaks are no evidence (Vodacom Lesotho: a charge taken twice, a withdrawal
     // printing the balance after its charge), a group out of order is the wallet's own; a
     // balance is read back there only where every row moved, no two of the wallet's own
-    // movements without a row may be the gap (`Silent::may_cancel`) nor is it a neighbour's
-    // balance (`neighbours_balance`), and where the next group goes on from the balance the
-    // rows reach and not from the one printed (a group that ended elsewhere, by a charge taken
-    // without its row, may chain by chance: the next group then goes on from a balance it
-    // prints).
-    let moved = group.iter().all(|t| !t.net().is_zero()) && chains_from(rows, end, expected, rules);
+    // movements without a row may be the gap nor is it a neighbour's balance (`gap_read`),
+    // and where the next group goes on from the balance the rows reach and not from the one
+    // printed (a group that ended elsewhere, by a charge taken without its row, may chain by
+    // chance: the next group then goes on from a balance it prints).
+    let next_goes_on = chains_from(rows, end, expected, rules);
+    let moved = group.iter().all(|t| !t.net().is_zero()) && next_goes_on;
     if (rules.breaks_are_evidence || moved) && !typed_over::in_order(group, balance, None) {
         let read = |t: &Transaction, b: Decimal| {
             rules.breaks_are_evidence
                 || t.balance.is_some_and(|p| {
-                    !silent.may_cancel(group, p - b)
+                    gap_read(rows, start, end, rules, silent, t, p - b)
                         && !chains_from(rows, end, p, rules)
-                        && !neighbours_balance(rows, end, rules, t, p - b)
                 })
         };
         let typed = TypedBalance::in_group(
@@ -76,7 +75,7 @@ pub(super) fn agreeing(
     let unsure = group
         .iter()
         .any(|t| t.net().is_zero() || t.category == Category::Charges);
-    if unsure && !chains_from(rows, end, expected, rules) {
+    if unsure && !next_goes_on {
         // Where the next group chains from none of them but settles with the rows after it
         // from one of them and not from the running balance plus the net (a send's charge
         // printing 0 beside the balance after it, then a debit printing the balance after

@@ -65,8 +65,7 @@ pub(super) fn chains_from(
     balance: Decimal,
     rules: Rules,
 ) -> bool {
-    let next =
-        &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];
+    let next = next_group(rows, end, rules);
     let net: Decimal = next.iter().map(|t| t.net()).sum();
     let principal = |p: &&&Transaction| {
         !rules.breaks_are_evidence
@@ -226,7 +225,7 @@ pub(super) fn typed_before_next(
 ) -> Option<TypedBalance> {
     let group = &rows[start..end];
     let expected = balance + group.iter().map(|t| t.net()).sum::<Decimal>();
-    let next = &rows[end..group_end(rows, end, rules.group_seconds).min(rows.len())];
+    let next = next_group(rows, end, rules);
     let goes_on = |b: Decimal| chains_from(rows, end, b, rules);
     // Where breaks are no evidence, a balance is read back only where the next group confirms
     // the balance the rows reach and every row of the group moved (a row printing 0 leaves an
@@ -240,10 +239,8 @@ pub(super) fn typed_before_next(
                 && !group.iter().filter_map(|t| t.balance).any(goes_on)));
     let read = |t: &Transaction| {
         rules.breaks_are_evidence
-            || t.balance.is_some_and(|b| {
-                let gap = b - expected;
-                !silent.may_cancel(group, gap) && !neighbours_balance(rows, end, rules, t, gap)
-            })
+            || t.balance
+                .is_some_and(|b| gap_read(rows, start, end, rules, silent, t, b - expected))
     };
     typed
         .then(|| {
@@ -254,6 +251,33 @@ pub(super) fn typed_before_next(
             )
         })
         .flatten()
+}
+
+/// The group of rows starting at `rows[end]` (empty after the last row).
+pub(super) fn next_group<'a, 'b>(
+    rows: &'a [&'b Transaction],
+    end: usize,
+    rules: Rules,
+) -> &'a [&'b Transaction] {
+    let end = end.min(rows.len());
+    &rows[end..group_end(rows, end, rules.group_seconds).min(rows.len())]
+}
+
+/// Whether, where breaks are no evidence, row `t` of the group `rows[start..end]` (`silent`: the
+/// group read before), its printed balance `gap` away from a balance its rows reach, may be read
+/// as a digit typed over: no two of the wallet's own movements without a row may cancel out
+/// there ([`Silent::may_cancel`]) and the row prints no neighbour's balance
+/// ([`neighbours_balance`]).
+pub(super) fn gap_read(
+    rows: &[&Transaction],
+    start: usize,
+    end: usize,
+    rules: Rules,
+    silent: &Silent,
+    t: &Transaction,
+    gap: Decimal,
+) -> bool {
+    !silent.may_cancel(&rows[start..end], gap) && !neighbours_balance(rows, end, rules, t, gap)
 }
 
 /// Whether row `t` of the group ending at `rows[end]`, its printed balance `gap` away from the
@@ -269,8 +293,7 @@ pub(super) fn neighbours_balance(
     t: &Transaction,
     gap: Decimal,
 ) -> bool {
-    let next =
-        &rows[end.min(rows.len())..group_end(rows, end, rules.group_seconds).min(rows.len())];
+    let next = next_group(rows, end, rules);
     let next_net: Decimal = next.iter().map(|u| u.net()).sum();
     gap == -t.net() || gap == next_net || next.iter().any(|u| u.net() == gap)
 }
