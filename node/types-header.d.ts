@@ -236,6 +236,11 @@ export interface PdfStructure {
    * other copies on the page, text operators it never writes (Airtel's writer: 0).
    */
   placedOtherwise?: number
+  /**
+   * Glyphs of two-byte fonts numbered otherwise than in the order the pages first draw them
+   * (Qt numbers its subset's glyphs 1, 2, 3, … as it first draws them; Airtel's writer: 0).
+   */
+  glyphsNumberedOtherwise?: number
 }
 
 /** How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured"). */

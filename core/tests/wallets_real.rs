@@ -141,3 +141,65 @@ fn mtn_momo_ghana_reads_every_row() {
         "rows whose printed balances move by their amount"
     );
 }
+
+/// Qt 4.8 numbers a subset font's glyphs 1, 2, 3, … as it first draws them
+/// (`QFontSubset::addGlyph`): the genuine Airtel file keeps that order; the same file with one
+/// glyph of page 1 drawn as the font's last glyph (a glyph drawn before its first use, as a
+/// closing balance raised to a digit the statement first draws further on) is `off_grid_text`.
+#[test]
+fn airtel_glyphs_are_numbered_as_qt_first_draws_them() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/wallets");
+    let Ok(bytes) = std::fs::read(dir.join("airtel-money-ug_2026-03_personal.pdf")) else {
+        return;
+    };
+    let structure = |bytes: &[u8]| {
+        let s = parse(bytes, &ParseOptions::default()).expect("parses");
+        s.into_statement()
+            .document
+            .and_then(|d| d.structure)
+            .expect("a structure")
+    };
+    let genuine = structure(&bytes);
+    assert_eq!(
+        (
+            genuine.glyphs_numbered_otherwise,
+            genuine.placed_otherwise,
+            genuine.joined_glyph_strings
+        ),
+        (0, 0, 0),
+        "Qt's own drawing"
+    );
+
+    // Page 1's first glyph of its first two-byte font (id 1) drawn as that font's last id.
+    let mut doc = lopdf::Document::load_mem(&bytes).expect("loads");
+    let page = *doc.get_pages().get(&1).expect("page 1");
+    let content = doc.get_page_content(page);
+    let text = String::from_utf8_lossy(&content).into_owned();
+    let last = text
+        .match_indices("> Tj")
+        .filter_map(|(at, _)| u32::from_str_radix(&text[at - 4..at], 16).ok())
+        .max()
+        .expect("glyphs");
+    let first = text.find("<0001> Tj").expect("glyph 1 drawn");
+    let edited = format!("{}<{last:04X}>{}", &text[..first], &text[first + 6..]);
+    doc.change_page_content(page, edited.into_bytes())
+        .expect("replaced");
+    let mut out = Vec::new();
+    doc.save_to(&mut out).expect("saved");
+    assert!(structure(&out).glyphs_numbered_otherwise > 0);
+    let statement = parse(&out, &ParseOptions::default())
+        .expect("parses")
+        .into_statement();
+    let wallet = alama_core::wallets::of(&statement.provider).expect("a wallet");
+    let integrity = alama_core::check::check(&statement.reading(), wallet, None);
+    let off_grid = integrity
+        .findings
+        .iter()
+        .find(|f| f.code == "off_grid_text")
+        .expect("off_grid_text");
+    assert!(
+        off_grid.message.contains("numbered otherwise"),
+        "{}",
+        off_grid.message
+    );
+}

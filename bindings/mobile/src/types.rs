@@ -394,6 +394,10 @@ pub struct PdfStructure {
     /// other copies, text operators it never writes (Airtel's writer: 0).
     #[uniffi(default)]
     pub placed_otherwise: u32,
+    /// Glyphs of two-byte fonts numbered otherwise than in the order the pages first draw
+    /// them (Qt numbers its subset's glyphs as it first draws them; Airtel's writer: 0).
+    #[uniffi(default)]
+    pub glyphs_numbered_otherwise: u32,
 }
 
 /// How a PDF file is laid out (see docs/integrity.md, "Each wallet's writer, measured").

@@ -143,16 +143,15 @@ fn structure(
                 ),
             ));
         }
-        if w.one_glyph_per_string
-            && let Some(what) = placed_otherwise(s.joined_glyph_strings, s.placed_otherwise)
-        {
+        if let Some(what) = placed_otherwise(w, s) {
             original = false;
             findings.push(finding(
                 "off_grid_text",
                 Severity::Warning,
                 format!(
                     "{what}, where {}'s writer places every glyph on its own, by the previous \
-                     glyph's advance: text was written into the page by another program",
+                     glyph's advance, and numbers a font's glyphs as it first draws them: text \
+                     was written into the page by another program",
                     wallet.operator
                 ),
             ));
@@ -320,10 +319,22 @@ fn human_duration(d: chrono::Duration) -> String {
     }
 }
 
-/// What of a page's text a writer that places every glyph alone (Qt 4.8) did not draw: the
-/// `joined` strings of several glyphs and the placements it does not make (`otherwise`, see
-/// [`PdfStructure::placed_otherwise`]), in words; `None` when both are 0.
-fn placed_otherwise(joined: u32, otherwise: u32) -> Option<String> {
+/// What of the pages' text the writer `w` did not draw, where it places every glyph alone
+/// (Qt 4.8, [`Writer::one_glyph_per_string`]): the strings of several glyphs and the placements
+/// it does not make ([`PdfStructure::placed_otherwise`]); and where it numbers its fonts'
+/// glyphs as it first draws them ([`Writer::glyphs_by_first_use`]), the glyphs numbered
+/// otherwise ([`PdfStructure::glyphs_numbered_otherwise`]); in words, `None` when there are none.
+fn placed_otherwise(w: &Writer, s: &PdfStructure) -> Option<String> {
+    let (joined, otherwise) = if w.one_glyph_per_string {
+        (s.joined_glyph_strings, s.placed_otherwise)
+    } else {
+        (0, 0)
+    };
+    let numbered = if w.glyphs_by_first_use {
+        s.glyphs_numbered_otherwise
+    } else {
+        0
+    };
     let mut parts = Vec::new();
     if joined > 0 {
         parts.push(format!(
@@ -334,6 +345,12 @@ fn placed_otherwise(joined: u32, otherwise: u32) -> Option<String> {
         parts.push(format!(
             "{otherwise} glyph(s) are placed by a move or an operator Qt does not write (off \
              its 64ths of a unit, unlike the glyph's other copies, or spacing operators)"
+        ));
+    }
+    if numbered > 0 {
+        parts.push(format!(
+            "{numbered} glyph(s) of its fonts are numbered otherwise than in the order the \
+             pages first draw them (drawn before their first use, or no longer drawn at all)"
         ));
     }
     (!parts.is_empty()).then(|| parts.join(" and "))

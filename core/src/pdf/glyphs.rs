@@ -69,6 +69,10 @@ pub(crate) struct Page {
     /// Text placements Qt 4.8 does not make (see
     /// `crate::statement::PdfStructure::placed_otherwise`).
     pub placed_otherwise: u32,
+    /// The glyphs of two-byte fonts shown alone (the document's font index, glyph id) in the
+    /// order the page first draws them, each once (see
+    /// `crate::statement::PdfStructure::glyphs_numbered_otherwise`).
+    pub first_drawn: Vec<(usize, u32)>,
 }
 
 /// Joins characters (sorted by `x`) into text, with a single space wherever the font drew a

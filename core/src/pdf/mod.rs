@@ -101,7 +101,8 @@ impl Document {
 
 /// The document's facts ([`Document::info`]) with what its pages' text adds to its structure
 /// (strings of several glyphs in a two-byte font, and text placements Qt does not make, summed
-/// over `pages`: see [`placement`]).
+/// over `pages`; glyphs numbered otherwise than in the order the pages first draw them: see
+/// [`placement`]).
 pub(crate) fn info_with_pages(
     document: &Document,
     pages: &[Page],
@@ -114,6 +115,8 @@ pub(crate) fn info_with_pages(
         s.placed_otherwise = pages
             .iter()
             .fold(0_u32, |n, p| n.saturating_add(p.placed_otherwise));
+        s.glyphs_numbered_otherwise =
+            placement::numbered_otherwise(pages.iter().map(|p| p.first_drawn.as_slice()));
     }
     info
 }

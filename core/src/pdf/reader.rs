@@ -287,6 +287,7 @@ fn read_page(
         lines: group_lines(page.glyphs),
         joined_glyph_strings: page.placement.joined(),
         placed_otherwise: page.placement.otherwise(),
+        first_drawn: page.placement.first_drawn(),
     }))
 }
 
@@ -552,6 +553,9 @@ impl PageReader<'_> {
             shown = (shown.0 + 1, code, text);
         }
         let (codes, last, text) = shown;
+        if font.is_two_byte() && codes == 1 {
+            self.placement.drawn(index, last);
+        }
         self.placement
             .shown(font.is_two_byte(), codes, (index, last, state.size), text);
         Ok(())

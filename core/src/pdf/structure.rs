@@ -24,6 +24,7 @@ pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> Pd
         build: Some(build(bytes, doc)),
         joined_glyph_strings: 0,
         placed_otherwise: 0,
+        glyphs_numbered_otherwise: 0,
     }
 }
 

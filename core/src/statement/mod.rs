@@ -464,6 +464,18 @@ pub struct PdfStructure {
     /// move, is counted here.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub placed_otherwise: u32,
+    /// Glyphs of two-byte fonts numbered otherwise than in the order the pages first draw
+    /// them. Qt 4.8 (Airtel Uganda's writer) numbers its subset font's glyphs 1, 2, 3, … as
+    /// it first draws them (`QFontSubset::addGlyph`), so on its files every glyph id from 1 to
+    /// the highest is drawn, each first drawn after the id below it: the Airtel sample has
+    /// none otherwise (103 glyphs of two fonts over two pages). Counted per font: an id no page
+    /// draws (a glyph whose only use was edited away), and an id first drawn before the id
+    /// below it (a glyph written in before its first genuine use). Measured on every file, over
+    /// the glyphs shown alone (a string of several is already another program's text,
+    /// `joined_glyph_strings`); evidence only for a writer that numbers so
+    /// (`Writer::glyphs_by_first_use`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub glyphs_numbered_otherwise: u32,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference

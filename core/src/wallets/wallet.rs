@@ -286,4 +286,9 @@ pub struct Writer {
     /// by another move or operator, is another program's text
     /// ([`PdfStructure::placed_otherwise`](crate::statement::PdfStructure::placed_otherwise)).
     pub one_glyph_per_string: bool,
+    /// Whether its subset fonts number their glyphs 1, 2, 3, … in the order the document first
+    /// draws them (Qt 4.8's `QFontSubset`): a glyph drawn before the glyph numbered below it,
+    /// or a glyph of the subset no page draws, was written in or edited away by another
+    /// program ([`PdfStructure::glyphs_numbered_otherwise`](crate::statement::PdfStructure::glyphs_numbered_otherwise)).
+    pub glyphs_by_first_use: bool,
 }

@@ -73,6 +73,8 @@ pub static WALLET: Wallet = Wallet {
                     utf16_info: true,
                 }),
                 one_glyph_per_string: true,
+                // Qt's `QFontSubset` (the sample: 70 and 33 glyphs, numbered as first drawn).
+                glyphs_by_first_use: true,
             }],
             fonts: &[],
             encrypted: false,

@@ -70,6 +70,7 @@ pub static WALLET: Wallet = Wallet {
                     marker: Some("e2e3cfd3"),
                     build: None,
                     one_glyph_per_string: false,
+                    glyphs_by_first_use: false,
                 },
                 Writer {
                     producer: "openpdf",
@@ -77,6 +78,7 @@ pub static WALLET: Wallet = Wallet {
                     marker: Some("f6e4fcdf"),
                     build: None,
                     one_glyph_per_string: false,
+                    glyphs_by_first_use: false,
                 },
             ],
             fonts: &["DejaVuSans", "FuturaBT", "Helvetica"],

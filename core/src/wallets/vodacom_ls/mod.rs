@@ -74,6 +74,7 @@ pub static WALLET: Wallet = Wallet {
                     utf16_info: false,
                 }),
                 one_glyph_per_string: false,
+                glyphs_by_first_use: false,
             }],
             fonts: &[],
             encrypted: false,

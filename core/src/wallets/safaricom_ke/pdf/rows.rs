@@ -532,6 +532,7 @@ mod tests {
             lines,
             joined_glyph_strings: 0,
             placed_otherwise: 0,
+            first_drawn: Vec::new(),
         }])
         .expect("table");
         assert_eq!(table.holder.name.as_deref(), Some("A Person"));
@@ -562,6 +563,7 @@ mod tests {
             lines,
             joined_glyph_strings: 0,
             placed_otherwise: 0,
+            first_drawn: Vec::new(),
         }])
         .expect_err("no table");
         assert_eq!(err.code(), "unsupported_wallet");
