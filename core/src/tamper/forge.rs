@@ -46,11 +46,13 @@ pub enum Forgery {
     /// and every other balance as printed; written back into the original file's own
     /// structure, so that only the figures can show it.
     NaiveBalanceWrittenBack,
-    /// One credit raised, that row's and every later balance and the SUMMARY's total credit
-    /// and closing balance raised to agree, every figure keeping its length; saved by `lopdf`.
+    /// One credit raised (its leading digit, by a seeded 1 to 9, where every figure can keep
+    /// its length; else by a few units or cents), that row's and every later balance and the
+    /// SUMMARY's total credit and closing balance raised to agree, every figure keeping its
+    /// length; saved by `lopdf`.
     CarefulSameLength,
-    /// The same with a raise that lengthens the amount (the new text drawn as one string);
-    /// saved by `lopdf`.
+    /// The same with a raise that lengthens the amount (a seeded digit 1 to 9 put in front of
+    /// it; the new text drawn as one string); saved by `lopdf`.
     CarefulLonger,
     /// [`Forgery::CarefulSameLength`] written back into the original file's own structure.
     WrittenBack,
@@ -741,8 +743,14 @@ fn careful(
         let row = &statement.transactions[index];
         let amount = row.paid_in;
         let digits = u32::try_from(amount.trunc().to_string().len()).unwrap_or(1);
+        // What a borrower raising income types: the credit's leading digit raised (300 → 900)
+        // or a digit put in front (300 → 2,300), by a seeded 1 to 9; where no such raise
+        // keeps every figure's length, the small raises of `SAME`.
+        let lead = i64::try_from(rng.below(9) + 1).unwrap_or(1);
         let delta = if longer {
-            Decimal::from(10_i64.pow(digits))
+            Decimal::from(lead * 10_i64.pow(digits))
+        } else if attempt < 40 {
+            Decimal::from(lead * 10_i64.pow(digits.saturating_sub(1)))
         } else {
             Decimal::new(SAME[attempt % SAME.len()], 2)
         };
