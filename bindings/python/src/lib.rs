@@ -15,14 +15,9 @@ mod scorecard;
 mod source;
 mod statement;
 
-use std::num::NonZeroUsize;
-
-use pyo3::exceptions::{PyTypeError, PyValueError};
-use pyo3::panic::PanicException;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
 
-use crate::batch::Outcome;
+use crate::batch::{jobs, slots};
 use crate::report::PyReport;
 use crate::scorecard::PyScorecard;
 use crate::source::Source;
@@ -97,8 +92,9 @@ fn own_card(
 }
 
 /// The feature catalogue's figures of one statement: a `dict` from feature name to
-/// `decimal.Decimal` (exact; KES major units, ratios as fractions) or `None` (not measurable),
-/// in catalogue order (`feature_catalogue()`; docs/features.md). `source`, `password` and
+/// `decimal.Decimal` (exact; major units of the statement's currency, ratios as fractions) or
+/// `None` (not measurable), in catalogue order (`feature_catalogue()`; docs/features.md).
+/// `source`, `password` and
 /// `format` are as for `score`; runs with the GIL released.
 ///
 /// Raises the errors of `parse`.
@@ -198,79 +194,6 @@ fn score_many(
     slots(py, outcomes, |report| {
         Ok(Py::new(py, PyReport(report))?.into_any())
     })
-}
-
-/// A batch's Python list: per slot, `done` of its result, or its `AlamaError` (or
-/// `PanicException`) as a value, not raised.
-fn slots<T>(
-    py: Python<'_>,
-    outcomes: Vec<Outcome<T>>,
-    done: impl Fn(T) -> PyResult<Py<PyAny>>,
-) -> PyResult<Vec<Py<PyAny>>> {
-    outcomes
-        .into_iter()
-        .map(|outcome| match outcome {
-            Outcome::Report(result) => done(*result),
-            Outcome::Error(e) => Ok(error::to_py(py, &e).into_value(py).into_any()),
-            Outcome::Panic(message) => {
-                Ok(PanicException::new_err(message).into_value(py).into_any())
-            }
-        })
-        .collect()
-}
-
-/// The jobs of a batch (each source with its parse options) and the number of threads.
-type Jobs = (Vec<(Source, alama_core::ParseOptions)>, usize);
-
-/// Converts a batch's arguments while attached to Python.
-fn jobs(
-    py: Python<'_>,
-    sources: &Bound<'_, PyAny>,
-    password: Option<&Bound<'_, PyAny>>,
-    format: Option<&str>,
-    workers: Option<usize>,
-) -> PyResult<Jobs> {
-    if sources.is_instance_of::<PyString>() || sources.is_instance_of::<PyBytes>() {
-        return Err(PyTypeError::new_err(
-            "score_many takes an iterable of sources (e.g. a list of paths), not one source",
-        ));
-    }
-    let sources = sources
-        .try_iter()?
-        .map(|item| Source::extract(&item?, true))
-        .collect::<PyResult<Vec<_>>>()?;
-    let passwords = passwords(password, sources.len())?;
-    let jobs = sources
-        .into_iter()
-        .zip(passwords)
-        .map(|(s, pw)| Ok((s, source::options(py, pw, format)?)))
-        .collect::<PyResult<Vec<_>>>()?;
-    let workers = match workers {
-        Some(0) => return Err(PyValueError::new_err("workers must be at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-    };
-    Ok((jobs, workers))
-}
-
-/// One password per source from `None`, a `str`, or a sequence of `str | None`.
-fn passwords(password: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<Vec<Option<String>>> {
-    let Some(password) = password else {
-        return Ok(vec![None; n]);
-    };
-    if let Ok(one) = password.cast::<PyString>() {
-        return Ok(vec![Some(one.to_cow()?.into_owned()); n]);
-    }
-    let each: Vec<Option<String>> = password.extract().map_err(|_| {
-        PyTypeError::new_err("password must be a str, or a sequence of str or None per source")
-    })?;
-    if each.len() != n {
-        return Err(PyValueError::new_err(format!(
-            "{} passwords for {n} sources: give one per source",
-            each.len()
-        )));
-    }
-    Ok(each)
 }
 
 /// The engine's score bands with their display names, for [`_alama::BANDS`].
