@@ -9,9 +9,10 @@ service return for the same statement.
 >>> report.score, report.band                                     # doctest: +SKIP
 (712, 'Good')
 
-Money is :class:`decimal.Decimal` in major units of the statement currency (KES); times are
-naive :class:`datetime.datetime` in the wallet's local time as printed (M-Pesa:
-Africa/Nairobi, UTC+03:00). Failures raise subclasses of :class:`AlamaError`, each with a
+Money is :class:`decimal.Decimal` in major units of the statement currency (KES, UGX, GHS or
+LSL); times are naive :class:`datetime.datetime` in the wallet's local time as printed (M-Pesa:
+Africa/Nairobi, UTC+03:00; the statement's ``time_zone`` names it). Failures raise subclasses of
+:class:`AlamaError`, each with a
 stable ``code``.
 
 The submodules ``alama.modelling`` (scorecard fitting: optbinning, scikit-learn),

@@ -19,6 +19,9 @@ how to ship the wheel with ``spark.archives``). Importing this module without py
 
 The result schema (:data:`RESULT_SCHEMA`) is stable within a major version of the package:
 columns are only ever appended, never renamed, retyped or reordered.
+
+Over 400 lines: the three entry points (``score_files``, ``score_column``, ``features``) share
+the schemas, the password join and the per-task batching below them, and are read together.
 """
 
 from __future__ import annotations
@@ -77,8 +80,8 @@ __all__ = [
 #: ``errorMessage`` (string)
 #:     The engine's one-sentence description of that error (never contains the password).
 #: ``reportJson`` (string)
-#:     The canonical report JSON (money as decimal numbers in KES major units), identical to
-#:     ``alama score FILE --format json`` without its trailing newline.
+#:     The canonical report JSON (money as decimal numbers in the statement's currency, major
+#:     units), identical to ``alama score FILE --format json`` without its trailing newline.
 #:
 #: The report columns are null on a failed row, the error columns null on a completed one.
 REPORT_SCHEMA = StructType(
@@ -105,8 +108,9 @@ RESULT_SCHEMA = StructType(
 #: The columns :func:`features` adds: ``errorCode`` and ``errorMessage`` (strings, null unless
 #: the engine could not read the statement), then one ``double`` column per feature of the
 #: catalogue (``alama.feature_catalogue()``, docs/features.md), named as there
-#: (``typical_monthly_income``, …), in catalogue order: KES major units, ratios as fractions,
-#: counts and days as numbers; null when the figure is not measurable on the statement (or
+#: (``typical_monthly_income``, …), in catalogue order: money in the statement's currency,
+#: major units, ratios as fractions, counts and days as numbers; null when the figure is not
+#: measurable on the statement (or
 #: the statement failed). New catalogue features are appended, never renamed or reordered.
 FEATURE_SCHEMA = StructType(
     [

@@ -17,6 +17,9 @@
 //!
 //! A value handed in from Kotlin or Swift that is not a valid decimal, date-time or date fails
 //! with [`AlamaError::MalformedStatement`] (page 0, line 0).
+//!
+//! (Over 400 lines: one mirror per core type of the statement and report JSON, field for field
+//! with its doc, as Kotlin and Swift see them; the three custom scalars come first.)
 
 use alama_core::parse::Format;
 use alama_core::report::{EvidenceLevel, Integrity, MonthlyCashflow, StatementOverview};
@@ -207,14 +210,15 @@ pub struct Summary {
     pub total: SummaryRow,
 }
 
-/// One row of the SUMMARY table. Amounts are KES, major units, both positive.
+/// One row of the SUMMARY table. Amounts are in the statement's currency, major units, both
+/// positive.
 #[uniffi::remote(Record)]
 pub struct SummaryRow {
     /// Transaction type as printed, upper case (e.g. `"CASH OUT"`), or `"TOTAL"`.
     pub transaction_type: String,
-    /// Sum of Paid In, KES major units.
+    /// Sum of Paid In, major units of the statement's currency.
     pub paid_in: Decimal,
-    /// Sum of Withdrawn as a positive number, KES major units.
+    /// Sum of Withdrawn as a positive number, major units of the statement's currency.
     pub paid_out: Decimal,
 }
 
@@ -243,11 +247,11 @@ pub struct Transaction {
     pub details: String,
     /// Transaction status.
     pub status: TransactionStatus,
-    /// Paid In, KES major units, `>= 0`.
+    /// Paid In, major units of the statement's currency, `>= 0`.
     pub paid_in: Decimal,
-    /// Withdrawn, KES major units, as a positive number (`>= 0`).
+    /// Withdrawn, major units of the statement's currency, as a positive number (`>= 0`).
     pub withdrawn: Decimal,
-    /// Balance after the row, KES major units, when the source prints one.
+    /// Balance after the row, major units of the statement's currency, when the source prints one.
     #[uniffi(default)]
     pub balance: Option<Decimal>,
     /// Category derived from `details` by the engine; `UNCATEGORISED` rows handed in are
@@ -497,12 +501,14 @@ pub struct Insight {
     pub message: String,
     /// The figure, exact decimal.
     pub value: Decimal,
-    /// Unit of `value`: `"KES"`, `"KES/month"`, `"ratio"` (0–1), `"months"`, `"count"`, `"days"`.
+    /// Unit of `value`: the statement's currency (`"KES"`, `"KES/month"`), `"ratio"` (0–1),
+    /// `"months"`, `"count"`, `"days"`.
     pub unit: String,
 }
 
 /// One scorecard attribute that lost points through evidence, or a knock-out (`K01`:
-/// overdue digital credit; `K02`: a thin file, too few activity rows or days to score), ordered by points lost (largest first).
+/// overdue digital credit; `K02`: a thin file, too few activity rows or days to score), ordered by
+/// points lost (largest first).
 #[uniffi::remote(Record)]
 pub struct ReasonCode {
     /// Stable reason code of the characteristic, `"R01"`–`"R08"`, or `"K01"`/`"K02"`.
@@ -572,9 +578,9 @@ pub struct Integrity {
 pub struct MonthlyCashflow {
     /// `YYYY-MM`.
     pub month: String,
-    /// Completed Paid In, KES major units.
+    /// Completed Paid In, major units of the statement's currency.
     pub paid_in: Decimal,
-    /// Completed Withdrawn, KES major units, positive.
+    /// Completed Withdrawn, major units of the statement's currency, positive.
     pub withdrawn: Decimal,
 }
 
@@ -597,9 +603,9 @@ pub struct StatementOverview {
     pub transaction_count: u32,
     /// Number of `Completed` rows.
     pub completed_count: u32,
-    /// Sum of completed Paid In, KES major units.
+    /// Sum of completed Paid In, major units of the statement's currency.
     pub total_paid_in: Decimal,
-    /// Sum of completed Withdrawn, KES major units, positive.
+    /// Sum of completed Withdrawn, major units of the statement's currency, positive.
     pub total_withdrawn: Decimal,
     /// Money in and out per calendar month, oldest first.
     pub monthly: Vec<MonthlyCashflow>,

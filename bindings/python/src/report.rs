@@ -1,4 +1,7 @@
 //! `alama.Report` and its parts: read-only views of the engine's report.
+//!
+//! (Over 400 lines: one frozen class per part of the report, each a short getter per field of
+//! its JSON with the doc Python shows.)
 
 use alama_core::report::{Integrity, MonthlyCashflow, StatementOverview};
 use alama_core::{Factor, Finding, Insight, ReasonCode, Report};
@@ -190,7 +193,8 @@ impl PyInsight {
         self.0.value
     }
 
-    /// Unit of `value` (`str`): `"KES"`, `"KES/month"`, `"ratio"` (0–1), `"months"`,
+    /// Unit of `value` (`str`): the statement's currency (`"KES"`, `"KES/month"`), `"ratio"`
+    /// (0–1), `"months"`,
     /// `"count"` or `"days"`.
     #[getter]
     fn unit(&self) -> &str {
@@ -377,13 +381,14 @@ impl PyStatementOverview {
         self.0.completed_count
     }
 
-    /// Sum of completed Paid In (`decimal.Decimal`, KES major units).
+    /// Sum of completed Paid In (`decimal.Decimal`, major units of the statement's currency).
     #[getter]
     fn total_paid_in(&self) -> Decimal {
         self.0.total_paid_in
     }
 
-    /// Sum of completed Withdrawn (`decimal.Decimal`, KES major units, positive).
+    /// Sum of completed Withdrawn (`decimal.Decimal`, major units of the statement's currency,
+    /// positive).
     #[getter]
     fn total_withdrawn(&self) -> Decimal {
         self.0.total_withdrawn
@@ -420,13 +425,14 @@ impl PyMonthlyCashflow {
         &self.0.month
     }
 
-    /// Completed Paid In that month (`decimal.Decimal`, KES major units).
+    /// Completed Paid In that month (`decimal.Decimal`, major units of the statement's currency).
     #[getter]
     fn paid_in(&self) -> Decimal {
         self.0.paid_in
     }
 
-    /// Completed Withdrawn that month (`decimal.Decimal`, KES major units, positive).
+    /// Completed Withdrawn that month (`decimal.Decimal`, major units of the statement's
+    /// currency, positive).
     #[getter]
     fn withdrawn(&self) -> Decimal {
         self.0.withdrawn

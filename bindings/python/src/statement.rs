@@ -1,5 +1,8 @@
 //! `alama.Statement`, `alama.Transaction`, `alama.Summary` and `alama.SummaryRow`: read-only
 //! views of the engine's canonical statement model, with dict, JSON, CSV and pandas forms.
+//!
+//! (Over 400 lines: one class per part of the statement model, a getter per field; the pandas
+//! forms are methods of `Statement`, whose one `#[pymethods]` block `PyO3` keeps in one file.)
 
 use alama_core::parse::{Format, ParseOptions};
 use alama_core::statement::{Summary, SummaryRow};
@@ -523,13 +526,13 @@ impl PySummaryRow {
         &self.0.transaction_type
     }
 
-    /// Sum of Paid In (`decimal.Decimal`, KES major units).
+    /// Sum of Paid In (`decimal.Decimal`, major units of the statement's currency).
     #[getter]
     fn paid_in(&self) -> Decimal {
         self.0.paid_in
     }
 
-    /// Sum of Withdrawn (`decimal.Decimal`, KES major units, positive).
+    /// Sum of Withdrawn (`decimal.Decimal`, major units of the statement's currency, positive).
     #[getter]
     fn paid_out(&self) -> Decimal {
         self.0.paid_out

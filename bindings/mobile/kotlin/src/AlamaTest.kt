@@ -11,6 +11,9 @@
 //
 // The real statements hold personal data: nothing read from them (names, numbers, details,
 // error details) is printed, only counts, amounts, codes and lengths.
+//
+// (Over 400 lines: one test program that ci.sh compiles and runs alone, its tiny harness and
+// helpers first, then one function per area of the binding.)
 
 package ke.alama.test
 
