@@ -1,4 +1,5 @@
 //! The `alama` command line, run as a user runs it: exit codes, one-line errors, outputs.
+//! (Over 400 lines: one test per behaviour of the command a user sees, each short.)
 
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};

@@ -3,6 +3,9 @@
 //! On the wire (canonical JSON, CSV) an amount is a decimal string such as `"1201133.99"`.
 //! Integers are accepted on input; JSON floats are refused, because a float has already lost
 //! the cents that the statement printed.
+//!
+//! (Over 400 lines: an amount's every text form, read, written on the wire and displayed, then
+//! the tests of the limits and forms each keeps.)
 
 use rust_decimal::Decimal;
 

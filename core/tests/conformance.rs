@@ -14,6 +14,9 @@
 //! is evidence; a row whose date was moved shows in its id where the wallet's
 //! ids say when they were made (`wallets::Ids`); rows that settled seconds apart in the other
 //! order are no warning; a thin file is Poor.
+//!
+//! (Over 400 lines: one suite every wallet runs, a short test or property per requirement
+//! above, in that order, with the harness that carries a statement into each wallet.)
 
 use alama_core::testing::{PersonaKind, SplitMix64, every_category, in_wallet, persona_statement};
 use alama_core::wallets::{self, Chain, Party, Wallet};

@@ -1,5 +1,7 @@
 //! Verdicts that cannot be bought or faked (issue 40), as properties over every persona:
 //! duplicated rows, activity that costs nothing, thin files and impossible content.
+//! (Over 400 lines: one property per verdict, with the edits that try to buy or fake it, and
+//! the ignored `figures` that printed issue 40's before and after.)
 
 use alama_core::testing::{PersonaKind, edits, persona_statement};
 use alama_core::{Report, Statement};

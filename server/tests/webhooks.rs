@@ -1,6 +1,7 @@
 //! `score.completed` and `application.completed` webhooks over real HTTP: a loopback receiver (allowed by the test's
 //! `allow_private` setting, as `--allow-private-webhook-urls` does) checks signature, headers and
 //! payload; retries, failures, restarts, usage counts and the `alama webhooks` commands.
+//! (Over 400 lines: one feature's suite, seven scenarios sharing the loopback receiver below.)
 
 #[macro_use]
 mod support;

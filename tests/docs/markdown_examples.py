@@ -39,6 +39,9 @@ when the session ends.
 
 Where a document runs (its folder, ``alama`` and ``cargo``, ``SAMPLES``): ``workspace.py``;
 comparing and blessing: ``output_check.py``.
+
+Over 400 lines: the specification of an example above, then the block finder and one short
+runner per language that it names; the rest is already in those two modules.
 """
 
 from __future__ import annotations

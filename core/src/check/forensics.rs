@@ -19,6 +19,9 @@
 //!   a tool that kept the old `/Producer`: that is what editing libraries do, so it is a
 //!   warning. (`qpdf --decrypt` does the same to a genuine file: such a copy gets the warning
 //!   too; ask for the original.)
+//!
+//! (Over 400 lines: one check of a file against its declared writer, then its tests on
+//! hand-made document information.)
 
 use chrono::NaiveDateTime;
 

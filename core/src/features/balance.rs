@@ -8,6 +8,9 @@
 //! could close the group, the one the running balance reaches (the previous closing plus the
 //! movements since) is taken. These rules read the group as a set, so the result does not
 //! depend on the order rows are listed in.
+//!
+//! (Over 400 lines: the group rules, the daily passes that apply them and the property tests
+//! that the result does not depend on row order are one concept.)
 
 use std::collections::BTreeMap;
 

@@ -29,6 +29,9 @@
 //! Mirrors take nothing from savings or bank figures: they stop rows that cost nothing from
 //! counting as activity (and, person to person, as income and spending), and credit drawn and
 //! repaid at once from counting as credit history (`without_instant_credit`).
+//!
+//! (Over 400 lines: round trips, mirrors and reversals answer one question, how much of each
+//! row moved no money net, and share the matching helpers; then their tests.)
 
 use std::collections::{HashMap, VecDeque};
 

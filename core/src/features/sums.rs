@@ -1,6 +1,9 @@
 //! One pass over the rows in reading order: which categories count as income, spending and
 //! money received, and the statement's and each month's sums in the arithmetic `A` (see
 //! [`crate::amount`]).
+//!
+//! (Over 400 lines: the one pass, the sums and day counts it fills, and the rule for parts of
+//! one payment it applies are read together; then the property test of that rule.)
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;

@@ -1,6 +1,9 @@
 //! A small drawing layer: pages of display operations in points (1/72 inch, origin at the top
 //! left, y growing downwards), text measurement with the embedded fonts, and the conversion of
 //! the finished pages into PDF bytes with krilla.
+//!
+//! (Over 400 lines: one drawing layer, its operations beside their krilla rendering, so that a
+//! new shape or style is added in one place.)
 
 // Geometry reads best with its usual one-letter names (x, y, w, h, r).
 #![allow(clippy::many_single_char_names)]

@@ -12,6 +12,9 @@
 //! edge must be the next bin's lower edge, exactly one of the two inclusive, the first open below
 //! and the last open above); points that go against the declared direction; a neutral missing
 //! policy without points; duplicate codes; a knock-out naming an unknown feature.
+//!
+//! (Over 400 lines: the card's types and the validation that refuses a bad card are one schema,
+//! read side by side; each rule above is a few lines.)
 
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};

@@ -7,6 +7,8 @@
 //! its own answer), analyses and applications from `reports` (by the UTC day they were submitted; an idempotent
 //! replay makes no report, so it is neither counted as an analysis nor billed), and webhook
 //! events from the webhook outbox (by the day the event was made). Days are UTC days.
+//! (Over 400 lines: one endpoint, and its answer's documented types, its period rules and its
+//! day or month sums are read together.)
 
 use std::collections::BTreeMap;
 

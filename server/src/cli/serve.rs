@@ -1,5 +1,7 @@
 //! `alama serve`: the HTTP service (the partner API under `/v1`, the portal under `/portal`,
 //! metrics on their own listener), its flags and its process (logs, panics, signals).
+//! (Just over 400 lines: one command, its flags each with its help text, its run and their
+//! tests.)
 
 use clap::Args;
 

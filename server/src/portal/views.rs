@@ -1,6 +1,8 @@
 //! The portal's pages as askama templates (`server/templates/portal/*.html`, checked at compile
 //! time, HTML-escaped) and the plain, pre-formatted data they show. Templates hold no logic
 //! beyond loops and conditions.
+//! (Over 400 lines: one template type per portal page, with the rows it lists, each a few
+//! documented fields.)
 
 use askama::Template;
 use chrono::{DateTime, TimeZone};

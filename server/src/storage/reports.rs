@@ -1,5 +1,7 @@
 //! Score reports: claimed as `processing` before the analysis runs (which is also what makes an
 //! `Idempotency-Key` exclusive), then completed or failed exactly once.
+//! (Over 400 lines: the `reports` table's whole life, from claim to completion or failure, and
+//! its reads, one query each.)
 
 use sqlx::Row;
 use sqlx::any::AnyRow;

@@ -18,6 +18,8 @@
 // Screenshots of each page go to the folder SCREENSHOTS (run.sh: a temporary folder, or the
 // committed docs/portal/ with --update-screenshots); unset, a new temporary folder: never the
 // checkout by default, so CI leaves the tracked PNGs alone.
+// (Over 400 lines: one browser session in numbered steps, each using the key, reports and pages
+// the earlier steps made.)
 
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";

@@ -1,5 +1,7 @@
 //! The listed chain's rules on hand-made rows: a digit typed over, the movements a wallet takes
 //! without a row, and where the chain goes on after a group that did not chain.
+//! (Over 400 lines: one short test per rule of the chain, after the helpers that build their
+//! rows; the other groups of tests are in the submodules below.)
 
 use chrono::NaiveDate;
 use rust_decimal::Decimal;

@@ -1,5 +1,7 @@
 //! Tests on synthetic statement PDFs written here with `lopdf` (no real data): the 2021 layout
 //! redrawn with made-up people and rows, plus encrypted, bombed, cyclic and broken files.
+//! (Over 400 lines: the tests need the small PDF writer above them, which draws the layout
+//! they read; then one test per kind of file.)
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
