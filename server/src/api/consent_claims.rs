@@ -16,7 +16,8 @@ use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::consents::{check_len, load, parse_json};
+use super::body::{check_len, parse_json};
+use super::consents::load;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::problem::Problem;

@@ -1,9 +1,7 @@
 //! Signing in and out, one-time links, passwords and throttling.
 //!
-//! - Passwords: Argon2id (`argon2` crate defaults: 19 MiB, 2 passes, 1 lane, random 16-byte
-//!   salt), PHC strings in `portal_users.password_hash`; at least [`MIN_PASSWORD`] characters.
-//!   Hashing runs on the blocking pool. An unknown email is checked against a dummy hash, so
-//!   timing does not tell which emails exist.
+//! - Passwords: hashed and checked by [`super::password`] (Argon2id, on the blocking pool; an
+//!   unknown email is checked against a dummy hash, so timing does not tell which emails exist).
 //! - One-time links (`alama users create`): 32 random characters, stored as SHA-256, valid for
 //!   [`LINK_TTL_MS`], used at most once (the set-password form consumes it).
 //! - Throttling: failed sign-ins (and wrong current passwords) delay the next attempt of the
@@ -12,10 +10,6 @@
 //! - Sign-in and password changes start a new session (a fresh token: no session fixation);
 //!   setting or changing a password ends every other session of the user.
 
-use std::sync::OnceLock;
-
-use argon2::password_hash::SaltString;
-use argon2::{Argon2, PasswordHash, PasswordHasher, PasswordVerifier};
 use axum::extract::{FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
@@ -23,6 +17,7 @@ use axum::response::{IntoResponse, Response};
 use axum::{Form, http::HeaderValue};
 use serde::Deserialize;
 
+use super::password::{MAX_PASSWORD, hash_blocking, password_problem, verify_blocking};
 use super::session::{self, CSRF_COOKIE, SESSION_COOKIE, Session};
 use super::throttle;
 use super::views::{AccountPage, ActivatePage, Chrome, SigninPage};
@@ -33,10 +28,6 @@ use crate::state::AppState;
 use crate::storage::PortalUser;
 use crate::storage::Storage;
 
-/// Shortest password accepted.
-pub const MIN_PASSWORD: usize = 12;
-/// Longest password accepted (bounds hashing work).
-pub const MAX_PASSWORD: usize = 1024;
 /// A sign-in link works for 24 hours.
 pub const LINK_TTL_MS: i64 = 24 * 60 * 60 * 1000;
 
@@ -49,74 +40,6 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientAddr {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         Ok(Self(session::client_subject(&parts.extensions)))
-    }
-}
-
-/// Hashes `password` with Argon2id and a random salt (a PHC string).
-///
-/// # Errors
-/// [`PortalError::Internal`] if hashing fails (it does not with these parameters).
-pub fn hash_password(password: &str) -> Result<String, PortalError> {
-    let mut bytes = [0u8; 16];
-    rand::Rng::fill_bytes(&mut rand::rng(), &mut bytes);
-    let salt = SaltString::encode_b64(&bytes)
-        .map_err(|e| PortalError::Internal(format!("password salt: {e}")))?;
-    Argon2::default()
-        .hash_password(password.as_bytes(), &salt)
-        .map(|h| h.to_string())
-        .map_err(|e| PortalError::Internal(format!("password hashing failed: {e}")))
-}
-
-/// Whether `password` matches the PHC string `hash`.
-pub fn verify_password(password: &str, hash: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|h| {
-        Argon2::default()
-            .verify_password(password.as_bytes(), &h)
-            .is_ok()
-    })
-}
-
-fn dummy_hash() -> &'static str {
-    static DUMMY: OnceLock<String> = OnceLock::new();
-    DUMMY.get_or_init(|| hash_password("not a password of anyone").unwrap_or_default())
-}
-
-/// [`verify_password`] on the blocking pool; a user without a password is checked against a
-/// dummy hash (same work) and fails.
-async fn verify_blocking(password: String, hash: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || {
-        if let Some(h) = hash {
-            verify_password(&password, &h)
-        } else {
-            let _ = verify_password(&password, dummy_hash());
-            false
-        }
-    })
-    .await
-    .unwrap_or(false)
-}
-
-async fn hash_blocking(password: String) -> Result<String, PortalError> {
-    tokio::task::spawn_blocking(move || hash_password(&password))
-        .await
-        .map_err(|e| PortalError::Internal(e.to_string()))?
-}
-
-/// Why a new password is refused, if it is.
-pub fn password_problem(password: &str, confirm: &str) -> Option<String> {
-    let n = password.chars().count();
-    if n < MIN_PASSWORD {
-        Some(format!(
-            "The password needs at least {MIN_PASSWORD} characters."
-        ))
-    } else if password.len() > MAX_PASSWORD {
-        Some(format!(
-            "The password can have at most {MAX_PASSWORD} bytes."
-        ))
-    } else if password != confirm {
-        Some("The two passwords differ.".to_owned())
-    } else {
-        None
     }
 }
 

@@ -7,10 +7,11 @@
 //! progressively enhanced with htmx (vendored from npm `htmx.org`, served from the binary under
 //! a content-hashed name). Every page works without JavaScript.
 //!
-//! Security model: see [`session`] (cookies, expiry, CSRF, headers) and [`auth`] (passwords,
-//! links) and [`throttle`] (failed sign-ins). Every query of a partner's data goes through the
-//! repository ([`crate::storage`]) with the session's [`crate::storage::Owner`], so a user of one partner cannot see or change another
-//! partner's keys, endpoints, events, reports or usage, whatever the URL says: another
+//! Security model: see [`session`] (cookies, expiry, CSRF, headers), [`auth`] (sign-in,
+//! links), [`password`] (hashing) and [`throttle`] (failed sign-ins). Every query of a
+//! partner's data goes through the repository ([`crate::storage`]) with the session's
+//! [`crate::storage::Owner`], so a user of one partner cannot see or change another partner's
+//! keys, endpoints, events, reports or usage, whatever the URL says: another
 //! partner's id answers 404, as an unknown id does.
 
 pub mod application_page;
@@ -20,6 +21,7 @@ pub mod charts;
 pub mod consents;
 pub mod keys;
 pub mod overview;
+pub mod password;
 pub mod report_page;
 pub mod reports;
 pub mod session;
