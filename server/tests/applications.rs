@@ -2,6 +2,9 @@
 //! every scenario on SQLite, and on PostgreSQL when `ALAMA_TEST_POSTGRES_URL` is set. Fixtures
 //! are the engine's seeded statements and applications (`alama_core::testing`), sent as their
 //! canonical JSON.
+//!
+//! (Over 400 lines: one short scenario per behaviour of applications and statements seen
+//! before, sharing the fixtures at the top.)
 
 #[allow(unused_imports)]
 #[macro_use]

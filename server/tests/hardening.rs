@@ -1,6 +1,9 @@
 //! Hardening (issue 12): bounded uploads in flight, slow clients, connection cap and shutdown
 //! deadline, and the items after them. Each test starts its own server on a loopback port over
 //! SQLite (and PostgreSQL where the behaviour depends on the database).
+//!
+//! (Over 400 lines: one scenario per hardening item of issue 12, each starting its own server
+//! with the limits it exercises; the raw-socket helpers at the top serve them all.)
 
 #[macro_use]
 mod support;

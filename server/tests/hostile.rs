@@ -3,6 +3,9 @@
 //! partner), a portal sign-in lock that kept an account's owner out, and two protocol edges
 //! (a raw non-UTF-8 request line, two `Authorization` headers). Each test starts its own server
 //! on a loopback port over SQLite.
+//!
+//! (Over 400 lines: one scenario per finding of the hostile partner, kept together so the
+//! issue's findings read as one list.)
 
 #[allow(unused_macros, unused_imports)]
 #[macro_use]

@@ -1,5 +1,8 @@
 //! The service over real HTTP on a loopback port: every scenario runs against SQLite, and
 //! against PostgreSQL when `ALAMA_TEST_POSTGRES_URL` is set (see `server/ci-postgres.sh`).
+//!
+//! (Over 400 lines: the partner API's scenarios over one server harness, one short test per
+//! behaviour of the seed's interface; split by endpoint, each file would repeat the harness.)
 
 #[macro_use]
 mod support;

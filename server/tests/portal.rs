@@ -1,6 +1,9 @@
 //! The developer portal over real HTTP: one-time links, passwords, sessions, CSRF, throttling,
 //! security headers, and partner isolation on every page and action. Each scenario runs on
 //! SQLite, and on PostgreSQL when `ALAMA_TEST_POSTGRES_URL` is set.
+//!
+//! (Over 400 lines: one file per HTTP surface, as the other suites; each scenario is short and
+//! they share the sign-in helpers at the top, which a split would repeat or move to `support`.)
 
 // Each scenario reads top to bottom as one user's story; cutting it at 100 lines would hide
 // the sequence it checks.

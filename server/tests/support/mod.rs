@@ -1,5 +1,8 @@
 //! Test support: a real server on a loopback port over SQLite (a temp file) or PostgreSQL
 //! (`ALAMA_TEST_POSTGRES_URL`), keys, statements and problem assertions.
+//!
+//! (Just over 400 lines: the one harness every server suite includes; its parts are used
+//! together by every test.)
 #![allow(dead_code)]
 
 /// Runs each scenario once per backend: `sqlite::name` always, `postgres::name` when

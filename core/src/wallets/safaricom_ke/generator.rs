@@ -3,6 +3,9 @@
 //! that share the receipt of their payment, a few failed rows, a SUMMARY that totals the
 //! completed rows; every person and business invented. The same `(seed, months)` always gives
 //! the same statement, on every platform (`crate::rng::SplitMix64`).
+//!
+//! (Over 400 lines: one builder writes the statement row by row, each row's balance, Fuliza
+//! draw and charge row depending on the rows before; split, its halves would share its state.)
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime};
 use rust_decimal::Decimal;
