@@ -1,6 +1,6 @@
 //! Request bodies of the partner API's JSON endpoints: reading one within [`MAX_JSON_BYTES`]
-//! into its type, and the length rule of its text fields. Shared by [`super::consents`],
-//! [`super::consent_claims`] and the other handlers that take JSON.
+//! into its type, and the length rule of its text fields. Shared by [`super::consents`] and
+//! [`super::consent_claims`], the API's JSON endpoints (the others take multipart forms).
 
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;

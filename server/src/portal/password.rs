@@ -1,7 +1,8 @@
-//! Portal passwords: Argon2id (`argon2` crate defaults: 19 MiB, 2 passes, 1 lane, random
-//! 16-byte salt; RFC 9106), PHC strings in `portal_users.password_hash`, at least
-//! [`MIN_PASSWORD`] characters. Hashing runs on the blocking pool. An unknown email is checked
-//! against a dummy hash, so timing does not tell which emails exist.
+//! Portal passwords: Argon2id (RFC 9106) with the `argon2` crate's defaults (19 MiB, 2 passes,
+//! 1 lane: OWASP's Password Storage Cheat Sheet minimum) and a random 16-byte salt, PHC strings
+//! in `portal_users.password_hash`, at least [`MIN_PASSWORD`] characters. Hashing runs on the
+//! blocking pool. An unknown email is checked against a dummy hash, so timing does not tell
+//! which emails exist.
 
 use std::sync::OnceLock;
 
