@@ -197,12 +197,14 @@ impl Storage {
             .execute(self.pool())
             .await?
             .rows_affected();
-        if reports > 0 {
-            // A report's fingerprints are written during its analysis, within the time-out of
-            // its claim: an hour past the cut-off covers every report erased here.
-            let written_by = cutoff.saturating_add(3_600_000);
+        // A report's fingerprints are written during its analysis, within the time-out of its
+        // claim: an hour past the cut-off covers every report erased here. Swept on every pass,
+        // not only when this one erased reports: another replica's pass may have erased them
+        // (or a pass may have failed between its two steps), and their fingerprints go all the
+        // same. The sweep reads the `created_at` index.
+        let written_by = cutoff.saturating_add(3_600_000);
+        let forgotten =
             super::fingerprints::forget_erased(self.pool(), Erased::Before(written_by)).await?;
-        }
 
         // Consents that ended before the cut-off: their remaining report stubs lose the link.
         let ended = "SELECT id FROM consents WHERE (status = 'revoked' AND revoked_at < $1) \
@@ -224,7 +226,7 @@ impl Storage {
         tx.commit().await?;
 
         let requests = self.roll_up_requests(cutoff).await?;
-        if reports > 0 || consents > 0 {
+        if reports > 0 || consents > 0 || forgotten > 0 {
             self.scrub_erased(&["reports", "consents", "statement_fingerprints"])
                 .await;
         }
