@@ -584,26 +584,29 @@ async fn retention_forgets_the_fingerprints(db: Db) {
     assert_eq!(status, 201, "{second}");
     let half_done = second["reportId"].as_str().expect("id").to_owned();
     assert_eq!(kept(&server, half_done.clone()).await, 64);
-    let age = |sql: &'static str, id: String| {
+    // Ages a report and its fingerprints to 1970 (`erased`: as a pass that failed after
+    // erasing it leaves it).
+    let age = |id: String, erased: bool| {
         let pool = server.storage.pool().clone();
         async move {
-            sqlx::query(sql)
-                .bind(id)
-                .execute(&pool)
-                .await
-                .expect("age the report");
+            let report = if erased {
+                "UPDATE reports SET created_at = 1, erased_at = 2 WHERE id = $1"
+            } else {
+                "UPDATE reports SET created_at = 1 WHERE id = $1"
+            };
+            for sql in [
+                report,
+                "UPDATE statement_fingerprints SET created_at = 1 WHERE report_id = $1",
+            ] {
+                sqlx::query(sql)
+                    .bind(&id)
+                    .execute(&pool)
+                    .await
+                    .expect("age the report");
+            }
         }
     };
-    age(
-        "UPDATE reports SET created_at = 1, erased_at = 2 WHERE id = $1",
-        half_done.clone(),
-    )
-    .await;
-    age(
-        "UPDATE statement_fingerprints SET created_at = 1 WHERE report_id = $1",
-        half_done.clone(),
-    )
-    .await;
+    age(half_done.clone(), true).await;
     // Nothing left to erase: the pass still forgets what the half-done one left.
     server
         .storage
@@ -615,16 +618,7 @@ async fn retention_forgets_the_fingerprints(db: Db) {
         0,
         "the next pass forgets what a half-done one left"
     );
-    age(
-        "UPDATE reports SET created_at = 1 WHERE id = $1",
-        last.clone(),
-    )
-    .await;
-    age(
-        "UPDATE statement_fingerprints SET created_at = 1 WHERE report_id = $1",
-        last.clone(),
-    )
-    .await;
+    age(last.clone(), false).await;
     // Every test server runs its own 90-day retention pass at start, on the same database:
     // one started by a test running beside this one may erase the aged report first. Either
     // way the report ends erased and this pass forgets its fingerprints.
