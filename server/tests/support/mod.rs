@@ -153,6 +153,29 @@ impl Db {
         let url = std::env::var("ALAMA_TEST_POSTGRES_URL").ok()?;
         Some(Self { url, _dir: None })
     }
+
+    /// A database no other test writes to: the same SQLite file, or a new database `name` on
+    /// the PostgreSQL cluster (dropped first if a previous run left it). For a test whose
+    /// retention pass, its cut-off in the future, would erase every other test's rows.
+    pub async fn own(self, name: &str) -> Self {
+        if self._dir.is_some() {
+            return self;
+        }
+        let shared = Storage::connect(&self.url).await.expect("connect");
+        for sql in [
+            format!("DROP DATABASE IF EXISTS {name}"),
+            format!("CREATE DATABASE {name}"),
+        ] {
+            sqlx::Executor::execute(shared.pool(), sqlx::AssertSqlSafe(sql))
+                .await
+                .expect("a database of the test's own");
+        }
+        let (cluster, _) = self.url.rsplit_once('/').expect("a database URL");
+        Self {
+            url: format!("{cluster}/{name}"),
+            _dir: None,
+        }
+    }
 }
 
 /// A running server.
