@@ -158,7 +158,7 @@ impl Db {
     /// the PostgreSQL cluster (dropped first if a previous run left it). For a test whose
     /// retention pass, its cut-off in the future, would erase every other test's rows.
     pub async fn own(self, name: &str) -> Self {
-        if self._dir.is_some() {
+        if !self.url.starts_with("postgres") {
             return self;
         }
         let shared = Storage::connect(&self.url).await.expect("connect");
