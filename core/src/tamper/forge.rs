@@ -68,6 +68,14 @@ pub enum Forgery {
     /// where the page shows it alone elsewhere (its `/W` width where it does not). The limit
     /// of a check of one file: expected `verified` on Airtel.
     WrittenBackGlyphsCopied,
+    /// [`Forgery::WrittenBackLonger`] with each lengthened string's start moved left by the
+    /// width it gained where its column is right-aligned (the `Tm` or first `Td` of its text
+    /// block rewritten, with 2 decimals as OpenPDF writes it): its right edge stays where the
+    /// writer puts it, as on Safaricom's amount and balance columns. In left-aligned columns
+    /// (Airtel Uganda, Vodacom Lesotho) and where a string is not placed on its own, as
+    /// [`Forgery::WrittenBackLonger`].
+    /// The limit of a check of one file on Safaricom: expected `verified` there.
+    WrittenBackRealigned,
     /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
     /// another library, the wallet's document information copied byte for byte.
     Rebuilt,
@@ -75,7 +83,7 @@ pub enum Forgery {
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 11] = [
+    pub const ALL: [Forgery; 12] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
         Forgery::NaiveTensWrittenBack,
@@ -86,6 +94,7 @@ impl Forgery {
         Forgery::WrittenBackLonger,
         Forgery::WrittenBackGlyphs,
         Forgery::WrittenBackGlyphsCopied,
+        Forgery::WrittenBackRealigned,
         Forgery::Rebuilt,
     ];
 
@@ -102,6 +111,7 @@ impl Forgery {
             Forgery::WrittenBackLonger => "written_back_longer",
             Forgery::WrittenBackGlyphs => "written_back_glyphs",
             Forgery::WrittenBackGlyphsCopied => "written_back_glyphs_copied",
+            Forgery::WrittenBackRealigned => "written_back_realigned",
             Forgery::Rebuilt => "rebuilt_info_copied",
         }
     }
@@ -113,6 +123,7 @@ impl Forgery {
                 | Forgery::WrittenBackLonger
                 | Forgery::WrittenBackGlyphs
                 | Forgery::WrittenBackGlyphsCopied
+                | Forgery::WrittenBackRealigned
         )
     }
 }
@@ -127,6 +138,9 @@ struct Piece {
     size: f64,
     /// Whether it is the string of a `Tj` (not of a `TJ` array).
     tj: bool,
+    /// Where it starts, where it is the first string shown after a `Tm` (its `e` operand) or
+    /// after the first `Td` of its `BT` block (its `tx`).
+    x: Option<f64>,
     chars: Vec<char>,
 }
 
@@ -169,6 +183,7 @@ pub fn forge(
         Forgery::WrittenBackGlyphsCopied => Some(Moves::Copied),
         _ => None,
     };
+    text.realign = forgery == Forgery::WrittenBackRealigned;
     let changes = match forgery {
         Forgery::NaiveDigit | Forgery::NaiveWrittenBack => {
             naive(&text, statement, Typed::Credit, &mut rng)?
@@ -187,7 +202,8 @@ pub fn forge(
         | Forgery::WrittenBack
         | Forgery::WrittenBackLonger
         | Forgery::WrittenBackGlyphs
-        | Forgery::WrittenBackGlyphsCopied => write_back(original, &doc, &text),
+        | Forgery::WrittenBackGlyphsCopied
+        | Forgery::WrittenBackRealigned => write_back(original, &doc, &text),
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
@@ -228,11 +244,8 @@ struct Text {
     fonts: Vec<Font>,
     pieces: Vec<Piece>,
     runs: Vec<Run>,
-    /// Per page, the new strings of string operands by their index, through the operand of the
-    /// second index (the same one, or the last of a run re-laid glyph by glyph, the operators
-    /// between them replaced too): each string's bytes, the ones after the first shown on
-    /// their own, each after a `Td` move of the given size.
-    edits: Vec<Vec<(usize, usize, Strings)>>,
+    /// Per page, its edits.
+    edits: Vec<Vec<Edit>>,
     commas: bool,
     /// Whether a longer value of a two-byte font's `Tj` pieces shows each glyph on its own,
     /// and by which moves ([`Forgery::WrittenBackGlyphs`]); `None`: all in one string.
@@ -240,6 +253,58 @@ struct Text {
     /// Per page, by font (index into `fonts`), code and size bits, the move Qt made after each
     /// glyph it showed alone (the first seen), text space units.
     qt_moves: Vec<std::collections::HashMap<(usize, u32, u64), f64>>,
+    /// Whether a lengthened string of a right-aligned column is moved to keep its right edge
+    /// ([`Forgery::WrittenBackRealigned`]).
+    realign: bool,
+}
+
+/// Where the next string of a text block starts, as far as a forger moving it needs: set by a
+/// `Tm` (its `e`) or by the first `Td` of a `BT` block (its `tx`), taken by the string shown
+/// next.
+#[derive(Default)]
+struct Start {
+    x: Option<f64>,
+    /// Whether no `Td` or `Tm` has moved the text since `BT`.
+    fresh: bool,
+}
+
+impl Start {
+    fn track(&mut self, op: &lopdf::content::Operation) {
+        let operand = |i: usize| op.operands.get(i).and_then(|o| o.as_float().ok());
+        match op.operator.as_str() {
+            "BT" => {
+                *self = Start {
+                    x: None,
+                    fresh: true,
+                }
+            }
+            "Tm" => {
+                *self = Start {
+                    x: operand(4).map(f64::from),
+                    fresh: false,
+                }
+            }
+            "Td" => {
+                self.x = operand(0).filter(|_| self.fresh).map(f64::from);
+                self.fresh = false;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One edit of a page's content: the new strings of the string operands `from` through
+/// `through` (by their index among the page's string operands; the same one, or the last of a
+/// run re-laid glyph by glyph, the operators between them replaced too), each string's bytes,
+/// the ones after the first shown on their own, each after a `Td` move of the given size; and
+/// the new x operand of the `Tm` or `Td` before the first, where it is moved
+/// ([`Forgery::WrittenBackRealigned`]).
+#[derive(Clone)]
+struct Edit {
+    from: usize,
+    through: usize,
+    strings: Strings,
+    moved_to: Option<f64>,
 }
 
 /// How a forger places the glyphs it shows on their own.
@@ -268,8 +333,10 @@ impl Text {
             let mut size = 0.0;
             let mut string = 0;
             let mut open_run = false;
+            let mut start = Start::default();
             for op in &ops.operations {
                 let shown_alone = alone.take();
+                start.track(op);
                 match op.operator.as_str() {
                     "Tf" => (current, size) = font_of(&op.operands, &by_name),
                     "Td" => {
@@ -303,6 +370,7 @@ impl Text {
                                     font,
                                     size,
                                     tj: op.operator == "Tj",
+                                    x: start.x.take(),
                                     chars,
                                 });
                                 let p = pieces.len() - 1;
@@ -344,6 +412,7 @@ impl Text {
             commas,
             glyphs: None,
             qt_moves,
+            realign: false,
         })
     }
 
@@ -397,6 +466,11 @@ impl Text {
                 piece.tj && self.fonts[piece.font].is_two_byte()
             });
         let through = last.string;
+        let moved_to = if self.realign && run_pieces.len() == 1 {
+            self.right_aligned(first, &text)
+        } else {
+            None
+        };
         for (p, chars) in run_pieces.into_iter().zip(slices) {
             let piece = &self.pieces[p];
             if piece.chars == chars {
@@ -440,12 +514,50 @@ impl Text {
                 }
             }
             let end = if relaid { through } else { string };
-            self.edits[page].retain(|(s, ..)| !(string..=end).contains(s));
-            self.edits[page].push((string, end, strings));
+            self.edits[page].retain(|e| !(string..=end).contains(&e.from));
+            self.edits[page].push(Edit {
+                from: string,
+                through: end,
+                strings,
+                moved_to,
+            });
             self.pieces[p].chars = chars;
+            if moved_to.is_some() {
+                self.pieces[p].x = moved_to;
+            }
         }
         self.runs[run].text = text.into_iter().collect();
         Ok(())
+    }
+
+    /// The start that keeps piece `p`'s right edge where it is once it shows `new` (2
+    /// decimals), where its column is right-aligned: another money string of its page, of
+    /// another start, ends where it ends. `None` elsewhere, or where the width is unchanged.
+    fn right_aligned(&self, p: usize, new: &[char]) -> Option<f64> {
+        let piece = &self.pieces[p];
+        let x = piece.x?;
+        let (old, new) = (self.width(piece, &piece.chars)?, self.width(piece, new)?);
+        let edge = x + old;
+        let column = self
+            .runs
+            .iter()
+            .filter(|r| r.pieces.len() == 1 && money_in(&r.text).is_some())
+            .map(|r| &self.pieces[r.pieces[0]])
+            .filter(|q| q.page == piece.page)
+            .filter_map(|q| Some((q.x?, self.width(q, &q.chars)?)))
+            .any(|(qx, w)| (qx - x).abs() > 0.05 && (qx + w - edge).abs() < 0.05);
+        let moved = ((x - (new - old)) * 100.0).round() / 100.0;
+        (column && (new - old).abs() > 1e-9).then_some(moved)
+    }
+
+    /// The width of `chars` in piece `piece`'s font at its size (text space units), by the
+    /// font's widths; `None` where the font lacks one.
+    fn width(&self, piece: &Piece, chars: &[char]) -> Option<f64> {
+        let font = &self.fonts[piece.font];
+        chars.iter().try_fold(0.0, |sum, c| {
+            let (w, _) = font.glyph(font.code_of(*c)?).ok()?;
+            Some(sum + w / 1000.0 * piece.size)
+        })
     }
 
     /// The page's content with the edited strings patched in, every other byte as it was.
@@ -466,9 +578,15 @@ impl Text {
         let mut out = Vec::with_capacity(part.len());
         let mut at = part.start;
         let mut edits = self.edits[page].clone();
-        edits.sort_by_key(|(s, ..)| *s);
+        edits.sort_by_key(|e| e.from);
         let mut applied = 0;
-        for (string, through, strings) in edits {
+        for Edit {
+            from: string,
+            through,
+            strings,
+            moved_to,
+        } in edits
+        {
             let (start, _) = *spans.get(string).ok_or("string not found in the stream")?;
             let (_, end) = *spans.get(through).ok_or("string not found in the stream")?;
             if !part.contains(&start) {
@@ -478,7 +596,10 @@ impl Text {
                 return Err("an edited run spans two content streams".to_owned());
             }
             applied += 1;
-            out.extend_from_slice(&content[at..start]);
+            match moved_to {
+                Some(x) => out.extend(with_start(&content[at..start], x)?),
+                None => out.extend_from_slice(&content[at..start]),
+            }
             let hex = content.get(start) == Some(&b'<');
             for (i, (moved, bytes)) in strings.iter().enumerate() {
                 if i > 0 {
@@ -505,6 +626,43 @@ impl Text {
         doc.compress();
         Ok(doc)
     }
+}
+
+/// `segment` (the content before a string) with the x operand of its last `Tm` (`e`) or `Td`
+/// (`tx`) set to `x`, written with at most 2 decimals, as OpenPDF writes coordinates.
+fn with_start(segment: &[u8], x: f64) -> Result<Vec<u8>, String> {
+    let missing = || "no Tm or Td before the moved string".to_owned();
+    let at = segment
+        .windows(2)
+        .rposition(|w| w == b"Tm" || w == b"Td")
+        .ok_or_else(missing)?;
+    // The two operands before it, last first: x is the second to last of both.
+    let mut spans = Vec::new();
+    let mut end = at;
+    while spans.len() < 2 {
+        while end > 0 && segment[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        let mut start = end;
+        while start > 0 && !segment[start - 1].is_ascii_whitespace() {
+            start -= 1;
+        }
+        if start == end {
+            return Err(missing());
+        }
+        spans.push((start, end));
+        end = start;
+    }
+    let (start, end) = spans[1];
+    let text = format!("{x:.2}");
+    let text = match text.trim_end_matches('0').trim_end_matches('.') {
+        "" | "-" => "0",
+        trimmed => trimmed,
+    };
+    let mut out = segment[..start].to_vec();
+    out.extend_from_slice(text.as_bytes());
+    out.extend_from_slice(&segment[end..]);
+    Ok(out)
 }
 
 fn string_operands(operands: &[Object]) -> Vec<&Object> {
@@ -1027,5 +1185,17 @@ mod tests {
             string_spans(b"<< /MCID 0 >> BDC <0001> Tj (a\\)b) Tj"),
             vec![(18, 24), (28, 34)]
         );
+    }
+
+    #[test]
+    fn a_moved_string_gets_a_new_start_in_its_tm_or_td() {
+        let tm = with_start(b"ET\nBT\n1 0 0 1 467.94 753 Tm\n/F1 6 Tf\n", 461.304);
+        assert_eq!(
+            tm.as_deref(),
+            Ok(&b"ET\nBT\n1 0 0 1 461.3 753 Tm\n/F1 6 Tf\n"[..])
+        );
+        let td = with_start(b"BT\n530.3 492 Td\n", 526.0);
+        assert_eq!(td.as_deref(), Ok(&b"BT\n526 492 Td\n"[..]));
+        assert!(with_start(b"BT\n/F1 6 Tf\n", 1.0).is_err());
     }
 }
