@@ -141,3 +141,39 @@ fn the_truncated_statement_fails() {
     assert!(codes.contains(&"missing_pages"), "{codes:?}");
     assert!(codes.contains(&"summary_mismatch"), "{codes:?}");
 }
+
+/// A debit lowered (a borrower hiding a bet or a repayment) with the SUMMARY's TOTAL Paid Out
+/// made to agree, the type line as printed: the SUMMARY's own lines no longer add up
+/// (`summary_types_off`), on every genuine PDF whose SUMMARY lists its types.
+#[test]
+fn a_total_made_to_agree_with_a_lowered_debit_leaves_its_type_line_off() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    let mut seen = 0;
+    for (name, password, _, _) in GENUINE.iter().filter(|g| g.3 != EvidenceLevel::Csv) {
+        let mut statement = parse(&dir, name, password);
+        if statement.summary.as_ref().is_none_or(|s| s.rows.is_empty()) {
+            continue;
+        }
+        seen += 1;
+        let Some(debit) = statement
+            .transactions
+            .iter_mut()
+            .filter(|t| t.withdrawn > rust_decimal::Decimal::from(20))
+            .max_by_key(|t| t.withdrawn)
+        else {
+            panic!("{name}: no debit");
+        };
+        let lowered = rust_decimal::Decimal::from(10);
+        debit.withdrawn -= lowered;
+        if let Some(summary) = statement.summary.as_mut() {
+            summary.total.paid_out -= lowered;
+        }
+        let integrity = check(&statement.reading());
+        let codes: Vec<&str> = integrity.findings.iter().map(|f| f.code.as_str()).collect();
+        assert!(codes.contains(&"summary_types_off"), "{name}: {codes:?}");
+        assert_eq!(integrity.summary_reconciled, Some(true), "{name}");
+    }
+    assert!(seen >= 4, "only {seen} samples list their SUMMARY's types");
+}
