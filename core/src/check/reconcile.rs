@@ -42,9 +42,9 @@ pub fn listed_totals(statement: &Statement) -> (Decimal, Decimal) {
 /// The SUMMARY's type lines (SEND MONEY … OTHERS) against its TOTAL, Paid Out side: on every
 /// genuine Safaricom statement measured they add up to the TOTAL to the cent (the six PDFs of
 /// `../shared/samples/real/`, 2021–2024, written by iText 5, OpenPDF and re-saved by 3-Heights
-/// and iLovePDF), while the Paid In side does not (credits such as Fuliza's overdraft are in no
-/// type line: 0 to 27,616.99 short on the same files). A TOTAL Paid Out made to agree with a
-/// lowered or removed debit, its type line left as printed, is a warning,
+/// and iLovePDF), while the Paid In side does not (0 to 27,616.99 short on the same files: some
+/// credits are in no type line, and not one class of Details we could find). A TOTAL Paid Out
+/// made to agree with a lowered or removed debit, its type line left as printed, is a warning,
 /// `summary_types_off`. Nothing is checked where the SUMMARY lists no type line (other
 /// wallets, generated or JSON statements without them).
 fn summary_types(summary: &crate::statement::Summary, findings: &mut Vec<Finding>) {
