@@ -142,6 +142,24 @@ fn the_truncated_statement_fails() {
     assert!(codes.contains(&"summary_mismatch"), "{codes:?}");
 }
 
+/// Every genuine PDF sample, parsed, by name.
+fn genuine_pdfs(dir: &std::path::Path) -> Vec<(&'static str, Statement)> {
+    GENUINE
+        .iter()
+        .filter(|g| g.3 != EvidenceLevel::Csv)
+        .map(|(name, password, _, _)| (*name, parse(dir, name, password)))
+        .collect()
+}
+
+/// Asserts that `statement`, edited with its SUMMARY TOTAL made to agree, still reconciles but
+/// gets the finding `code`.
+fn assert_reconciled_with(name: &str, statement: &Statement, code: &str) {
+    let integrity = check(&statement.reading());
+    let codes: Vec<&str> = integrity.findings.iter().map(|f| f.code.as_str()).collect();
+    assert!(codes.contains(&code), "{name}: {codes:?}");
+    assert_eq!(integrity.summary_reconciled, Some(true), "{name}");
+}
+
 /// A debit lowered (a borrower hiding a bet or a repayment) with the SUMMARY's TOTAL Paid Out
 /// made to agree, the type line as printed: the SUMMARY's own lines no longer add up
 /// (`summary_types_off`), on every genuine PDF whose SUMMARY lists its types.
@@ -151,29 +169,50 @@ fn a_total_made_to_agree_with_a_lowered_debit_leaves_its_type_line_off() {
         return;
     };
     let mut seen = 0;
-    for (name, password, _, _) in GENUINE.iter().filter(|g| g.3 != EvidenceLevel::Csv) {
-        let mut statement = parse(&dir, name, password);
+    for (name, mut statement) in genuine_pdfs(&dir) {
         if statement.summary.as_ref().is_none_or(|s| s.rows.is_empty()) {
             continue;
         }
         seen += 1;
-        let Some(debit) = statement
+        let lowered = rust_decimal::Decimal::from(10);
+        let debit = statement
             .transactions
             .iter_mut()
-            .filter(|t| t.withdrawn > rust_decimal::Decimal::from(20))
-            .max_by_key(|t| t.withdrawn)
-        else {
-            panic!("{name}: no debit");
-        };
-        let lowered = rust_decimal::Decimal::from(10);
-        debit.withdrawn -= lowered;
+            .filter(|t| t.withdrawn > lowered * rust_decimal::Decimal::TWO)
+            .max_by_key(|t| t.withdrawn);
+        debit.expect("a debit").withdrawn -= lowered;
         if let Some(summary) = statement.summary.as_mut() {
             summary.total.paid_out -= lowered;
         }
-        let integrity = check(&statement.reading());
-        let codes: Vec<&str> = integrity.findings.iter().map(|f| f.code.as_str()).collect();
-        assert!(codes.contains(&"summary_types_off"), "{name}: {codes:?}");
-        assert_eq!(integrity.summary_reconciled, Some(true), "{name}");
+        assert_reconciled_with(name, &statement, "summary_types_off");
     }
     assert!(seen >= 4, "only {seen} samples list their SUMMARY's types");
+}
+
+/// An agent deposit raised (cash in dressed up as income) with the SUMMARY's TOTAL Paid In made
+/// to agree, the AGENT DEPOSIT line as printed: the line no longer matches the deposits
+/// (`summary_line_off`), on every genuine PDF that lists a deposit.
+#[test]
+fn a_raised_agent_deposit_leaves_its_summary_line_off() {
+    let Some(dir) = samples() else {
+        return;
+    };
+    let mut seen = 0;
+    for (name, mut statement) in genuine_pdfs(&dir) {
+        let raised = rust_decimal::Decimal::from(600);
+        let deposit = statement
+            .transactions
+            .iter_mut()
+            .find(|t| t.details.starts_with("Deposit of Funds at Agent Till"));
+        let Some(deposit) = deposit else {
+            continue;
+        };
+        seen += 1;
+        deposit.paid_in += raised;
+        if let Some(summary) = statement.summary.as_mut() {
+            summary.total.paid_in += raised;
+        }
+        assert_reconciled_with(name, &statement, "summary_line_off");
+    }
+    assert!(seen >= 3, "only {seen} samples list an agent deposit");
 }

@@ -57,11 +57,7 @@ pub use reconcile::listed_totals;
 pub fn check(reading: &Reading<'_>, wallet: &Wallet, as_of: Option<NaiveDate>) -> Integrity {
     let statement = reading.statement;
     let mut findings = Vec::new();
-    let reconciliation = reconcile::reconcile(
-        statement,
-        wallet.profile.summary_completed_only,
-        &mut findings,
-    );
+    let reconciliation = reconcile::reconcile(statement, &wallet.profile, &mut findings);
     let difference =
         (reconciliation.reconciled == Some(false)).then_some(reconciliation.difference);
     // Every check reads the rows in reading order (by time; rows that share one by receipt,

@@ -12,13 +12,15 @@
 //! Per-type reconciliation (SEND MONEY, PAYBILL, …) is not done: the Details → SUMMARY type
 //! mapping is not exact on every genuine statement (see docs/integrity.md), and a check that is
 //! not exact would flag genuine statements. What is exact is the SUMMARY's own arithmetic on
-//! the Paid Out side: its type lines add up to its TOTAL ([`summary_types`]).
+//! the Paid Out side: its type lines add up to its TOTAL ([`summary_types`]); and the lines
+//! the wallet's profile says the rows fix exactly ([`summary_lines`]: Safaricom's AGENT DEPOSIT).
 
 use rust_decimal::Decimal;
 
 use super::finding;
 use crate::report::{Finding, Severity};
 use crate::statement::{Statement, TransactionStatus};
+use crate::wallets::{Profile, SummaryLine};
 
 /// Paid In and Withdrawn (KES, positive) summed over the rows that `include` accepts.
 fn totals(
@@ -67,6 +69,45 @@ fn summary_types(summary: &crate::statement::Summary, findings: &mut Vec<Finding
     ));
 }
 
+/// The SUMMARY's type lines that the rows fix exactly (the wallet's profile names them, with
+/// the Details of their rows) against every listed row of that kind, Paid In: a credit of
+/// that kind raised or invented, the TOTAL made to agree and the line left as printed, is a
+/// warning, `summary_line_off`. A line the SUMMARY does not print is not compared.
+fn summary_lines(
+    statement: &Statement,
+    summary: &crate::statement::Summary,
+    lines: &[SummaryLine],
+    findings: &mut Vec<Finding>,
+) {
+    for line in lines {
+        let Some(printed) = summary
+            .rows
+            .iter()
+            .find(|r| r.transaction_type == line.transaction_type)
+        else {
+            continue;
+        };
+        let listed: Decimal = statement
+            .transactions
+            .iter()
+            .filter(|t| t.details.starts_with(line.details))
+            .map(|t| t.paid_in)
+            .sum();
+        if listed != printed.paid_in {
+            findings.push(finding(
+                "summary_line_off",
+                Severity::Warning,
+                format!(
+                    "the SUMMARY's {} line says {} paid in, but the rows \"{}…\" total {}: on \
+                     the wallet's own statements they agree to the cent, so a row of that kind \
+                     or the SUMMARY was edited",
+                    line.transaction_type, printed.paid_in, line.details, listed
+                ),
+            ));
+        }
+    }
+}
+
 /// The outcome of reconciliation.
 pub(super) struct Reconciliation {
     /// `None` without a SUMMARY.
@@ -79,9 +120,10 @@ pub(super) struct Reconciliation {
 /// says which side is off and by how much.
 pub(super) fn reconcile(
     statement: &Statement,
-    summary_completed_only: bool,
+    profile: &Profile,
     findings: &mut Vec<Finding>,
 ) -> Reconciliation {
+    let summary_completed_only = profile.summary_completed_only;
     let Some(summary) = statement.summary.as_ref() else {
         return Reconciliation {
             reconciled: None,
@@ -89,6 +131,7 @@ pub(super) fn reconcile(
         };
     };
     summary_types(summary, findings);
+    summary_lines(statement, summary, profile.summary_lines, findings);
     let expected = (summary.total.paid_in, summary.total.paid_out);
     let all = listed_totals(statement);
     let without_failed = totals(statement, |s| {

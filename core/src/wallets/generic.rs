@@ -36,6 +36,7 @@ const fn generic(id: &'static str, name: &'static str) -> Wallet {
             password_hint: None,
             tariff: None,
             levy: None,
+            summary_lines: &[],
         },
         #[cfg(feature = "testing")]
         generator: None,

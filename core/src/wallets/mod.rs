@@ -33,7 +33,8 @@ pub use synthetic::{Generator, Party, Prints, Words};
 pub use vodacom_ls::generator::vodacom_statement;
 
 pub use wallet::{
-    Chain, Counterparty, Floor, Ids, Launch, Levy, PdfWriter, Profile, Tariff, Wallet, Writer,
+    Chain, Counterparty, Floor, Ids, Launch, Levy, PdfWriter, Profile, SummaryLine, Tariff, Wallet,
+    Writer,
 };
 pub(crate) use wallet::{CsvLayout, Layouts, PdfLayout};
 

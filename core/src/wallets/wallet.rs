@@ -153,6 +153,21 @@ pub struct Profile {
     /// The government levy its statements print in a column of their own, where the law is
     /// data ([`Levy`]); `None`: no levy is checked.
     pub levy: Option<Levy>,
+    /// The SUMMARY's type lines that the rows fix exactly ([`SummaryLine`]), measured on the
+    /// wallet's genuine statements; empty: none is compared with the rows.
+    pub summary_lines: &'static [SummaryLine],
+}
+
+/// One type line of a wallet's SUMMARY whose Paid In is exactly the sum of the rows whose
+/// Details start with `details` (every listed row, Cancelled ones included, as the TOTAL): a
+/// credit of that kind raised or invented with the TOTAL made to agree and the line left as
+/// printed shows (`summary_line_off`, `crate::check::reconcile`).
+#[derive(Debug, Clone, Copy)]
+pub struct SummaryLine {
+    /// The line's transaction type as printed (`"AGENT DEPOSIT"`).
+    pub transaction_type: &'static str,
+    /// The start of the Details of the rows it sums (`"Deposit of Funds at Agent Till"`).
+    pub details: &'static str,
 }
 
 /// What a wallet's transaction ids ([`Transaction::receipt_no`]) say of when they were made,

@@ -87,6 +87,7 @@ pub static WALLET: Wallet = Wallet {
         password_hint: None,
         tariff: None,
         levy: None,
+        summary_lines: &[],
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

@@ -67,6 +67,7 @@ pub static WALLET: Wallet = Wallet {
             most: levy::most,
             source: levy::SOURCE,
         }),
+        summary_lines: &[],
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {

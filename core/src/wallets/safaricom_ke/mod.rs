@@ -24,7 +24,8 @@ use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
 use super::{
-    Chain, Floor, Ids, Launch, Layouts, PdfLayout, PdfWriter, Profile, Tariff, Wallet, Writer,
+    Chain, Floor, Ids, Launch, Layouts, PdfLayout, PdfWriter, Profile, SummaryLine, Tariff, Wallet,
+    Writer,
 };
 use crate::statement::Transaction;
 
@@ -102,6 +103,14 @@ pub static WALLET: Wallet = Wallet {
                      29 July 2023 tables)",
         }),
         levy: None,
+        // AGENT DEPOSIT's Paid In is the sum of the deposits to the cent on all six genuine
+        // PDFs (6,500.00, 159,450.00, 153,500.00 and 5,720.00; 0 on two). The other lines are
+        // not: charges are booked under their parent type, and RECEIVED MONEY and OTHERS take
+        // business, Pochi and loan rows in proportions not derived (docs/integrity.md).
+        summary_lines: &[SummaryLine {
+            transaction_type: "AGENT DEPOSIT",
+            details: "Deposit of Funds at Agent Till",
+        }],
     },
     #[cfg(feature = "testing")]
     generator: Some(super::Generator {
