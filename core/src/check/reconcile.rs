@@ -19,18 +19,16 @@ use rust_decimal::Decimal;
 
 use super::finding;
 use crate::report::{Finding, Severity};
-use crate::statement::{Statement, TransactionStatus};
+use crate::statement::{Statement, Transaction, TransactionStatus};
 use crate::wallets::{Profile, SummaryLine};
 
-/// Paid In and Withdrawn (KES, positive) summed over the rows that `include` accepts.
-fn totals(
-    statement: &Statement,
-    include: impl Fn(TransactionStatus) -> bool,
-) -> (Decimal, Decimal) {
+/// Paid In and Withdrawn (major units of the statement's currency, positive) summed over the
+/// rows that `include` accepts.
+fn totals(statement: &Statement, include: impl Fn(&Transaction) -> bool) -> (Decimal, Decimal) {
     statement
         .transactions
         .iter()
-        .filter(|t| include(t.status))
+        .filter(|t| include(t))
         .fold((Decimal::ZERO, Decimal::ZERO), |(i, o), t| {
             (i + t.paid_in, o + t.withdrawn)
         })
@@ -87,12 +85,7 @@ fn summary_lines(
         else {
             continue;
         };
-        let listed: Decimal = statement
-            .transactions
-            .iter()
-            .filter(|t| t.details.starts_with(line.details))
-            .map(|t| t.paid_in)
-            .sum();
+        let (listed, _) = totals(statement, |t| t.details.starts_with(line.details));
         if listed != printed.paid_in {
             findings.push(finding(
                 "summary_line_off",
@@ -123,7 +116,6 @@ pub(super) fn reconcile(
     profile: &Profile,
     findings: &mut Vec<Finding>,
 ) -> Reconciliation {
-    let summary_completed_only = profile.summary_completed_only;
     let Some(summary) = statement.summary.as_ref() else {
         return Reconciliation {
             reconciled: None,
@@ -134,16 +126,16 @@ pub(super) fn reconcile(
     summary_lines(statement, summary, profile.summary_lines, findings);
     let expected = (summary.total.paid_in, summary.total.paid_out);
     let all = listed_totals(statement);
-    let without_failed = totals(statement, |s| {
+    let without_failed = totals(statement, |t| {
         matches!(
-            s,
+            t.status,
             TransactionStatus::Completed | TransactionStatus::Cancelled
         )
     });
     // A wallet whose rule for rows that did not succeed is not measured (Airtel's sample lists
     // successful rows only) may count the successful rows alone.
-    let completed = summary_completed_only
-        && totals(statement, |s| s == TransactionStatus::Completed) == expected;
+    let completed = profile.summary_completed_only
+        && totals(statement, |t| t.status == TransactionStatus::Completed) == expected;
     if all == expected || without_failed == expected || completed {
         return Reconciliation {
             reconciled: Some(true),

@@ -505,11 +505,11 @@ impl Text {
                             self.qt_moves[piece.page].get(&(piece.font, code, piece.size.to_bits()))
                         })
                         .flatten();
-                    advance = if let Some(m) = copied {
-                        *m
-                    } else {
-                        let (width, _) = font.glyph(code).map_err(|_| "a glyph the font lacks")?;
-                        width / 1000.0 * piece.size
+                    advance = match copied {
+                        Some(m) => *m,
+                        None => {
+                            advance_of(font, code, piece.size).ok_or("a glyph the font lacks")?
+                        }
                     };
                 }
             }
@@ -555,8 +555,7 @@ impl Text {
     fn width(&self, piece: &Piece, chars: &[char]) -> Option<f64> {
         let font = &self.fonts[piece.font];
         chars.iter().try_fold(0.0, |sum, c| {
-            let (w, _) = font.glyph(font.code_of(*c)?).ok()?;
-            Some(sum + w / 1000.0 * piece.size)
+            Some(sum + advance_of(font, font.code_of(*c)?, piece.size)?)
         })
     }
 
@@ -626,6 +625,13 @@ impl Text {
         doc.compress();
         Ok(doc)
     }
+}
+
+/// The advance of glyph `code` of `font` drawn at `size` (text space units), by the font's
+/// `/W` widths (thousandths of a unit); `None` where the font lacks the glyph.
+fn advance_of(font: &Font, code: u32, size: f64) -> Option<f64> {
+    let (width, _) = font.glyph(code).ok()?;
+    Some(width / 1000.0 * size)
 }
 
 /// `segment` (the content before a string) with the x operand of its last `Tm` (`e`) or `Td`
