@@ -203,3 +203,57 @@ fn airtel_glyphs_are_numbered_as_qt_first_draws_them() {
         off_grid.message
     );
 }
+
+/// A copy linearized ("fast web view", as a document system or an e-mail gateway may make it)
+/// is a re-save, not an edit appended to the file: its first page's cross-reference section is
+/// part of the one save while the file keeps the length its linearization dictionary declares.
+/// Needs `qpdf` (installed by `scripts/install-system-deps.sh`); skipped without it.
+#[test]
+fn a_linearized_copy_is_resaved_not_updated() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/wallets");
+    let original = dir.join("airtel-money-ug_2026-03_personal.pdf");
+    let out = std::env::temp_dir().join(format!("alama-linearized-{}.pdf", std::process::id()));
+    let made = original.is_file()
+        && std::process::Command::new("qpdf")
+            .arg("--linearize")
+            .arg(&original)
+            .arg(&out)
+            .status()
+            .is_ok_and(|s| s.success());
+    if !made {
+        eprintln!("note: the Airtel sample or qpdf is absent; skipping");
+        return;
+    }
+    let bytes = std::fs::read(&out).expect("the linearized copy");
+    let _ = std::fs::remove_file(&out);
+    let codes = |bytes: &[u8]| {
+        let statement = parse(bytes, &ParseOptions::default())
+            .expect("the copy parses")
+            .into_statement();
+        let wallet = alama_core::wallets::of(&statement.provider).expect("a wallet");
+        let integrity = alama_core::check::check(&statement.reading(), wallet, None);
+        let codes: Vec<String> = integrity.findings.iter().map(|f| f.code.clone()).collect();
+        (integrity.evidence_level, codes)
+    };
+    let (level, found) = codes(&bytes);
+    assert_eq!(level, alama_core::EvidenceLevel::PdfResaved);
+    assert!(found.iter().any(|c| c == "disguised_resave"), "{found:?}");
+    assert!(
+        !found.iter().any(|c| c == "incremental_update"),
+        "{found:?}"
+    );
+
+    // A section appended after linearization changes the length the file declares.
+    let mut updated = bytes.clone();
+    let last = updated.len()
+        - updated
+            .windows(9)
+            .rev()
+            .position(|w| w == b"startxref")
+            .unwrap()
+        - 9;
+    let tail = String::from_utf8_lossy(&updated[last..]).into_owned();
+    updated.extend_from_slice(format!("\n{tail}").as_bytes());
+    let (_, found) = codes(&updated);
+    assert!(found.iter().any(|c| c == "incremental_update"), "{found:?}");
+}

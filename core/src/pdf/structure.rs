@@ -12,9 +12,10 @@ use crate::statement::{FontUse, PdfBuild, PdfStructure};
 /// Measures `bytes` (the file as received) and `doc` (the same file, opened). `off_grid` is
 /// filled in later from the glyph positions.
 pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> PdfStructure {
+    let first_page_section = u32::from(linearized_as_written(bytes));
     PdfStructure {
-        eof_markers: count(bytes, b"%%EOF"),
-        xref_sections: count(bytes, b"startxref"),
+        eof_markers: count(bytes, b"%%EOF").saturating_sub(first_page_section),
+        xref_sections: count(bytes, b"startxref").saturating_sub(first_page_section),
         xref_streams: count(bytes, b"/XRef") > 0,
         loose_stream_ends: loose_stream_ends(bytes),
         binary_marker: binary_marker(bytes),
@@ -62,6 +63,39 @@ fn build(bytes: &[u8], doc: &Document) -> PdfBuild {
         trailer_id: doc.trailer.has(b"ID"),
         utf16_info,
     }
+}
+
+/// Whether the file is linearized ("fast web view") and not changed since: its first object
+/// is a linearization parameter dictionary whose `/L` is the file's length. Such a file ends
+/// its first page's cross-reference section with a `startxref` and a `%%EOF` of its own in one
+/// save; a later incremental update changes the length (ISO 32000-1, Annex F.2.2: `/L` is there
+/// to tell whether the file was updated since it was linearized).
+fn linearized_as_written(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(1024)];
+    let Some(dictionary) = memchr::memmem::find(head, b" obj").and_then(|at| {
+        let rest = &head[at + 4..];
+        let open = memchr::memmem::find(rest, b"<<")?;
+        let close = memchr::memmem::find(&rest[open..], b">>")?;
+        Some(&rest[open + 2..open + close])
+    }) else {
+        return false;
+    };
+    if memchr::memmem::find(dictionary, b"/Linearized").is_none() {
+        return false;
+    }
+    memchr::memmem::find_iter(dictionary, b"/L")
+        .map(|at| &dictionary[at + 2..])
+        .find(|after| after.first().is_some_and(|b| !b.is_ascii_alphabetic()))
+        .and_then(|after| {
+            let digits: Vec<u8> = after
+                .iter()
+                .skip_while(|b| b.is_ascii_whitespace())
+                .take_while(|b| b.is_ascii_digit())
+                .copied()
+                .collect();
+            std::str::from_utf8(&digits).ok()?.parse::<usize>().ok()
+        })
+        .is_some_and(|length| length == bytes.len())
 }
 
 /// Whether the first object's dictionary opens as `<</Name` (no white space after `<<`).
@@ -215,5 +249,30 @@ mod tests {
             loose_stream_ends(b"x\nendstream\nendobj\nendstream \nendobj"),
             1
         );
+    }
+
+    /// The head of a file `qpdf --linearize` wrote, with its `/L` set to `length`.
+    fn linearized(length: usize) -> Vec<u8> {
+        let mut bytes = format!(
+            "%PDF-1.4\n%\u{bf}\n7 0 obj\n<< /Linearized 1 /L {length} /H [ 863 176 ] /O 10 \
+             /E 237221 /N 2 /T 243107 >>\nendobj\nxref\n"
+        )
+        .into_bytes();
+        bytes.resize(length, b' ');
+        bytes
+    }
+
+    #[test]
+    fn a_linearized_file_is_whole_while_its_length_is_the_one_it_declares() {
+        assert!(linearized_as_written(&linearized(600)));
+        // Bytes appended after linearization (an incremental update) change the length.
+        let mut updated = linearized(600);
+        updated.extend_from_slice(b"\nxref\n0 1\ntrailer\n<<>>\nstartxref\n600\n%%EOF\n");
+        assert!(!linearized_as_written(&updated));
+        // Not linearized: `/L…` names of another dictionary are not a length.
+        assert!(!linearized_as_written(
+            b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Lang 42 >>\nendobj\n"
+        ));
+        assert!(!linearized_as_written(b"%PDF-1.4\n"));
     }
 }

@@ -45,9 +45,11 @@ pub struct DocumentInfo {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct PdfStructure {
-    /// Number of `%%EOF` markers: one per save; more than one means incremental updates.
+    /// Number of `%%EOF` markers: one per save; more than one means incremental updates. A
+    /// linearized file's first-page section is not counted while its `/L` is still the file's
+    /// length (ISO 32000-1, Annex F).
     pub eof_markers: u32,
-    /// Number of `startxref` keywords (one per cross-reference section).
+    /// Number of `startxref` keywords (one per cross-reference section), the same way.
     pub xref_sections: u32,
     /// Whether the file uses cross-reference streams (`/Type /XRef`); Safaricom's writers
     /// (iText 5, `OpenPDF`) write classic tables.
