@@ -111,15 +111,42 @@ fn open(bytes: &[u8], password: Option<&str>, per_stream: usize) -> Result<Docum
         // lopdf opens an encrypted file without a password (or with an empty user password)
         // but leaves it encrypted when the empty password does not work.
         Ok(doc) if doc.trailer.has(b"Encrypt") && doc.encryption_state.is_none() => {
-            Err(password_error())
+            Err(inline_encrypt_error(&doc.trailer).unwrap_or_else(password_error))
         }
         Ok(doc) => Ok(doc),
-        Err(lopdf::Error::InvalidPassword) => Err(password_error()),
+        Err(lopdf::Error::InvalidPassword) => {
+            // The trailer, read again without the password, tells an encryption lopdf cannot
+            // read from a wrong password.
+            let options = LoadOptions {
+                max_decompressed_size: Some(per_stream),
+                ..LoadOptions::default()
+            };
+            let inline = Document::load_mem_with_options(bytes, options)
+                .ok()
+                .and_then(|doc| inline_encrypt_error(&doc.trailer));
+            Err(inline.unwrap_or_else(password_error))
+        }
         Err(lopdf::Error::Decompress(DecompressError::MemoryLimitExceeded { limit })) => {
             Err(too_large_stream(limit))
         }
         Err(e) => Err(Error::malformed(0, 0, format!("not a readable PDF: {e}"))),
     }
+}
+
+/// `UnsupportedFormat` when the trailer's `/Encrypt` is a dictionary written in the trailer
+/// itself rather than a reference to an object (`MuPDF` writes it so; ISO 32000-1 §7.5.5
+/// allows both): lopdf 0.47 finds its security handler only through a reference, so it cannot
+/// check any password against it, and "wrong password" would send the user looking for
+/// another one.
+fn inline_encrypt_error(trailer: &Dictionary) -> Option<Error> {
+    matches!(trailer.get(b"Encrypt"), Ok(Object::Dictionary(_))).then(|| {
+        Error::new(
+            ErrorKind::UnsupportedFormat,
+            "the PDF's encryption dictionary is written inside its trailer, which this reader \
+             cannot decrypt: save the statement without a password (or ask the wallet for it \
+             again) and send that file",
+        )
+    })
 }
 
 /// `TooLarge`: one stream decompresses beyond `limit` bytes.

@@ -347,6 +347,28 @@ fn encrypt(doc: &mut Document, user_password: &str) {
     doc.encrypt(&state).expect("encrypt");
 }
 
+/// `MuPDF` writes the encryption dictionary inside the trailer; lopdf 0.47 cannot read it, and
+/// the user is told so rather than that the password is wrong.
+#[test]
+fn an_encryption_dictionary_inside_the_trailer_is_named_not_a_wrong_password() {
+    let mut doc = statement_pdf(&rows(), 7, false);
+    encrypt(&mut doc, "123456");
+    let id = doc
+        .trailer
+        .get(b"Encrypt")
+        .and_then(Object::as_reference)
+        .expect("ref");
+    let dictionary = doc.objects.remove(&id).expect("encryption dictionary");
+    doc.trailer.set("Encrypt", dictionary);
+    let bytes = save(&mut doc);
+    for password in [None, Some("123456"), Some("654321")] {
+        let options = password.map_or_else(ParseOptions::default, ParseOptions::with_password);
+        let err = parse(&bytes, &options).expect_err("not readable");
+        assert_eq!(err.kind(), &ErrorKind::UnsupportedFormat, "{password:?}");
+        assert!(err.to_string().contains("inside its trailer"), "{err}");
+    }
+}
+
 static SYNTHETIC: LazyLock<Vec<u8>> = LazyLock::new(|| save(&mut statement_pdf(&rows(), 7, false)));
 
 /// The statement the engine reads from `bytes` (the whole PDF path: open, dispatch, this
