@@ -16,7 +16,9 @@ pub enum ErrorKind {
     PasswordRequired,
     /// The PDF is encrypted and the given password does not open it.
     WrongPassword,
-    /// The bytes are not a statement format the engine reads (not a PDF, CSV or canonical JSON).
+    /// The bytes are not a statement format the engine reads (not a PDF, CSV or canonical JSON),
+    /// or an encrypted PDF whose encryption dictionary is written inside its trailer (as `MuPDF`
+    /// writes it), which the PDF reader cannot decrypt (`pdf::load`).
     UnsupportedFormat,
     /// A readable file from a wallet or layout the engine does not know (e.g. a CSV whose
     /// header names no receipt/time/amount columns, or a PDF of none of the supported wallets'
