@@ -48,7 +48,7 @@ export interface ScoreOptions extends ParseOptions {
  *
  * - `password_required`: the PDF is encrypted and no password was given (Safaricom's is normally the customer's ID number).
  * - `wrong_password`: the password does not open the PDF.
- * - `unsupported_format`: not an M-Pesa PDF, a CSV export or the canonical JSON (or an unknown `format` name).
+ * - `unsupported_format`: not a statement PDF, a CSV export or the canonical JSON, or a PDF encrypted in a form the reader cannot open (or an unknown `format` name).
  * - `unsupported_wallet`: a readable file of a layout the engine does not know.
  * - `malformed_statement`: a known format, but broken (corrupt PDF, bad CSV row, invalid JSON, money as a JS float).
  * - `empty_statement`: no completed transactions to score.

@@ -205,9 +205,9 @@ fn airtel_glyphs_are_numbered_as_qt_first_draws_them() {
 }
 
 /// A copy linearized ("fast web view", as a document system or an e-mail gateway may make it)
-/// is a re-save, not an edit appended to the file: its first page's cross-reference section is
-/// part of the one save while the file keeps the length its linearization dictionary declares.
-/// Needs `qpdf` (installed by `scripts/install-system-deps.sh`); skipped without it.
+/// is a re-save, not an edit appended to the file: its first page's cross-reference section,
+/// whose `%%EOF` comes before the first page's objects, is part of the one save. Needs `qpdf`
+/// (installed by `scripts/install-system-deps.sh`); skipped without it.
 #[test]
 fn a_linearized_copy_is_resaved_not_updated() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/wallets");
@@ -219,7 +219,8 @@ fn a_linearized_copy_is_resaved_not_updated() {
             .arg(&original)
             .arg(&out)
             .status()
-            .is_ok_and(|s| s.success());
+            // 3: written, with warnings.
+            .is_ok_and(|s| matches!(s.code(), Some(0 | 3)));
     if !made {
         eprintln!("note: the Airtel sample or qpdf is absent; skipping");
         return;
@@ -243,7 +244,8 @@ fn a_linearized_copy_is_resaved_not_updated() {
         "{found:?}"
     );
 
-    // A section appended after linearization changes the length the file declares.
+    // A section appended after linearization is still an update: only the first page's
+    // section is part of the save.
     let mut updated = bytes.clone();
     let last = updated.len()
         - updated

@@ -110,7 +110,8 @@ pub fn detect(bytes: &[u8]) -> Result<Format> {
 ///
 /// # Errors
 /// - `ErrorKind::TooLarge` when `bytes` exceeds `options.limits.max_bytes`.
-/// - `ErrorKind::UnsupportedFormat` when the content is not PDF, CSV or JSON.
+/// - `ErrorKind::UnsupportedFormat` when the content is not PDF, CSV or JSON, or is a PDF
+///   encrypted in a form the reader cannot open (its encryption dictionary inside the trailer).
 /// - `ErrorKind::PasswordRequired` / `WrongPassword` for encrypted PDFs.
 /// - `ErrorKind::UnsupportedWallet` for a readable file of an unknown layout.
 /// - `ErrorKind::Malformed` for a broken file.

@@ -12,7 +12,7 @@ use crate::statement::{FontUse, PdfBuild, PdfStructure};
 /// Measures `bytes` (the file as received) and `doc` (the same file, opened). `off_grid` is
 /// filled in later from the glyph positions.
 pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> PdfStructure {
-    let first_page_section = u32::from(linearized_as_written(bytes));
+    let first_page_section = u32::from(opens_linearized(bytes));
     PdfStructure {
         eof_markers: count(bytes, b"%%EOF").saturating_sub(first_page_section),
         xref_sections: count(bytes, b"startxref").saturating_sub(first_page_section),
@@ -65,37 +65,29 @@ fn build(bytes: &[u8], doc: &Document) -> PdfBuild {
     }
 }
 
-/// Whether the file is linearized ("fast web view") and not changed since: its first object
-/// is a linearization parameter dictionary whose `/L` is the file's length. Such a file ends
-/// its first page's cross-reference section with a `startxref` and a `%%EOF` of its own in one
-/// save; a later incremental update changes the length (ISO 32000-1, Annex F.2.2: `/L` is there
-/// to tell whether the file was updated since it was linearized).
-fn linearized_as_written(bytes: &[u8]) -> bool {
+/// Whether the file opens with a linearized ("fast web view") file's first-page section: its
+/// first object is a linearization parameter dictionary (`/Linearized`) and its first `%%EOF`
+/// comes before the file's second object. A linearizing writer puts the first page's
+/// cross-reference section, trailer, `startxref` and `%%EOF` there, in the same save as the
+/// rest (ISO 32000-1, Annex F); an update appended later ends with a `%%EOF` of its own, at
+/// the end. Tied to where that section sits, a linearization dictionary claimed by an edit
+/// cannot excuse a `%%EOF` elsewhere.
+fn opens_linearized(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(1024)];
-    let Some(dictionary) = memchr::memmem::find(head, b" obj").and_then(|at| {
-        let rest = &head[at + 4..];
-        let open = memchr::memmem::find(rest, b"<<")?;
-        let close = memchr::memmem::find(&rest[open..], b">>")?;
-        Some(&rest[open + 2..open + close])
-    }) else {
+    let Some(first) = memchr::memmem::find(head, b" obj") else {
         return false;
     };
-    if memchr::memmem::find(dictionary, b"/Linearized").is_none() {
-        return false;
+    let rest = &bytes[first + 4..];
+    let dictionary = &rest[..memchr::memmem::find(rest, b">>").unwrap_or(0)];
+    let linearized = memchr::memmem::find_iter(dictionary, b"/Linearized").any(|at| {
+        dictionary
+            .get(at + b"/Linearized".len())
+            .is_some_and(|b| b.is_ascii_whitespace() || b"/<>[]()".contains(b))
+    });
+    linearized && {
+        let second_object = memchr::memmem::find(rest, b" obj").unwrap_or(rest.len());
+        memchr::memmem::find(&rest[..second_object], b"%%EOF").is_some()
     }
-    memchr::memmem::find_iter(dictionary, b"/L")
-        .map(|at| &dictionary[at + 2..])
-        .find(|after| after.first().is_some_and(|b| !b.is_ascii_alphabetic()))
-        .and_then(|after| {
-            let digits: Vec<u8> = after
-                .iter()
-                .skip_while(|b| b.is_ascii_whitespace())
-                .take_while(|b| b.is_ascii_digit())
-                .copied()
-                .collect();
-            std::str::from_utf8(&digits).ok()?.parse::<usize>().ok()
-        })
-        .is_some_and(|length| length == bytes.len())
 }
 
 /// Whether the first object's dictionary opens as `<</Name` (no white space after `<<`).
@@ -251,28 +243,26 @@ mod tests {
         );
     }
 
-    /// The head of a file `qpdf --linearize` wrote, with its `/L` set to `length`.
-    fn linearized(length: usize) -> Vec<u8> {
-        let mut bytes = format!(
-            "%PDF-1.4\n%\u{bf}\n7 0 obj\n<< /Linearized 1 /L {length} /H [ 863 176 ] /O 10 \
-             /E 237221 /N 2 /T 243107 >>\nendobj\nxref\n"
-        )
-        .into_bytes();
-        bytes.resize(length, b' ');
-        bytes
-    }
+    /// The head of a file `qpdf --linearize` wrote (the linearization dictionary, the first
+    /// page's cross-reference section and trailer, its `%%EOF`), then the first page's objects.
+    const LINEARIZED: &[u8] = b"%PDF-1.4\n%\xbf\n7 0 obj\n<< /Linearized 1 /L 600 /H [ 863 176 ] \
+        /O 10 /N 2 >>\nendobj\nxref\n7 21\ntrailer\n<< /Size 28 /Prev 240 >>\nstartxref\n0\n\
+        %%EOF\n10 0 obj\n<< /Type /Page >>\nendobj\n";
 
     #[test]
-    fn a_linearized_file_is_whole_while_its_length_is_the_one_it_declares() {
-        assert!(linearized_as_written(&linearized(600)));
-        // Bytes appended after linearization (an incremental update) change the length.
-        let mut updated = linearized(600);
-        updated.extend_from_slice(b"\nxref\n0 1\ntrailer\n<<>>\nstartxref\n600\n%%EOF\n");
-        assert!(!linearized_as_written(&updated));
-        // Not linearized: `/L…` names of another dictionary are not a length.
-        assert!(!linearized_as_written(
-            b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Lang 42 >>\nendobj\n"
+    fn a_linearized_files_first_page_section_is_part_of_its_save() {
+        assert!(opens_linearized(LINEARIZED));
+        // A claim of linearization with no section before the next object (an edit that wrote
+        // the dictionary over the first object, its update's `%%EOF` at the end).
+        let claimed = b"%PDF-1.4\n1 0 obj\n<< /Linearized 1 /L 99 >>\nendobj\n2 0 obj\n<<>>\n\
+            endobj\nstartxref\n9\n%%EOF\n";
+        assert!(!opens_linearized(claimed));
+        // Not a linearization dictionary: a longer name, or none.
+        let other = b"%PDF-1.4\n1 0 obj\n<< /LinearizedX 1 >>\nendobj\n%%EOF\n2 0 obj\n";
+        assert!(!opens_linearized(other));
+        assert!(!opens_linearized(
+            b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n%%EOF\n"
         ));
-        assert!(!linearized_as_written(b"%PDF-1.4\n"));
+        assert!(!opens_linearized(b"%PDF-1.4\n"));
     }
 }

@@ -46,8 +46,8 @@ pub struct DocumentInfo {
 #[serde(rename_all = "camelCase")]
 pub struct PdfStructure {
     /// Number of `%%EOF` markers: one per save; more than one means incremental updates. A
-    /// linearized file's first-page section is not counted while its `/L` is still the file's
-    /// length (ISO 32000-1, Annex F).
+    /// linearized file's first-page section (its first `%%EOF`, before the file's second
+    /// object: ISO 32000-1, Annex F) is part of the save and not counted.
     pub eof_markers: u32,
     /// Number of `startxref` keywords (one per cross-reference section), the same way.
     pub xref_sections: u32,
