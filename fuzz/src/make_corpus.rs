@@ -2,7 +2,10 @@
 //! personal data): `cargo run --manifest-path fuzz/Cargo.toml --bin make-corpus`.
 //! `corpus/parse_json` and `corpus/parse_csv`: canonical JSON and CSV of synthetic statements;
 //! `corpus/parse_pdf`: small text PDFs laid out like an M-Pesa statement's table (each with a
-//! font the engine's own reader takes and with one it refuses);
+//! font the engine's own reader takes and with one it refuses), and every wallet's generated
+//! statement file in its own writer's layout (Airtel Uganda's Qt pages, Vodacom Lesotho's
+//! iText pages, uncompressed: the per-wallet forensics and readers); a generated CSV goes to
+//! `corpus/parse_csv`;
 //! `corpus/score`: seeds, sizes and a few edits.
 
 #![allow(clippy::print_stdout)]
@@ -32,6 +35,7 @@ fn main() -> std::io::Result<()> {
             statement_pdf(s, true),
         )?;
     }
+    wallet_files(&root)?;
     for seed in 0u8..8 {
         let mut input = vec![seed, 4 + seed * 3];
         for op in 0..7u8 {
@@ -40,6 +44,29 @@ fn main() -> std::io::Result<()> {
         std::fs::write(root.join("score").join(format!("seed{seed}")), input)?;
     }
     println!("corpus written to {}", root.display());
+    Ok(())
+}
+
+/// Each wallet's generated file (seeded, 12 rows, two seeds) as a seed of the target that reads
+/// its format.
+fn wallet_files(root: &Path) -> std::io::Result<()> {
+    for wallet in alama_core::wallets::ALL {
+        let Some(generator) = wallet.generator.as_ref() else {
+            continue;
+        };
+        for seed in 0..2u64 {
+            let bytes = (generator.file)(seed, 12).bytes;
+            let target = if bytes.starts_with(b"%PDF") {
+                "parse_pdf"
+            } else {
+                "parse_csv"
+            };
+            std::fs::write(
+                root.join(target).join(format!("{}-{seed}", wallet.id)),
+                bytes,
+            )?;
+        }
+    }
     Ok(())
 }
 
