@@ -13,6 +13,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use alama_core::Format;
+use alama_core::parse::detect;
 use alama_core::testing::{synthetic_statement, thin_statement};
 
 fn main() -> std::io::Result<()> {
@@ -48,7 +50,8 @@ fn main() -> std::io::Result<()> {
 }
 
 /// Each wallet's generated file (seeded, 12 rows, two seeds) as a seed of the target that reads
-/// its format.
+/// its format, as `alama_core::parse::detect` tells it (a spreadsheet is left out: no target
+/// reads one).
 fn wallet_files(root: &Path) -> std::io::Result<()> {
     for wallet in alama_core::wallets::ALL {
         let Some(generator) = wallet.generator.as_ref() else {
@@ -56,10 +59,12 @@ fn wallet_files(root: &Path) -> std::io::Result<()> {
         };
         for seed in 0..2u64 {
             let bytes = (generator.file)(seed, 12).bytes;
-            let target = if bytes.starts_with(b"%PDF") {
-                "parse_pdf"
-            } else {
-                "parse_csv"
+            // The engine's own format detection picks the target; a spreadsheet has none.
+            let target = match detect(&bytes) {
+                Ok(Format::Pdf) => "parse_pdf",
+                Ok(Format::Csv) => "parse_csv",
+                Ok(Format::Json) => "parse_json",
+                _ => continue,
             };
             std::fs::write(
                 root.join(target).join(format!("{}-{seed}", wallet.id)),
