@@ -232,6 +232,11 @@ export interface PdfStructure {
   oddSizePages?: number[]
   /** Transaction-table lines whose amounts do not end at their column's right edge. */
   offGrid?: PageLine[]
+  /**
+   * Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of its
+   * column, where the writer's rounding of a start cannot put it.
+   */
+  offRounding?: PageLine[]
   /** How the file is laid out: facts that tell one writer from another. */
   build?: PdfBuild
   /** Strings of a two-byte font that draw more than one glyph (Airtel's writer: 0). */

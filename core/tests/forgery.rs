@@ -292,6 +292,15 @@ fn forgery_benchmark() {
                     "{wallet} {source}: a naive edit did not fail ({outcomes:?})"
                 );
             }
+            // A longer amount moved left from its old start keeps that start's rounding: on
+            // Safaricom's originals it ends a hundredth off its column unless the two roundings
+            // cancel (8 of 24 with 12 seeds, docs/integrity.md): at most half is verified.
+            "written_back_realigned" if unlisted(wallet) => {
+                assert!(
+                    of("verified") * 2 <= outcomes.values().sum::<u32>(),
+                    "{wallet} {source}: longer amounts realigned were verified ({outcomes:?})"
+                );
+            }
             // No length-changing, re-saved or rebuilt copy, and no Lesotho edit, is verified:
             // but for an edit written back into the file's own bytes as its writer would have
             // drawn it (the same length, glyph by glyph by the writer's own moves, or longer

@@ -387,6 +387,10 @@ pub struct PdfStructure {
     /// Transaction-table lines whose amounts do not end at their column's right edge.
     #[uniffi(default)]
     pub off_grid: Vec<PageLine>,
+    /// Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of
+    /// its column, where the writer's rounding of a start cannot put it.
+    #[uniffi(default)]
+    pub off_rounding: Vec<PageLine>,
     /// How the file is laid out, as facts that tell one writer from another; `null` when not
     /// measured.
     #[uniffi(default)]

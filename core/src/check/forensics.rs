@@ -27,7 +27,7 @@ use chrono::NaiveDateTime;
 
 use super::finding;
 use crate::report::{EvidenceLevel, Finding, Severity};
-use crate::statement::{DocumentInfo, PdfStructure};
+use crate::statement::{DocumentInfo, PageLine, PdfStructure};
 use crate::wallets::{PdfWriter, Wallet, Writer};
 
 /// Checks the document against `wallet`'s writer and returns its evidence level
@@ -159,6 +159,15 @@ fn structure(
                 ),
             ));
         }
+        // Only where nothing else says the file is another program's (a re-drawing places
+        // text by its own rounding), and where no amount is a glyph's width off already.
+        if original
+            && s.off_grid.is_empty()
+            && let Some(moved) = off_rounding(wallet, w, s)
+        {
+            original = false;
+            findings.push(moved);
+        }
     }
     let foreign: Vec<String> = if profile.fonts.is_empty() {
         Vec::new()
@@ -181,22 +190,15 @@ fn structure(
         ));
     }
     if !s.off_grid.is_empty() {
-        let at: Vec<String> = s
-            .off_grid
-            .iter()
-            .take(5)
-            .map(|p| format!("page {} line {}", p.page, p.line))
-            .collect();
         findings.push(finding(
             "off_grid_text",
             Severity::Warning,
             format!(
                 "{} amount(s) do not end at their column's right edge, where {} aligns every \
-                 amount: {}{}",
+                 amount: {}",
                 s.off_grid.len(),
                 wallet.operator,
-                at.join(", "),
-                if s.off_grid.len() > 5 { ", …" } else { "" }
+                lines_list(&s.off_grid)
             ),
         ));
     }
@@ -211,6 +213,40 @@ fn structure(
         ));
     }
     original
+}
+
+/// The `off_grid_text` warning for amounts that end where writer `w` cannot put them
+/// (`PdfStructure::off_rounding`), where it rounds its starts so (`Writer::starts_to_hundredths`).
+fn off_rounding(wallet: &Wallet, w: &Writer, s: &PdfStructure) -> Option<Finding> {
+    (w.starts_to_hundredths && !s.off_rounding.is_empty()).then(|| {
+        finding(
+            "off_grid_text",
+            Severity::Warning,
+            format!(
+                "{} amount(s) end 0.01 pt or more from the other amounts of their column ({}), \
+                 where {}'s writer starts every amount at its column's edge less its width, \
+                 rounded to 0.01 pt, so that they all end within 0.01 pt: an amount was moved \
+                 by another program",
+                s.off_rounding.len(),
+                lines_list(&s.off_rounding),
+                wallet.operator
+            ),
+        )
+    })
+}
+
+/// The first five of `lines` as `page 3 line 12, …`.
+fn lines_list(lines: &[PageLine]) -> String {
+    let at: Vec<String> = lines
+        .iter()
+        .take(5)
+        .map(|p| format!("page {} line {}", p.page, p.line))
+        .collect();
+    format!(
+        "{}{}",
+        at.join(", "),
+        if lines.len() > 5 { ", …" } else { "" }
+    )
 }
 
 /// How the file `s` differs from what writer `w` writes: its marker and stream style (when the
@@ -430,6 +466,37 @@ mod tests {
         let (level, codes) = run(&d);
         assert_eq!(level, EvidenceLevel::PdfResaved);
         assert_eq!(codes, ["incremental_update", "disguised_resave"]);
+    }
+
+    #[test]
+    fn an_amount_ending_off_the_writers_rounding_is_evidence_only_on_the_writers_file() {
+        let lines = vec![PageLine { page: 4, line: 17 }];
+        let mut d = doc("D:20240523152429", "D:20240523152429", "OpenPDF 1.3.26");
+        if let Some(s) = d.structure.as_mut() {
+            s.off_rounding.clone_from(&lines);
+        }
+        let mut findings = Vec::new();
+        assert_eq!(
+            check(safaricom(), &d, &mut findings),
+            EvidenceLevel::PdfResaved
+        );
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].code, "off_grid_text");
+        assert_eq!(findings[0].severity, Severity::Warning);
+        assert!(findings[0].message.contains("page 4 line 17"));
+        // Re-drawn by another program, which rounds by its own rules: a fact about the copy,
+        // not evidence of an edit.
+        let mut redrawn = doc("D:20240523152429", "D:20240523152429", "GPL Ghostscript");
+        if let Some(s) = redrawn.structure.as_mut() {
+            s.off_rounding = lines;
+        }
+        assert_eq!(
+            run(&redrawn),
+            (
+                EvidenceLevel::PdfResaved,
+                vec!["non_wallet_producer".to_owned()]
+            )
+        );
     }
 
     #[test]

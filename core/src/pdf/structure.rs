@@ -9,8 +9,8 @@ use lopdf::{Document, Object, ObjectId};
 
 use crate::statement::{FontUse, PdfBuild, PdfStructure};
 
-/// Measures `bytes` (the file as received) and `doc` (the same file, opened). `off_grid` is
-/// filled in later from the glyph positions.
+/// Measures `bytes` (the file as received) and `doc` (the same file, opened). `off_grid` and
+/// `off_rounding` are filled in later from the glyph positions.
 pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> PdfStructure {
     let first_page_section = u32::from(opens_linearized(bytes));
     PdfStructure {
@@ -22,6 +22,7 @@ pub(super) fn measure(bytes: &[u8], doc: &Document, page_ids: &[ObjectId]) -> Pd
         fonts: fonts(doc, page_ids),
         odd_size_pages: odd_size_pages(doc, page_ids),
         off_grid: Vec::new(),
+        off_rounding: Vec::new(),
         build: Some(build(bytes, doc)),
         joined_glyph_strings: 0,
         placed_otherwise: 0,

@@ -74,6 +74,15 @@ pub struct PdfStructure {
     /// amount's length without moving it breaks the alignment).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub off_grid: Vec<PageLine>,
+    /// Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of
+    /// its column: Safaricom's writers start a right-aligned amount at its column's edge less
+    /// its width, written to 0.01 pt, so every amount of a column ends within 0.01 pt of every
+    /// other (0.008 pt at most on the genuine samples). A longer amount moved left from its
+    /// old start by the width it gained keeps that start's rounding and may end a hundredth
+    /// off. Evidence only on a file its wallet's writer wrote: another program re-drawing the
+    /// page rounds by its own rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub off_rounding: Vec<PageLine>,
     /// How the file is laid out, as facts that tell one writer from another (see
     /// [`PdfBuild`]); `None` when not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -75,6 +75,8 @@ pub static WALLET: Wallet = Wallet {
                 one_glyph_per_string: true,
                 // Qt's `QFontSubset` (the sample: 70 and 33 glyphs, numbered as first drawn).
                 glyphs_by_first_use: true,
+                // Qt places glyphs in 64ths of a unit, and the amounts are left-aligned.
+                starts_to_hundredths: false,
             }],
             fonts: &[],
             encrypted: false,

@@ -72,6 +72,7 @@ pub static WALLET: Wallet = Wallet {
                     build: None,
                     one_glyph_per_string: false,
                     glyphs_by_first_use: false,
+                    starts_to_hundredths: true,
                 },
                 Writer {
                     producer: "openpdf",
@@ -80,6 +81,7 @@ pub static WALLET: Wallet = Wallet {
                     build: None,
                     one_glyph_per_string: false,
                     glyphs_by_first_use: false,
+                    starts_to_hundredths: true,
                 },
             ],
             fonts: &["DejaVuSans", "FuturaBT", "Helvetica"],

@@ -75,6 +75,8 @@ pub static WALLET: Wallet = Wallet {
                 }),
                 one_glyph_per_string: false,
                 glyphs_by_first_use: false,
+                // Its amounts are left-aligned: no right edge to keep.
+                starts_to_hundredths: false,
             }],
             fonts: &[],
             encrypted: false,

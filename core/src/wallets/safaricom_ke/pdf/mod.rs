@@ -26,6 +26,7 @@
 //!    Both take each page as soon as the shared reader has placed its characters, so a long
 //!    statement's characters are never all in memory at once.
 
+mod grid;
 mod header;
 mod layout;
 mod rows;
@@ -60,6 +61,7 @@ pub(super) fn read(document: &crate::pdf::Document) -> Result<Option<Statement>>
     info.declared_pages = table.declared_pages;
     if let Some(structure) = info.structure.as_mut() {
         structure.off_grid = table.off_grid;
+        structure.off_rounding = table.off_rounding;
     }
     Ok(Some(Statement {
         provider: super::WALLET.provider(),

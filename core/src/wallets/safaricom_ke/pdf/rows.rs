@@ -17,6 +17,7 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
+use super::grid;
 use super::header::{
     HeaderFields, header_field, is_detailed_title, is_footer_start, is_summary_header,
     is_summary_title, page_of, summary_row,
@@ -48,36 +49,11 @@ pub(super) struct Table {
     pub unparsed: Vec<UnparsedLine>,
     /// The largest `N` of the footers' `Page x of N`.
     pub declared_pages: Option<u32>,
-    /// Table lines whose amounts do not line up with their column (see [`off_grid`]).
+    /// Table lines whose amounts do not line up with their column (see [`grid::off_grid`]).
     pub off_grid: Vec<PageLine>,
-}
-
-/// An amount whose right edge is further than this from its column's usual edge is off the
-/// grid (points). No amount on the genuine samples is further off.
-const GRID_TOLERANCE: f32 = 1.0;
-
-/// Lines whose amount cells end elsewhere than the column's most common right edge.
-fn off_grid(edges: &[(u32, u32, [Option<f32>; 3])]) -> Vec<PageLine> {
-    let mut out: Vec<PageLine> = Vec::new();
-    for zone in 0..3 {
-        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
-        if values.len() < 3 {
-            continue;
-        }
-        values.sort_by(f32::total_cmp);
-        let median = values[values.len() / 2];
-        for (page, line, e) in edges {
-            if e[zone].is_some_and(|r| (r - median).abs() > GRID_TOLERANCE) {
-                out.push(PageLine {
-                    page: *page,
-                    line: *line,
-                });
-            }
-        }
-    }
-    out.sort_by_key(|p| (p.page, p.line));
-    out.dedup();
-    out
+    /// Table lines whose amounts end where the writer's rounding of a start cannot put them
+    /// (see [`grid::off_rounding`]).
+    pub off_rounding: Vec<PageLine>,
 }
 
 /// What the previous table line left open.
@@ -146,7 +122,8 @@ impl Reader {
             ));
         }
         let mut table = self.table;
-        table.off_grid = off_grid(&self.edges);
+        table.off_grid = grid::off_grid(&self.edges);
+        table.off_rounding = grid::off_rounding(&self.edges);
         table.holder = self.header.holder;
         table.period = self.header.period;
         table.requested_at = self.header.requested_at;

@@ -1,0 +1,171 @@
+//! Where the amounts of the transaction table end, against where Safaricom's writers put them.
+//!
+//! Both writers (iText 5, `OpenPDF` 1.3) right-align every amount in its cell: the text starts
+//! at the cell's right edge `R` less the text's width `w` (the font's widths times the size),
+//! and the start is written into the content stream to 0.01 pt (`ByteBuffer.formatDouble`,
+//! which rounds half up to two decimals above 1). So an amount ends at
+//! `round(R − w, 0.01) + w`, within 0.005 pt of `R`, and every amount of one column ends
+//! within 0.01 pt of every other. Measured on the six genuine Safaricom PDFs that open (both
+//! layouts, 30,092 amounts): each column's right edges span at most 0.008 pt (the starts' rounding; the
+//! glyph size is 6 and the widths give even thousandths, so the span is never a whole
+//! hundredth), and amounts of the same width modulo 0.01 end at the same edge.
+//!
+//! Two checks follow ([`off_grid`], [`off_rounding`]):
+//! - an amount changed in length and left where the old one started ends a glyph's width
+//!   (points) away from its column;
+//! - a longer amount moved left by the width it gained, from its old start (what a careful
+//!   forger computes), keeps the old start's rounding error and adds its own: on about two in
+//!   three of such edits it ends 0.01 pt from another amount of its column, which no start the
+//!   writer rounds can give. A forger who takes the column's edge from an amount of the same
+//!   width modulo 0.01 places it exactly as the writer would, and is not seen.
+
+use crate::statement::PageLine;
+
+/// `(page, line, right edges of Paid In, Withdrawn, Balance)` of every table line, points.
+pub(super) type Edges = [(u32, u32, [Option<f32>; 3])];
+
+/// An amount whose right edge is further than this from its column's usual edge is off the
+/// grid (points). No amount on the genuine samples is further off.
+const GRID_TOLERANCE: f32 = 1.0;
+
+/// The widest span of one column's right edges that starts rounded to 0.01 pt can give, with
+/// room for the single-precision glyph positions (about 0.0001 pt at 600 pt): starts rounded
+/// from one edge end less than 0.01 pt apart (0.008 pt on the genuine samples), and a start
+/// rounded otherwise ends a whole 0.01 pt from some of them.
+const ROUNDING_SPAN: f32 = 0.0095;
+
+/// Lines whose amount cells end elsewhere than the column's most common right edge, by more
+/// than [`GRID_TOLERANCE`].
+pub(super) fn off_grid(edges: &Edges) -> Vec<PageLine> {
+    let mut out: Vec<PageLine> = Vec::new();
+    for zone in 0..3 {
+        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
+        if values.len() < 3 {
+            continue;
+        }
+        values.sort_by(f32::total_cmp);
+        let median = values[values.len() / 2];
+        for (page, line, e) in edges {
+            if e[zone].is_some_and(|r| (r - median).abs() > GRID_TOLERANCE) {
+                out.push(PageLine {
+                    page: *page,
+                    line: *line,
+                });
+            }
+        }
+    }
+    finish(out)
+}
+
+/// Lines with an amount that ends outside the narrowest window holding most of its column's
+/// right edges, [`ROUNDING_SPAN`] wide: where the writer's rounding of a start cannot put it
+/// (module documentation). Empty on a genuine statement; evidence only on a file its writer
+/// wrote (a re-drawing by another program places text by its own rounding), which the
+/// integrity check decides.
+pub(super) fn off_rounding(edges: &Edges) -> Vec<PageLine> {
+    let mut out: Vec<PageLine> = Vec::new();
+    for zone in 0..3 {
+        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
+        values.sort_by(f32::total_cmp);
+        // The window [values[start], values[start] + span] holding the most edges (the
+        // first such, from the left), as `start..end` of `values`.
+        let mut best = 0..0;
+        let mut end = 0;
+        for (start, low) in values.iter().enumerate() {
+            while end < values.len() && values[end] - low <= ROUNDING_SPAN {
+                end += 1;
+            }
+            if end - start > best.len() {
+                best = start..end;
+            }
+        }
+        if best.len() == values.len() {
+            continue;
+        }
+        let (low, high) = (values[best.start], values[best.end - 1]);
+        for (page, line, e) in edges {
+            if e[zone].is_some_and(|r| r < low || r > high) {
+                out.push(PageLine {
+                    page: *page,
+                    line: *line,
+                });
+            }
+        }
+    }
+    finish(out)
+}
+
+/// `lines` in page and line order, each once.
+fn finish(mut lines: Vec<PageLine>) -> Vec<PageLine> {
+    lines.sort_by_key(|p| (p.page, p.line));
+    lines.dedup();
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Table lines with a Balance ending at each of `edges`, on page 1, lines 1, 2, ….
+    fn balances(edges: &[f32]) -> Vec<(u32, u32, [Option<f32>; 3])> {
+        (1..)
+            .zip(edges)
+            .map(|(line, r)| (1, line, [None, None, Some(*r)]))
+            .collect()
+    }
+
+    fn lines(found: &[PageLine]) -> Vec<u32> {
+        found.iter().map(|p| p.line).collect()
+    }
+
+    #[test]
+    fn starts_rounded_from_one_edge_are_on_the_grid() {
+        // The 2023 layout's Balance column: 556.996, 557.000 and 557.002 (f32 noise too).
+        let edges = balances(&[556.996, 557.0, 557.002, 556.9981, 557.002, 556.996]);
+        assert!(off_rounding(&edges).is_empty());
+        assert!(off_grid(&edges).is_empty());
+    }
+
+    #[test]
+    fn a_start_rounded_from_another_start_ends_a_hundredth_off() {
+        // A balance lengthened and moved left from its old start, whose rounding error it
+        // keeps: it ends at 556.992 where the column's edges are 556.996 to 557.002.
+        let edges = balances(&[556.996, 557.0, 557.002, 556.992, 557.002, 557.0]);
+        assert_eq!(lines(&off_rounding(&edges)), [4]);
+        // Far below what the grid of whole glyph widths sees.
+        assert!(off_grid(&edges).is_empty());
+    }
+
+    #[test]
+    fn an_amount_left_where_a_shorter_one_started_is_off_the_grid() {
+        let edges = balances(&[557.0, 557.002, 563.36, 556.996]);
+        assert_eq!(lines(&off_grid(&edges)), [3]);
+        assert_eq!(lines(&off_rounding(&edges)), [3]);
+    }
+
+    #[test]
+    fn each_column_is_judged_on_its_own() {
+        // Paid In ends near 417.53, Balance near 557.0: neither is off its own column.
+        let edges = vec![
+            (1, 1, [Some(417.530), None, Some(557.0)]),
+            (1, 2, [Some(417.536), None, Some(557.002)]),
+            (2, 1, [None, None, Some(556.996)]),
+            (2, 2, [Some(417.532), None, Some(557.0)]),
+            (2, 3, [Some(417.530), None, Some(557.002)]),
+            (2, 4, [Some(417.536), None, None]),
+        ];
+        assert!(off_rounding(&edges).is_empty());
+        let mut forged = edges.clone();
+        forged[3].2[0] = Some(417.526);
+        assert_eq!(off_rounding(&forged), [PageLine { page: 2, line: 2 }]);
+    }
+
+    #[test]
+    fn row_order_changes_nothing() {
+        let mut edges = balances(&[556.996, 557.0, 557.006, 557.002, 556.996, 557.0]);
+        let found = off_rounding(&edges);
+        assert_eq!(lines(&found), [3]);
+        edges.reverse();
+        assert_eq!(off_rounding(&edges), found);
+    }
+}
