@@ -230,7 +230,10 @@ export interface PdfStructure {
   fonts?: FontUse[]
   /** 1-based pages whose size differs from page 1's. */
   oddSizePages?: number[]
-  /** Transaction-table lines whose amounts do not end at their column's right edge. */
+  /**
+   * Transaction-table lines whose amounts do not end at their column's right edge, and SUMMARY
+   * lines whose amounts are not centred in theirs.
+   */
   offGrid?: PageLine[]
   /**
    * Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of its

@@ -384,7 +384,8 @@ pub struct PdfStructure {
     /// 1-based pages whose size differs from page 1's.
     #[uniffi(default)]
     pub odd_size_pages: Vec<u32>,
-    /// Transaction-table lines whose amounts do not end at their column's right edge.
+    /// Transaction-table lines whose amounts do not end at their column's right edge, and
+    /// SUMMARY lines whose amounts are not centred in theirs.
     #[uniffi(default)]
     pub off_grid: Vec<PageLine>,
     /// Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of

@@ -194,8 +194,8 @@ fn structure(
             "off_grid_text",
             Severity::Warning,
             format!(
-                "{} amount(s) do not end at their column's right edge, where {} aligns every \
-                 amount: {}",
+                "{} amount(s) are off their column's alignment (the table's right edge, the \
+                 SUMMARY's centre), where {} aligns every amount: {}",
                 s.off_grid.len(),
                 wallet.operator,
                 lines_list(&s.off_grid)

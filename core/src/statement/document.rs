@@ -70,8 +70,9 @@ pub struct PdfStructure {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub odd_size_pages: Vec<u32>,
     /// Transaction-table lines whose Paid In, Withdrawn or Balance does not end at its
-    /// column's right edge (Safaricom right-aligns every amount; an edit that changes an
-    /// amount's length without moving it breaks the alignment).
+    /// column's right edge, and SUMMARY lines whose Paid In or Paid Out is not centred in its
+    /// column (Safaricom right-aligns every amount of the table and centres the SUMMARY's; an
+    /// edit that changes an amount's length without moving it breaks the alignment).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub off_grid: Vec<PageLine>,
     /// Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of

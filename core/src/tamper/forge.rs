@@ -69,12 +69,15 @@ pub enum Forgery {
     /// of a check of one file: expected `verified` on Airtel.
     WrittenBackGlyphsCopied,
     /// [`Forgery::WrittenBackLonger`] with each lengthened string's start moved left by the
-    /// width it gained where its column is right-aligned (the `Tm` or first `Td` of its text
-    /// block rewritten, with 2 decimals as OpenPDF writes it): its right edge stays where the
-    /// writer puts it, as on Safaricom's amount and balance columns. In left-aligned columns
+    /// width it gained where its column is right-aligned, by half of it where it is centred
+    /// (the `Tm` or first `Td` of its text block rewritten, with 2 decimals as OpenPDF writes
+    /// it): its right edge or centre stays where the writer puts it, as on Safaricom's amount
+    /// and balance columns and its SUMMARY. In left-aligned columns
     /// (Airtel Uganda, Vodacom Lesotho) and where a string is not placed on its own, as
     /// [`Forgery::WrittenBackLonger`].
-    /// The limit of a check of one file on Safaricom: expected `verified` there.
+    /// Moved from its old start, the string keeps that start's rounding: on Safaricom it
+    /// ends 0.01 pt off its column unless the two roundings cancel, and only then is it
+    /// `verified` (the limit of a check of one file).
     WrittenBackRealigned,
     /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
     /// another library, the wallet's document information copied byte for byte.
@@ -467,7 +470,7 @@ impl Text {
             });
         let through = last.string;
         let moved_to = if self.realign && run_pieces.len() == 1 {
-            self.right_aligned(first, &text)
+            self.aligned_start(first, &text)
         } else {
             None
         };
@@ -530,24 +533,35 @@ impl Text {
         Ok(())
     }
 
-    /// The start that keeps piece `p`'s right edge where it is once it shows `new` (2
-    /// decimals), where its column is right-aligned: another money string of its page, of
-    /// another start, ends where it ends. `None` elsewhere, or where the width is unchanged.
-    fn right_aligned(&self, p: usize, new: &[char]) -> Option<f64> {
+    /// The start that keeps piece `p` aligned as its column is once it shows `new` (2
+    /// decimals): its right edge where another money string of its page, of another start,
+    /// ends where it ends (Safaricom's amount and balance columns), else its centre where
+    /// another is centred where it is (Safaricom's SUMMARY). `None` elsewhere, or where the
+    /// width is unchanged.
+    fn aligned_start(&self, p: usize, new: &[char]) -> Option<f64> {
         let piece = &self.pieces[p];
         let x = piece.x?;
         let (old, new) = (self.width(piece, &piece.chars)?, self.width(piece, new)?);
-        let edge = x + old;
-        let column = self
+        if (new - old).abs() < 1e-9 {
+            return None;
+        }
+        let others: Vec<(f64, f64)> = self
             .runs
             .iter()
             .filter(|r| r.pieces.len() == 1 && money_in(&r.text).is_some())
             .map(|r| &self.pieces[r.pieces[0]])
             .filter(|q| q.page == piece.page)
             .filter_map(|q| Some((q.x?, self.width(q, &q.chars)?)))
-            .any(|(qx, w)| (qx - x).abs() > 0.05 && (qx + w - edge).abs() < 0.05);
-        let moved = ((x - (new - old)) * 100.0).round() / 100.0;
-        (column && (new - old).abs() > 1e-9).then_some(moved)
+            .filter(|(qx, _)| (qx - x).abs() > 0.05)
+            .collect();
+        // The share of its width a cell's anchor sits at: 1 right-aligned, ½ centred.
+        let anchored = |share: f64| {
+            others
+                .iter()
+                .any(|(qx, w)| (qx + share * w - (x + share * old)).abs() < 0.05)
+        };
+        let share = [1.0, 0.5].into_iter().find(|share| anchored(*share))?;
+        Some(((x - share * (new - old)) * 100.0).round() / 100.0)
     }
 
     /// The width of `chars` in piece `piece`'s font at its size (text space units), by the

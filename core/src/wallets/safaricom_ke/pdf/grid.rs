@@ -1,31 +1,39 @@
-//! Where the amounts of the transaction table end, against where Safaricom's writers put them.
+//! Where the amounts of the transaction table and the SUMMARY sit, against where Safaricom's
+//! writers put them.
 //!
-//! Both writers (iText 5, `OpenPDF` 1.3) right-align every amount in its cell: the text starts
-//! at the cell's right edge `R` less the text's width `w` (the font's widths times the size),
-//! and the start is written into the content stream to 0.01 pt (`ByteBuffer.formatDouble`,
-//! which rounds half up to two decimals above 1). So an amount ends at
-//! `round(R − w, 0.01) + w`, within 0.005 pt of `R`, and every amount of one column ends
+//! Both writers (iText 5, `OpenPDF` 1.3) right-align every amount of the table in its cell:
+//! the text starts at the cell's right edge `R` less the text's width `w` (the font's widths
+//! times the size), and the start is written into the content stream to 0.01 pt
+//! (`ByteBuffer.formatDouble`, which rounds half up to two decimals above 1). So an amount ends
+//! at `round(R − w, 0.01) + w`, within 0.005 pt of `R`, and every amount of one column ends
 //! within 0.01 pt of every other. Measured on the six genuine Safaricom PDFs that open (both
-//! layouts, 30,092 amounts): each column's right edges span at most 0.008 pt (the starts' rounding; the
-//! glyph size is 6 and the widths give even thousandths, so the span is never a whole
-//! hundredth), and amounts of the same width modulo 0.01 end at the same edge.
+//! layouts, 30,092 amounts): each column's right edges span at most 0.008 pt (the glyph size
+//! is 6 and the widths give even thousandths, so no start is a tie), and amounts whose widths
+//! agree modulo 0.01 pt end at the same edge, on every file.
 //!
 //! Two checks follow ([`off_grid`], [`off_rounding`]):
 //! - an amount changed in length and left where the old one started ends a glyph's width
-//!   (points) away from its column;
+//!   (points) away from its column; in the SUMMARY, whose amounts are centred, half of it
+//!   ([`summary_centres`]);
 //! - a longer amount moved left by the width it gained, from its old start (what a careful
-//!   forger computes), keeps the old start's rounding error and adds its own: on about two in
-//!   three of such edits it ends 0.01 pt from another amount of its column, which no start the
-//!   writer rounds can give. A forger who takes the column's edge from an amount of the same
-//!   width modulo 0.01 places it exactly as the writer would, and is not seen.
+//!   forger computes), keeps the old start's rounding error and adds its own: it may end
+//!   0.01 pt from another amount of its column, which no start the writer rounds can give (16
+//!   of 24 such forgeries of the two encrypted originals, `written_back_realigned` in
+//!   docs/integrity.md). A forger who takes the column's edge from an amount whose width
+//!   agrees modulo 0.01 pt places it exactly as the writer would, and is not seen. Where the
+//!   edited amounts are most of a column, the lines named are the genuine ones: the column is
+//!   off either way.
 
+use crate::pdf::Line;
 use crate::statement::PageLine;
 
 /// `(page, line, right edges of Paid In, Withdrawn, Balance)` of every table line, points.
 pub(super) type Edges = [(u32, u32, [Option<f32>; 3])];
 
-/// An amount whose right edge is further than this from its column's usual edge is off the
-/// grid (points). No amount on the genuine samples is further off.
+/// An amount whose right edge (or, in the SUMMARY, centre) is further than this from its
+/// column's usual one is off the grid (points). No amount on the genuine samples is further
+/// off; a digit more moves a right edge by its width (3.3 pt at size 6) and a centre by half
+/// of it.
 const GRID_TOLERANCE: f32 = 1.0;
 
 /// The widest span of one column's right edges that starts rounded to 0.01 pt can give, with
@@ -34,8 +42,9 @@ const GRID_TOLERANCE: f32 = 1.0;
 /// rounded otherwise ends a whole 0.01 pt from some of them.
 const ROUNDING_SPAN: f32 = 0.0095;
 
-/// Lines whose amount cells end elsewhere than the column's most common right edge, by more
-/// than [`GRID_TOLERANCE`].
+/// Lines whose amount cells end (or are centred) elsewhere than the column's median, by more
+/// than [`GRID_TOLERANCE`]: `edges` are the table's right edges or the SUMMARY's centres
+/// ([`summary_centres`]).
 pub(super) fn off_grid(edges: &Edges) -> Vec<PageLine> {
     let mut out: Vec<PageLine> = Vec::new();
     for zone in 0..3 {
@@ -93,6 +102,36 @@ pub(super) fn off_rounding(edges: &Edges) -> Vec<PageLine> {
         }
     }
     finish(out)
+}
+
+/// The centres of a SUMMARY line's last two words (its Paid In and Paid Out amounts), points,
+/// as `[Paid In, Paid Out, None]` for [`off_grid`]. The writers centre the SUMMARY's amounts
+/// in their cells: on the genuine samples every centre of a column is within 0.008 pt of the
+/// others (402.095 to 402.1025 and 506.695 to 506.704), so a figure whose length changed, left
+/// where it started, is half a glyph (0.8 pt or more) off. Not for [`off_rounding`]: centres
+/// are rounded from half widths, and 402.095 on every sample may be a start rounded from a
+/// tie, which float noise could round the other way on another statement. Words are split as
+/// the line's text is (`crate::pdf::join`: a space, or a gap of 0.15 of the size).
+pub(super) fn summary_centres(line: &Line) -> [Option<f32>; 3] {
+    let mut words: Vec<(f32, f32)> = Vec::new();
+    let mut gap = true;
+    for g in &line.glyphs {
+        if g.ch.is_whitespace() || g.ch.is_control() {
+            gap = true;
+            continue;
+        }
+        match words.last_mut() {
+            Some(word) if !gap && g.x - word.1 <= 0.15 * g.size => word.1 = g.right,
+            _ => words.push((g.x, g.right)),
+        }
+        gap = false;
+    }
+    let centre = |w: Option<&(f32, f32)>| w.map(|(left, right)| f32::midpoint(*left, *right));
+    let n = words.len();
+    match n {
+        0 | 1 => [None; 3],
+        _ => [centre(words.get(n - 2)), centre(words.get(n - 1)), None],
+    }
 }
 
 /// `lines` in page and line order, each once.
@@ -158,6 +197,55 @@ mod tests {
         let mut forged = edges.clone();
         forged[3].2[0] = Some(417.526);
         assert_eq!(off_rounding(&forged), [PageLine { page: 2, line: 2 }]);
+    }
+
+    /// A SUMMARY line: `label` at 40 pt, then each amount centred on `centres`, 3.336 pt a
+    /// character (a digit of size 6).
+    fn summary_line(label: &str, amounts: [&str; 2], centres: [f32; 2]) -> Line {
+        let mut glyphs = Vec::new();
+        let mut word = |x0: f32, text: &str| {
+            for (i, ch) in text.chars().enumerate() {
+                let x = x0 + 3.336 * i as f32;
+                glyphs.push(crate::pdf::Glyph {
+                    x,
+                    right: x + 3.336,
+                    y: 200.0,
+                    size: 6.0,
+                    ch,
+                });
+            }
+        };
+        word(40.0, label);
+        for (amount, centre) in amounts.iter().zip(centres) {
+            word(centre - 3.336 * amount.len() as f32 / 2.0, amount);
+        }
+        crate::pdf::group_lines(glyphs).remove(0)
+    }
+
+    #[test]
+    fn a_summary_total_lengthened_in_place_is_half_a_glyph_off_centre() {
+        let mut centres: Vec<(u32, u32, [Option<f32>; 3])> = [
+            ("SEND", ["0.00", "1,250.00"]),
+            ("PAYBILL", ["0.00", "980.00"]),
+            ("RECEIVED", ["12,400.00", "0.00"]),
+            ("AGENT", ["5,000.00", "0.00"]),
+        ]
+        .iter()
+        .zip(1..)
+        .map(|((label, amounts), n)| {
+            let line = summary_line(label, *amounts, [402.1, 506.7]);
+            (1, n, summary_centres(&line))
+        })
+        .collect();
+        let centre = centres[2].2[0].expect("Paid In");
+        assert!((centre - 402.1).abs() < 1e-3, "{centre}");
+        assert!(off_grid(&centres).is_empty());
+        // TOTAL raised from 17,400.00 to 107,400.00, left where 17,400.00 started.
+        let total = summary_line("TOTAL", ["107,400.00", "2,230.00"], [402.1, 506.7]);
+        let mut moved = summary_centres(&total);
+        moved[0] = moved[0].map(|c| c + 3.336 / 2.0);
+        centres.push((1, 5, moved));
+        assert_eq!(lines(&off_grid(&centres)), [5]);
     }
 
     #[test]

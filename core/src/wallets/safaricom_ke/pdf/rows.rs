@@ -49,7 +49,8 @@ pub(super) struct Table {
     pub unparsed: Vec<UnparsedLine>,
     /// The largest `N` of the footers' `Page x of N`.
     pub declared_pages: Option<u32>,
-    /// Table lines whose amounts do not line up with their column (see [`grid::off_grid`]).
+    /// Table and SUMMARY lines whose amounts do not line up with their column (see
+    /// [`grid::off_grid`]).
     pub off_grid: Vec<PageLine>,
     /// Table lines whose amounts end where the writer's rounding of a start cannot put them
     /// (see [`grid::off_rounding`]).
@@ -106,6 +107,7 @@ impl Reader {
             columns: None,
             open: Open::Nothing,
             edges: Vec::new(),
+            summary_centres: Vec::new(),
         }
     }
 
@@ -122,7 +124,9 @@ impl Reader {
             ));
         }
         let mut table = self.table;
-        table.off_grid = grid::off_grid(&self.edges);
+        // The SUMMARY sits above the table: its lines come first.
+        table.off_grid = grid::off_grid(&self.summary_centres);
+        table.off_grid.extend(grid::off_grid(&self.edges));
         table.off_rounding = grid::off_rounding(&self.edges);
         table.holder = self.header.holder;
         table.period = self.header.period;
@@ -158,6 +162,8 @@ pub(super) struct Reader {
     open: Open,
     /// `(page, line, right edges of Paid In, Withdrawn, Balance)` of every table line.
     edges: Vec<(u32, u32, [Option<f32>; 3])>,
+    /// `(page, line, centres of Paid In, Paid Out, None)` of every SUMMARY row.
+    summary_centres: Vec<(u32, u32, [Option<f32>; 3])>,
 }
 
 impl Reader {
@@ -200,7 +206,7 @@ impl Reader {
                 region = Region::Footer;
             }
             match region {
-                Region::Front => self.front_line(page.number, number, text),
+                Region::Front => self.front_line(page.number, number, line, text),
                 Region::Table => {
                     if after_header && is_header_remainder(line) {
                         continue;
@@ -219,7 +225,7 @@ impl Reader {
     }
 
     /// A line above the first table: account header or SUMMARY.
-    fn front_line(&mut self, page: u32, line: u32, text: &str) {
+    fn front_line(&mut self, page: u32, line: u32, glyphs: &Line, text: &str) {
         if is_summary_title(text) {
             self.in_summary = true;
             return;
@@ -232,7 +238,12 @@ impl Reader {
             if is_summary_header(text) {
                 return;
             }
-            match summary_row(text) {
+            let row = summary_row(text);
+            if row.is_some() {
+                self.summary_centres
+                    .push((page, line, grid::summary_centres(glyphs)));
+            }
+            match row {
                 Some(row) if row.transaction_type == "TOTAL" => self.summary_total = Some(row),
                 Some(row) => self.summary_rows.push(row),
                 None => self.table.unparsed.push(UnparsedLine {
