@@ -24,6 +24,7 @@
 //!   edited amounts are most of a column, the lines named are the genuine ones: the column is
 //!   off either way.
 
+use super::layout::labels;
 use crate::pdf::Line;
 use crate::statement::PageLine;
 
@@ -46,24 +47,10 @@ const ROUNDING_SPAN: f32 = 0.0095;
 /// than [`GRID_TOLERANCE`]: `edges` are the table's right edges or the SUMMARY's centres
 /// ([`summary_centres`]).
 pub(super) fn off_grid(edges: &Edges) -> Vec<PageLine> {
-    let mut out: Vec<PageLine> = Vec::new();
-    for zone in 0..3 {
-        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
-        if values.len() < 3 {
-            continue;
-        }
-        values.sort_by(f32::total_cmp);
-        let median = values[values.len() / 2];
-        for (page, line, e) in edges {
-            if e[zone].is_some_and(|r| (r - median).abs() > GRID_TOLERANCE) {
-                out.push(PageLine {
-                    page: *page,
-                    line: *line,
-                });
-            }
-        }
-    }
-    finish(out)
+    outside(edges, |values| {
+        let median = *values.get(values.len() / 2).filter(|_| values.len() >= 3)?;
+        Some((median - GRID_TOLERANCE, median + GRID_TOLERANCE))
+    })
 }
 
 /// Lines with an amount that ends outside the narrowest window holding most of its column's
@@ -72,10 +59,7 @@ pub(super) fn off_grid(edges: &Edges) -> Vec<PageLine> {
 /// wrote (a re-drawing by another program places text by its own rounding), which the
 /// integrity check decides.
 pub(super) fn off_rounding(edges: &Edges) -> Vec<PageLine> {
-    let mut out: Vec<PageLine> = Vec::new();
-    for zone in 0..3 {
-        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
-        values.sort_by(f32::total_cmp);
+    outside(edges, |values| {
         // The window [values[start], values[start] + span] holding the most edges (the
         // first such, from the left), as `start..end` of `values`.
         let mut best = 0..0;
@@ -88,57 +72,49 @@ pub(super) fn off_rounding(edges: &Edges) -> Vec<PageLine> {
                 best = start..end;
             }
         }
-        if best.len() == values.len() {
-            continue;
-        }
-        let (low, high) = (values[best.start], values[best.end - 1]);
-        for (page, line, e) in edges {
-            if e[zone].is_some_and(|r| r < low || r > high) {
-                out.push(PageLine {
-                    page: *page,
-                    line: *line,
-                });
-            }
-        }
-    }
-    finish(out)
+        (best.len() < values.len()).then(|| (values[best.start], values[best.end - 1]))
+    })
 }
 
-/// The centres of a SUMMARY line's last two words (its Paid In and Paid Out amounts), points,
+/// The lines with a value outside its column's band, in page and line order, each once: per
+/// column (zone), `band` gets the column's values sorted and gives the band, or `None` to
+/// judge none of them.
+fn outside(edges: &Edges, band: impl Fn(&[f32]) -> Option<(f32, f32)>) -> Vec<PageLine> {
+    let mut out: Vec<PageLine> = Vec::new();
+    for zone in 0..3 {
+        let mut values: Vec<f32> = edges.iter().filter_map(|(_, _, e)| e[zone]).collect();
+        values.sort_by(f32::total_cmp);
+        let Some((low, high)) = band(&values) else {
+            continue;
+        };
+        out.extend(
+            edges
+                .iter()
+                .filter(|(_, _, e)| e[zone].is_some_and(|r| r < low || r > high))
+                .map(|(page, line, _)| PageLine {
+                    page: *page,
+                    line: *line,
+                }),
+        );
+    }
+    out.sort_by_key(|p| (p.page, p.line));
+    out.dedup();
+    out
+}
+
+/// The centres of a SUMMARY line's last two labels (its Paid In and Paid Out amounts), points,
 /// as `[Paid In, Paid Out, None]` for [`off_grid`]. The writers centre the SUMMARY's amounts
 /// in their cells: on the genuine samples every centre of a column is within 0.008 pt of the
 /// others (402.095 to 402.1025 and 506.695 to 506.704), so a figure whose length changed, left
 /// where it started, is half a glyph (0.8 pt or more) off. Not for [`off_rounding`]: centres
 /// are rounded from half widths, and 402.095 on every sample may be a start rounded from a
-/// tie, which float noise could round the other way on another statement. Words are split as
-/// the line's text is (`crate::pdf::join`: a space, or a gap of 0.15 of the size).
+/// tie, which float noise could round the other way on another statement. Cells are split as
+/// the header row's labels are ([`labels`]: a gap of 0.6 of the size).
 pub(super) fn summary_centres(line: &Line) -> [Option<f32>; 3] {
-    let mut words: Vec<(f32, f32)> = Vec::new();
-    let mut gap = true;
-    for g in &line.glyphs {
-        if g.ch.is_whitespace() || g.ch.is_control() {
-            gap = true;
-            continue;
-        }
-        match words.last_mut() {
-            Some(word) if !gap && g.x - word.1 <= 0.15 * g.size => word.1 = g.right,
-            _ => words.push((g.x, g.right)),
-        }
-        gap = false;
+    match labels(line).as_slice() {
+        [.., paid_in, paid_out] => [Some(paid_in.centre), Some(paid_out.centre), None],
+        _ => [None; 3],
     }
-    let centre = |w: Option<&(f32, f32)>| w.map(|(left, right)| f32::midpoint(*left, *right));
-    let n = words.len();
-    match n {
-        0 | 1 => [None; 3],
-        _ => [centre(words.get(n - 2)), centre(words.get(n - 1)), None],
-    }
-}
-
-/// `lines` in page and line order, each once.
-fn finish(mut lines: Vec<PageLine>) -> Vec<PageLine> {
-    lines.sort_by_key(|p| (p.page, p.line));
-    lines.dedup();
-    lines
 }
 
 #[cfg(test)]

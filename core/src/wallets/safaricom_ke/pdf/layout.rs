@@ -136,13 +136,17 @@ pub(super) fn is_header_remainder(line: &Line) -> bool {
     !text.is_empty() && text.split(' ').all(|w| HEADER_WORDS.contains(&w))
 }
 
-/// A label of the header row: words closer than 0.6 × font size, joined.
-struct Label {
-    text: String,
-    centre: f32,
+/// A label of the header row (or a cell of the SUMMARY): words closer than 0.6 × font size,
+/// joined.
+pub(super) struct Label {
+    /// The words, lower case.
+    pub text: String,
+    /// The middle of its first glyph's left edge and its last glyph's right edge, points.
+    pub centre: f32,
 }
 
-fn labels(line: &Line) -> Vec<Label> {
+/// The labels of `line`, left to right (see [`Label`]).
+pub(super) fn labels(line: &Line) -> Vec<Label> {
     let mut out: Vec<Label> = Vec::new();
     let mut group: Vec<&Glyph> = Vec::new();
     let flush = |group: &mut Vec<&Glyph>, out: &mut Vec<Label>| {
