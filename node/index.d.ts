@@ -236,8 +236,9 @@ export interface PdfStructure {
    */
   offGrid?: PageLine[]
   /**
-   * Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of its
-   * column, where the writer's rounding of a start cannot put it.
+   * Transaction-table and SUMMARY lines with an amount that starts off a hundredth of a point,
+   * or ends 0.01 pt or more from other amounts of its column: where the writer's rounding of a
+   * start cannot put it.
    */
   offRounding?: PageLine[]
   /** How the file is laid out: facts that tell one writer from another. */

@@ -388,8 +388,9 @@ pub struct PdfStructure {
     /// SUMMARY lines whose amounts are not centred in theirs.
     #[uniffi(default)]
     pub off_grid: Vec<PageLine>,
-    /// Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of
-    /// its column, where the writer's rounding of a start cannot put it.
+    /// Transaction-table and SUMMARY lines with an amount that starts off a hundredth of a
+    /// point, or ends 0.01 pt or more from other amounts of its column: where the writer's
+    /// rounding of a start cannot put it.
     #[uniffi(default)]
     pub off_rounding: Vec<PageLine>,
     /// How the file is laid out, as facts that tell one writer from another; `null` when not

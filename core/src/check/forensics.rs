@@ -215,7 +215,7 @@ fn structure(
     original
 }
 
-/// The `off_grid_text` warning for amounts that end where writer `w` cannot put them
+/// The `off_grid_text` warning for amounts that start or end where writer `w` cannot put them
 /// (`PdfStructure::off_rounding`), where it rounds its starts so (`Writer::starts_to_hundredths`).
 fn off_rounding(wallet: &Wallet, w: &Writer, s: &PdfStructure) -> Option<Finding> {
     (w.starts_to_hundredths && !s.off_rounding.is_empty()).then(|| {
@@ -223,10 +223,11 @@ fn off_rounding(wallet: &Wallet, w: &Writer, s: &PdfStructure) -> Option<Finding
             "off_grid_text",
             Severity::Warning,
             format!(
-                "{} amount(s) end 0.01 pt or more from the other amounts of their column ({}), \
-                 where {}'s writer starts every amount at its column's edge less its width, \
-                 rounded to 0.01 pt, so that they all end within 0.01 pt: an amount was moved \
-                 by another program",
+                "{} amount(s) start off a hundredth of a point or end 0.01 pt or more from \
+                 the other amounts of their column ({}), where {}'s writer starts every amount \
+                 at its column's edge less its width (centred in the SUMMARY), rounded to \
+                 0.01 pt, so that they all start on a hundredth and end within 0.01 pt: an \
+                 amount was moved by another program",
                 s.off_rounding.len(),
                 lines_list(&s.off_rounding),
                 wallet.operator

@@ -75,13 +75,15 @@ pub struct PdfStructure {
     /// edit that changes an amount's length without moving it breaks the alignment).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub off_grid: Vec<PageLine>,
-    /// Transaction-table lines with an amount that ends 0.01 pt or more from other amounts of
-    /// its column: Safaricom's writers start a right-aligned amount at its column's edge less
-    /// its width, written to 0.01 pt, so every amount of a column ends within 0.01 pt of every
-    /// other (0.008 pt at most on the genuine samples). A longer amount moved left from its
-    /// old start by the width it gained keeps that start's rounding and may end a hundredth
-    /// off. Evidence only on a file its wallet's writer wrote: another program re-drawing the
-    /// page rounds by its own rules.
+    /// Transaction-table and SUMMARY lines with an amount that starts off a hundredth of a
+    /// point, or (table) ends 0.01 pt or more from other amounts of its column: Safaricom's
+    /// writers start a right-aligned amount at its column's edge less its width, written to
+    /// 0.01 pt, so every amount starts on a hundredth and every amount of a column ends within
+    /// 0.01 pt of every other (0.008 pt at most on the genuine samples). A longer amount moved
+    /// left from its old start by the width it gained starts off the hundredths as computed
+    /// (a digit is 3.336 pt wide at size 6), or, rounded, keeps the old start's rounding and
+    /// may end a hundredth off. Evidence only on a file its wallet's writer wrote: another
+    /// program re-drawing the page rounds by its own rules.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub off_rounding: Vec<PageLine>,
     /// How the file is laid out, as facts that tell one writer from another (see

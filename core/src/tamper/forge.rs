@@ -82,11 +82,16 @@ pub enum Forgery {
     /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
     /// another library, the wallet's document information copied byte for byte.
     Rebuilt,
+    /// [`Forgery::WrittenBackRealigned`] (declared last, so that the others keep their
+    /// seeds) with the new start written as computed, the old
+    /// start less the width gained (or half of it), not rounded to 0.01 pt: it ends exactly
+    /// where the old string ended, and starts off the hundredths Safaricom's writers write.
+    WrittenBackRealignedUnrounded,
 }
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 12] = [
+    pub const ALL: [Forgery; 13] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
         Forgery::NaiveTensWrittenBack,
@@ -98,6 +103,7 @@ impl Forgery {
         Forgery::WrittenBackGlyphs,
         Forgery::WrittenBackGlyphsCopied,
         Forgery::WrittenBackRealigned,
+        Forgery::WrittenBackRealignedUnrounded,
         Forgery::Rebuilt,
     ];
 
@@ -115,6 +121,7 @@ impl Forgery {
             Forgery::WrittenBackGlyphs => "written_back_glyphs",
             Forgery::WrittenBackGlyphsCopied => "written_back_glyphs_copied",
             Forgery::WrittenBackRealigned => "written_back_realigned",
+            Forgery::WrittenBackRealignedUnrounded => "written_back_realigned_unrounded",
             Forgery::Rebuilt => "rebuilt_info_copied",
         }
     }
@@ -127,6 +134,7 @@ impl Forgery {
                 | Forgery::WrittenBackGlyphs
                 | Forgery::WrittenBackGlyphsCopied
                 | Forgery::WrittenBackRealigned
+                | Forgery::WrittenBackRealignedUnrounded
         )
     }
 }
@@ -186,7 +194,11 @@ pub fn forge(
         Forgery::WrittenBackGlyphsCopied => Some(Moves::Copied),
         _ => None,
     };
-    text.realign = forgery == Forgery::WrittenBackRealigned;
+    text.realign = match forgery {
+        Forgery::WrittenBackRealigned => Some(NewStart::Hundredths),
+        Forgery::WrittenBackRealignedUnrounded => Some(NewStart::Computed),
+        _ => None,
+    };
     let changes = match forgery {
         Forgery::NaiveDigit | Forgery::NaiveWrittenBack => {
             naive(&text, statement, Typed::Credit, &mut rng)?
@@ -206,7 +218,8 @@ pub fn forge(
         | Forgery::WrittenBackLonger
         | Forgery::WrittenBackGlyphs
         | Forgery::WrittenBackGlyphsCopied
-        | Forgery::WrittenBackRealigned => write_back(original, &doc, &text),
+        | Forgery::WrittenBackRealigned
+        | Forgery::WrittenBackRealignedUnrounded => write_back(original, &doc, &text),
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
@@ -256,9 +269,18 @@ struct Text {
     /// Per page, by font (index into `fonts`), code and size bits, the move Qt made after each
     /// glyph it showed alone (the first seen), text space units.
     qt_moves: Vec<std::collections::HashMap<(usize, u32, u64), f64>>,
-    /// Whether a lengthened string of a right-aligned column is moved to keep its right edge
-    /// ([`Forgery::WrittenBackRealigned`]).
-    realign: bool,
+    /// Where set, a lengthened string of a right-aligned (or centred) column is moved to keep
+    /// its right edge (or centre), its start written so ([`Forgery::WrittenBackRealigned`]).
+    realign: Option<NewStart>,
+}
+
+/// How a forger moving a lengthened string writes its new start.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NewStart {
+    /// Rounded to 0.01 pt, as `OpenPDF` and iText write coordinates.
+    Hundredths,
+    /// As computed, the old start less the width gained (to 0.0001 pt).
+    Computed,
 }
 
 /// Where the next string of a text block starts, as far as a forger moving it needs: set by a
@@ -415,7 +437,7 @@ impl Text {
             commas,
             glyphs: None,
             qt_moves,
-            realign: false,
+            realign: None,
         })
     }
 
@@ -469,8 +491,10 @@ impl Text {
                 piece.tj && self.fonts[piece.font].is_two_byte()
             });
         let through = last.string;
-        let moved_to = if self.realign && run_pieces.len() == 1 {
-            self.aligned_start(first, &text)
+        let moved_to = if let Some(start) = self.realign
+            && run_pieces.len() == 1
+        {
+            self.aligned_start(first, &text, start)
         } else {
             None
         };
@@ -533,12 +557,12 @@ impl Text {
         Ok(())
     }
 
-    /// The start that keeps piece `p` aligned as its column is once it shows `new` (2
-    /// decimals): its right edge where another money string of its page, of another start,
+    /// The start that keeps piece `p` aligned as its column is once it shows `new` (written
+    /// as `start` says): its right edge where another money string of its page, of another start,
     /// ends where it ends (Safaricom's amount and balance columns), else its centre where
     /// another is centred where it is (Safaricom's SUMMARY). `None` elsewhere, or where the
     /// width is unchanged.
-    fn aligned_start(&self, p: usize, new: &[char]) -> Option<f64> {
+    fn aligned_start(&self, p: usize, new: &[char], start: NewStart) -> Option<f64> {
         let piece = &self.pieces[p];
         let x = piece.x?;
         let (old, new) = (self.width(piece, &piece.chars)?, self.width(piece, new)?);
@@ -561,7 +585,11 @@ impl Text {
                 .any(|(qx, w)| (qx + share * w - (x + share * old)).abs() < 0.05)
         };
         let share = [1.0, 0.5].into_iter().find(|share| anchored(*share))?;
-        Some(((x - share * (new - old)) * 100.0).round() / 100.0)
+        let moved = x - share * (new - old);
+        Some(match start {
+            NewStart::Hundredths => (moved * 100.0).round() / 100.0,
+            NewStart::Computed => moved,
+        })
     }
 
     /// The width of `chars` in piece `piece`'s font at its size (text space units), by the
@@ -649,7 +677,8 @@ fn advance_of(font: &Font, code: u32, size: f64) -> Option<f64> {
 }
 
 /// `segment` (the content before a string) with the x operand of its last `Tm` (`e`) or `Td`
-/// (`tx`) set to `x`, written with at most 2 decimals, as OpenPDF writes coordinates.
+/// (`tx`) set to `x`, written with at most 4 decimals (trailing zeros trimmed, as `OpenPDF`
+/// writes coordinates).
 fn with_start(segment: &[u8], x: f64) -> Result<Vec<u8>, String> {
     let missing = || "no Tm or Td before the moved string".to_owned();
     let at = segment
@@ -674,7 +703,7 @@ fn with_start(segment: &[u8], x: f64) -> Result<Vec<u8>, String> {
         end = start;
     }
     let (start, end) = spans[1];
-    let text = format!("{x:.2}");
+    let text = format!("{x:.4}");
     let text = match text.trim_end_matches('0').trim_end_matches('.') {
         "" | "-" => "0",
         trimmed => trimmed,
@@ -1209,11 +1238,14 @@ mod tests {
 
     #[test]
     fn a_moved_string_gets_a_new_start_in_its_tm_or_td() {
-        let tm = with_start(b"ET\nBT\n1 0 0 1 467.94 753 Tm\n/F1 6 Tf\n", 461.304);
+        let tm = with_start(b"ET\nBT\n1 0 0 1 467.94 753 Tm\n/F1 6 Tf\n", 461.30);
         assert_eq!(
             tm.as_deref(),
             Ok(&b"ET\nBT\n1 0 0 1 461.3 753 Tm\n/F1 6 Tf\n"[..])
         );
+        // A start as computed (467.94 less two digits of 3.336 pt) keeps its thousandths.
+        let computed = with_start(b"1 0 0 1 467.94 753 Tm\n", 467.94 - 2.0 * 3.336);
+        assert_eq!(computed.as_deref(), Ok(&b"1 0 0 1 461.268 753 Tm\n"[..]));
         let td = with_start(b"BT\n530.3 492 Td\n", 526.0);
         assert_eq!(td.as_deref(), Ok(&b"BT\n526 492 Td\n"[..]));
         assert!(with_start(b"BT\n/F1 6 Tf\n", 1.0).is_err());

@@ -64,21 +64,22 @@ impl Columns {
         }
     }
 
-    /// The right edge of the last character drawn in each amount zone (Paid In, Withdrawn,
-    /// Balance), points; `None` for an empty cell. Amounts are right-aligned, so on a genuine
-    /// statement every edge of one zone is the same.
-    pub fn amount_edges(&self, line: &Line) -> [Option<f32>; 3] {
-        let edge = |zone: Zone| {
+    /// The left edge of the first character and the right edge of the last drawn in each
+    /// amount zone (Paid In, Withdrawn, Balance), as `(start, end)`, points; `None` for an
+    /// empty cell. Amounts are right-aligned, so on a genuine statement every end of one zone
+    /// is the same.
+    pub fn amount_extents(&self, line: &Line) -> [Option<(f32, f32)>; 3] {
+        let extent = |zone: Zone| {
             line.glyphs
                 .iter()
                 .filter(|g| !g.ch.is_whitespace() && self.zone(g) == zone)
-                .map(|g| g.right)
-                .reduce(f32::max)
+                .map(|g| (g.x, g.right))
+                .reduce(|(x, right), (gx, gr)| (x.min(gx), right.max(gr)))
         };
         [
-            edge(Zone::PaidIn),
-            edge(Zone::Withdrawn),
-            edge(Zone::Balance),
+            extent(Zone::PaidIn),
+            extent(Zone::Withdrawn),
+            extent(Zone::Balance),
         ]
     }
 
@@ -141,6 +142,8 @@ pub(super) fn is_header_remainder(line: &Line) -> bool {
 pub(super) struct Label {
     /// The words, lower case.
     pub text: String,
+    /// Its first glyph's left edge, points.
+    pub start: f32,
     /// The middle of its first glyph's left edge and its last glyph's right edge, points.
     pub centre: f32,
 }
@@ -155,6 +158,7 @@ pub(super) fn labels(line: &Line) -> Vec<Label> {
             if !text.is_empty() {
                 out.push(Label {
                     text: text.to_ascii_lowercase(),
+                    start: first.x,
                     centre: f32::midpoint(first.x, last.right),
                 });
             }

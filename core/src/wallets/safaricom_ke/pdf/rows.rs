@@ -17,7 +17,7 @@
 use chrono::NaiveDateTime;
 use rust_decimal::Decimal;
 
-use super::grid;
+use super::grid::{self, Placed};
 use super::header::{
     HeaderFields, header_field, is_detailed_title, is_footer_start, is_summary_header,
     is_summary_title, page_of, summary_row,
@@ -52,8 +52,8 @@ pub(super) struct Table {
     /// Table and SUMMARY lines whose amounts do not line up with their column (see
     /// [`grid::off_grid`]).
     pub off_grid: Vec<PageLine>,
-    /// Table lines whose amounts end where the writer's rounding of a start cannot put them
-    /// (see [`grid::off_rounding`]).
+    /// Table and SUMMARY lines whose amounts start or end where the writer's rounding of a
+    /// start cannot put them (see [`grid::off_hundredths`], [`grid::off_rounding`]).
     pub off_rounding: Vec<PageLine>,
 }
 
@@ -106,8 +106,8 @@ impl Reader {
             in_summary: false,
             columns: None,
             open: Open::Nothing,
-            edges: Vec::new(),
-            summary_centres: Vec::new(),
+            table_cells: Vec::new(),
+            summary_cells: Vec::new(),
         }
     }
 
@@ -125,9 +125,17 @@ impl Reader {
         }
         let mut table = self.table;
         // The SUMMARY sits above the table: its lines come first.
-        table.off_grid = grid::off_grid(&self.summary_centres);
-        table.off_grid.extend(grid::off_grid(&self.edges));
-        table.off_rounding = grid::off_rounding(&self.edges);
+        table.off_grid = grid::off_grid(&self.summary_cells);
+        table.off_grid.extend(grid::off_grid(&self.table_cells));
+        table.off_rounding = grid::off_hundredths(&self.summary_cells);
+        table
+            .off_rounding
+            .extend(grid::off_hundredths(&self.table_cells));
+        table
+            .off_rounding
+            .extend(grid::off_rounding(&self.table_cells));
+        table.off_rounding.sort_by_key(|p| (p.page, p.line));
+        table.off_rounding.dedup();
         table.holder = self.header.holder;
         table.period = self.header.period;
         table.requested_at = self.header.requested_at;
@@ -160,10 +168,11 @@ pub(super) struct Reader {
     in_summary: bool,
     columns: Option<Columns>,
     open: Open,
-    /// `(page, line, right edges of Paid In, Withdrawn, Balance)` of every table line.
-    edges: Vec<(u32, u32, [Option<f32>; 3])>,
-    /// `(page, line, centres of Paid In, Paid Out, None)` of every SUMMARY row.
-    summary_centres: Vec<(u32, u32, [Option<f32>; 3])>,
+    /// `(page, line, Paid In, Withdrawn, Balance)` of every table line, each amount anchored
+    /// at its right edge.
+    table_cells: Vec<(u32, u32, [Option<Placed>; 3])>,
+    /// `(page, line, Paid In, Paid Out, None)` of every SUMMARY row, anchored at their centres.
+    summary_cells: Vec<(u32, u32, [Option<Placed>; 3])>,
 }
 
 impl Reader {
@@ -214,8 +223,10 @@ impl Reader {
                     after_header = false;
                     if let Some(columns) = self.columns {
                         let cells = columns.cells(line);
-                        self.edges
-                            .push((page.number, number, columns.amount_edges(line)));
+                        let amounts = columns
+                            .amount_extents(line)
+                            .map(|extent| extent.map(|(start, end)| Placed { start, anchor: end }));
+                        self.table_cells.push((page.number, number, amounts));
                         self.table_line(page.number, number, text, &cells, &columns);
                     }
                 }
@@ -240,8 +251,8 @@ impl Reader {
             }
             let row = summary_row(text);
             if row.is_some() {
-                self.summary_centres
-                    .push((page, line, grid::summary_centres(glyphs)));
+                self.summary_cells
+                    .push((page, line, grid::summary_cells(glyphs)));
             }
             match row {
                 Some(row) if row.transaction_type == "TOTAL" => self.summary_total = Some(row),
