@@ -82,10 +82,10 @@ pub enum Forgery {
     /// [`Forgery::CarefulSameLength`] re-drawn into a new file: objects renumbered by
     /// another library, the wallet's document information copied byte for byte.
     Rebuilt,
-    /// [`Forgery::WrittenBackRealigned`] (declared last, so that the others keep their
-    /// seeds) with the new start written as computed, the old
-    /// start less the width gained (or half of it), not rounded to 0.01 pt: it ends exactly
-    /// where the old string ended, and starts off the hundredths Safaricom's writers write.
+    /// [`Forgery::WrittenBackRealigned`] with the new start written as computed, the old start
+    /// less the width gained (or half of it), not rounded to 0.01 pt: it ends exactly where the
+    /// old string ended, and starts off the hundredths Safaricom's writers write. Declared
+    /// last, so that the others keep their seeds.
     WrittenBackRealignedUnrounded,
 }
 

@@ -1,32 +1,35 @@
 //! Where the amounts of the transaction table and the SUMMARY sit, against where Safaricom's
 //! writers put them.
 //!
-//! Both writers (iText 5, `OpenPDF` 1.3) right-align every amount of the table in its cell:
-//! the text starts at the cell's right edge `R` less the text's width `w` (the font's widths
-//! times the size), and the start is written into the content stream to 0.01 pt
+//! Both writers (iText 5, `OpenPDF` 1.3) right-align every amount of the table in its cell: the
+//! text starts at the cell's right edge `R` less the text's width `w` (the font's widths times
+//! the size), and the start is written into the content stream to 0.01 pt
 //! (`ByteBuffer.formatDouble`, which rounds half up to two decimals above 1). So an amount
 //! starts on a hundredth of a point and ends at `round(R − w, 0.01) + w`, within 0.005 pt of
 //! `R`: every amount of one column ends within 0.01 pt of every other. The SUMMARY's amounts,
-//! centred, start on a hundredth too. Measured on the six genuine Safaricom PDFs that open
-//! (both layouts, 30,092 amounts): every start is within 0.00003 pt of a hundredth (the
-//! single-precision positions), each column's right edges span at most 0.008 pt (the glyph
-//! size is 6 and the widths give even thousandths, so no start is a tie), and amounts whose
-//! widths agree modulo 0.01 pt end at the same edge, on every file.
+//! centred, start on a hundredth too. Measured on the genuine Safaricom PDFs: every `Tm` and
+//! `Td` operand of the three originals (76,890 text moves, decrypted with qpdf) has at most two
+//! decimals, and every table amount's start as read is within 0.00003 pt of a hundredth (single
+//! precision); on the six that open (both layouts, 30,092 amounts) each column's right edges
+//! span at most 0.008 pt (the glyph size is 6 and the widths give even thousandths, so no start
+//! is a tie), and amounts whose widths agree modulo 0.01 pt end at the same edge, on every
+//! file.
 //!
 //! Three checks follow ([`off_grid`], [`off_rounding`], [`off_hundredths`]):
 //! - an amount changed in length and left where the old one started ends a glyph's width
 //!   (points) away from its column; in the SUMMARY, whose amounts are centred, half of it
 //!   ([`summary_cells`]);
 //! - a longer amount moved left by the width it gained, from its old start (what a careful
-//!   forger computes), ends where the old one ended; written as computed, its start is off
-//!   the hundredths (a digit is 3.336 pt wide at size 6, a comma 1.668 pt), which no start
-//!   the writer writes is ([`off_hundredths`]); rounded to 0.01 pt, it keeps the old start's
-//!   rounding error and adds its own: it may end 0.01 pt from another amount of its column,
-//!   which no start the writer rounds can give (16 of 24 such forgeries of the two encrypted
-//!   originals, `written_back_realigned` in docs/integrity.md; [`off_rounding`]). A forger
-//!   who takes the column's edge from an amount whose width agrees modulo 0.01 pt places it
-//!   exactly as the writer would, and is not seen. Where the edited amounts are most of a
-//!   column, the lines named are the genuine ones: the column is off either way.
+//!   forger computes), ends where the old one ended; written as computed, its start is off the
+//!   hundredths (a digit is 3.336 pt wide at size 6, a comma 1.668 pt), which no start the
+//!   writer writes is ([`off_hundredths`]; but for a gain of two digits and a comma, 8.34 pt);
+//!   rounded to 0.01 pt, it keeps the old start's rounding error and adds its own: it may end
+//!   0.01 pt from another amount of its column, which no start the writer rounds can give (16
+//!   of 24 such forgeries of the two encrypted originals, `written_back_realigned` in
+//!   docs/integrity.md; [`off_rounding`]). A forger who takes the column's edge from an amount
+//!   whose width agrees modulo 0.01 pt places it exactly as the writer would, and is not seen.
+//!   Where the edited amounts are most of a column, the lines named are the genuine ones: the
+//!   column is off either way.
 
 use super::layout::{Label, labels};
 use crate::pdf::Line;
@@ -46,9 +49,11 @@ pub(super) struct Placed {
 pub(super) type Placements = [(u32, u32, [Option<Placed>; 3])];
 
 /// A start further than this from a hundredth of a point was not written by Safaricom's
-/// writers (points). The genuine starts are within 0.00003 pt (single precision at 600 pt);
-/// a start moved by a digit's or a comma's width (3.336, 1.668 pt), or half of one, is
-/// 0.002 pt or more off.
+/// writers (points). The genuine table starts are within 0.00003 pt (single precision at
+/// 600 pt; the writers' text moves all have two decimals at most). At size 6 a comma is
+/// 1.668 pt wide and a digit twice that, so a start moved by what `n` of them (counting a
+/// digit twice) gained, or half of it, is 0.002 pt or more off, unless `n` is a multiple of 5
+/// (two digits and a comma gained).
 const HUNDREDTHS_TOLERANCE: f32 = 0.001;
 
 /// An amount whose right edge (or, in the SUMMARY, centre) is further than this from its
@@ -141,13 +146,13 @@ fn outside(cells: &Placements, band: impl Fn(&[f32]) -> Option<(f32, f32)>) -> V
 }
 
 /// A SUMMARY line's last two labels (its Paid In and Paid Out amounts), each anchored at its
-/// centre, as `[Paid In, Paid Out, None]` for [`off_grid`] and [`off_hundredths`]. The writers centre the SUMMARY's amounts
-/// in their cells: on the genuine samples every centre of a column is within 0.008 pt of the
-/// others (402.095 to 402.1025 and 506.695 to 506.704), so a figure whose length changed, left
-/// where it started, is half a glyph (0.8 pt or more) off. Not for [`off_rounding`]: centres
-/// are rounded from half widths, and 402.095 on every sample may be a start rounded from a
-/// tie, which float noise could round the other way on another statement. Cells are split as
-/// the header row's labels are ([`labels`]: a gap of 0.6 of the size).
+/// centre, as `[Paid In, Paid Out, None]` for [`off_grid`] and [`off_hundredths`]. The writers
+/// centre the SUMMARY's amounts in their cells: on the genuine samples every centre of a column
+/// is within 0.008 pt of the others (402.095 to 402.1025 and 506.695 to 506.704), so a figure
+/// whose length changed, left where it started, is half a glyph (0.8 pt or more) off. Not for
+/// [`off_rounding`]: centres are rounded from half widths, and 402.095 on every sample may be a
+/// start rounded from a tie, which float noise could round the other way on another statement.
+/// Cells are split as the header row's labels are ([`labels`]: a gap of 0.6 of the size).
 pub(super) fn summary_cells(line: &Line) -> [Option<Placed>; 3] {
     let placed = |label: &Label| {
         Some(Placed {
