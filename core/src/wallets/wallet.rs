@@ -308,8 +308,9 @@ pub struct Writer {
     pub glyphs_by_first_use: bool,
     /// Whether it right-aligns the amounts of its transaction table by starting each at its
     /// column's edge less the text's width, written to 0.01 pt (iText 5's and `OpenPDF`'s
-    /// `ByteBuffer.formatDouble`): every amount of a column then ends within 0.01 pt of every
-    /// other, and one that does not was moved by another program
+    /// `ByteBuffer.formatDouble`): every amount then starts on a hundredth of a point and ends
+    /// within 0.01 pt of every other of its column, and one that does not was moved by another
+    /// program
     /// ([`PdfStructure::off_rounding`](crate::statement::PdfStructure::off_rounding)).
     pub starts_to_hundredths: bool,
 }

@@ -82,7 +82,7 @@ pub(super) fn off_grid(cells: &Placements) -> Vec<PageLine> {
 /// (module documentation). Empty on a genuine statement; evidence only on a file its writer
 /// wrote (a re-drawing by another program places text by its own rounding), which the
 /// integrity check decides.
-pub(super) fn off_rounding(cells: &Placements) -> Vec<PageLine> {
+fn off_rounding(cells: &Placements) -> Vec<PageLine> {
     outside(cells, |values| {
         // The window [values[start], values[start] + span] holding the most edges (the
         // first such, from the left), as `start..end` of `values`.
@@ -100,10 +100,20 @@ pub(super) fn off_rounding(cells: &Placements) -> Vec<PageLine> {
     })
 }
 
+/// Lines of the table (`table`) or the SUMMARY (`summary`) with an amount where the writer's
+/// rounding of a start cannot put it, in page and line order, each once: [`off_hundredths`] of
+/// both, [`off_rounding`] of the table (not of the SUMMARY: see [`summary_cells`]).
+pub(super) fn off_writers_rounding(table: &Placements, summary: &Placements) -> Vec<PageLine> {
+    let mut lines = off_hundredths(summary);
+    lines.extend(off_hundredths(table));
+    lines.extend(off_rounding(table));
+    in_order(lines)
+}
+
 /// Lines with an amount (of `cells`, the table's or the SUMMARY's) that starts further than
 /// [`HUNDREDTHS_TOLERANCE`] from a hundredth of a point, where the writer writes every start
 /// (module documentation). Like [`off_rounding`], evidence only on a file its writer wrote.
-pub(super) fn off_hundredths(cells: &Placements) -> Vec<PageLine> {
+fn off_hundredths(cells: &Placements) -> Vec<PageLine> {
     let off = |x: f32| {
         let hundredths = f64::from(x) * 100.0;
         (hundredths - hundredths.round()).abs() > f64::from(HUNDREDTHS_TOLERANCE) * 100.0
@@ -111,10 +121,7 @@ pub(super) fn off_hundredths(cells: &Placements) -> Vec<PageLine> {
     cells
         .iter()
         .filter(|(_, _, amounts)| amounts.iter().flatten().any(|a| off(a.start)))
-        .map(|(page, line, _)| PageLine {
-            page: *page,
-            line: *line,
-        })
+        .map(page_line)
         .collect()
 }
 
@@ -134,15 +141,25 @@ fn outside(cells: &Placements, band: impl Fn(&[f32]) -> Option<(f32, f32)>) -> V
             cells
                 .iter()
                 .filter(|(_, _, a)| anchor(a).is_some_and(|r| r < low || r > high))
-                .map(|(page, line, _)| PageLine {
-                    page: *page,
-                    line: *line,
-                }),
+                .map(page_line),
         );
     }
-    out.sort_by_key(|p| (p.page, p.line));
-    out.dedup();
-    out
+    in_order(out)
+}
+
+/// The page and line of one line's cells.
+fn page_line((page, line, _): &(u32, u32, [Option<Placed>; 3])) -> PageLine {
+    PageLine {
+        page: *page,
+        line: *line,
+    }
+}
+
+/// `lines` in page and line order, each once.
+fn in_order(mut lines: Vec<PageLine>) -> Vec<PageLine> {
+    lines.sort_by_key(|p| (p.page, p.line));
+    lines.dedup();
+    lines
 }
 
 /// A SUMMARY line's last two labels (its Paid In and Paid Out amounts), each anchored at its

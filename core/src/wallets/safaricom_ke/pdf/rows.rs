@@ -53,7 +53,7 @@ pub(super) struct Table {
     /// [`grid::off_grid`]).
     pub off_grid: Vec<PageLine>,
     /// Table and SUMMARY lines whose amounts start or end where the writer's rounding of a
-    /// start cannot put them (see [`grid::off_hundredths`], [`grid::off_rounding`]).
+    /// start cannot put them (see [`grid::off_writers_rounding`]).
     pub off_rounding: Vec<PageLine>,
 }
 
@@ -127,15 +127,7 @@ impl Reader {
         // The SUMMARY sits above the table: its lines come first.
         table.off_grid = grid::off_grid(&self.summary_cells);
         table.off_grid.extend(grid::off_grid(&self.table_cells));
-        table.off_rounding = grid::off_hundredths(&self.summary_cells);
-        table
-            .off_rounding
-            .extend(grid::off_hundredths(&self.table_cells));
-        table
-            .off_rounding
-            .extend(grid::off_rounding(&self.table_cells));
-        table.off_rounding.sort_by_key(|p| (p.page, p.line));
-        table.off_rounding.dedup();
+        table.off_rounding = grid::off_writers_rounding(&self.table_cells, &self.summary_cells);
         table.holder = self.header.holder;
         table.period = self.header.period;
         table.requested_at = self.header.requested_at;
