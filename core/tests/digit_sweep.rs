@@ -12,8 +12,8 @@
 //! units edits and 88 % of cents edits.
 //!
 //! The balance sweep types every completed row's balance over the same way, the amounts as
-//! printed (a borrower raising a balance): on Safaricom's 2022 monthly and the Airtel and MTN
-//! samples, whose chains are evidence.
+//! printed (a borrower raising a balance): on Safaricom's 2022 monthly, every tenth row of its
+//! 2024 layout's 117 pages, and the Airtel and MTN samples, whose chains are evidence.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -138,19 +138,32 @@ fn balance_status(statement: &Statement, index: usize, forged: Decimal) -> Strin
 /// not the holder's) are left out: the chain does not read their balances. The rest that do
 /// not fail are warnings (the row before such a row, the statement's first row) or, on
 /// Safaricom, a balance typed over by one of its neighbour's amounts (50.00 off beside a send
-/// of 50.00), which is how a balance printed after that row looks (measured: Safaricom 2022
-/// 1,238 of 1,261 failed, 23 `verified`; Airtel 115 of 115; MTN 448 of 457, 9 warnings).
-/// `SWEEP_SHOW=1` lists the edits that pass.
+/// of 50.00), which is how a balance printed after that row looks, and a balance beside one
+/// of Safaricom's own unlisted movements (measured: Safaricom 2022 1,245 of 1,261 failed, 16
+/// `verified`; the 117 pages 1,845 of 1,954 edits of every tenth row, 94 %, 109 `verified`, so
+/// 93 % is asserted there; Airtel 115 of 115; MTN 448 of 457, 9 warnings). `SWEEP_SHOW=1`
+/// lists the edits that pass; `SWEEP_STRIDE=1` sweeps every row of the 117 pages.
 #[test]
 fn every_balance_typed_over_fails_where_the_chain_is_evidence() {
-    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../shared/samples/real/mpesa_2022-01_monthly_itext5_aes256_pw34915463.pdf");
-    let mut files: Vec<(PathBuf, Option<&str>)> =
-        samples().into_iter().map(|p| (p, None)).collect();
-    if real.exists() {
-        files.push((real, Some("34915463")));
+    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/samples/real");
+    // (file, password, every how many rows, the share of edits that must fail in %).
+    let mut files: Vec<(PathBuf, Option<&str>, usize, u32)> =
+        samples().into_iter().map(|p| (p, None, 1, 95)).collect();
+    let monthly = real.join("mpesa_2022-01_monthly_itext5_aes256_pw34915463.pdf");
+    if monthly.exists() {
+        files.push((monthly, Some("34915463"), 1, 95));
     }
-    for (path, password) in files {
+    // The 2024 layout's 117 pages (4,382 rows, Fuliza on most days): every `SWEEP_STRIDE`th
+    // row (default 10: 20 s in a debug build; every row takes about 3 minutes).
+    let year = real.join("mpesa_2023-05_to_2024-05_encrypted_pw183177.pdf");
+    if year.exists() {
+        let stride = std::env::var("SWEEP_STRIDE")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(10);
+        files.push((year, Some("183177"), stride, 93));
+    }
+    for (path, password, stride, floor) in files {
         let bytes = std::fs::read(&path).expect("a sample");
         let options = ParseOptions {
             password: password.map(str::to_owned),
@@ -171,7 +184,7 @@ fn every_balance_typed_over_fails_where_the_chain_is_evidence() {
         // Edits of the tens digit and above: where breaks are no evidence, a gap a charge taken
         // or credited without its row may be is not read.
         let (mut high, mut high_failed) = (0u32, 0u32);
-        for (index, t) in statement.transactions.iter().enumerate() {
+        for (index, t) in statement.transactions.iter().enumerate().step_by(stride) {
             let Some(balance) = t.balance.filter(|_| t.is_completed()) else {
                 continue;
             };
@@ -213,7 +226,7 @@ fn every_balance_typed_over_fails_where_the_chain_is_evidence() {
         if evidence {
             let honest = wallet.profile.chain != Chain::Unlisted;
             assert!(
-                failed * 100 >= edits * 95 && (!honest || passed == 0),
+                failed * 100 >= edits * floor && (!honest || passed == 0),
                 "{}: {failed} of {edits} balance edits failed, {passed} passed",
                 wallet.id
             );

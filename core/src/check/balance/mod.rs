@@ -14,7 +14,10 @@
 //! sometimes prints a balance after a neighbouring row. So a break alone is an `info` finding;
 //! it becomes evidence only with a signature of editing:
 //! - **an edited balance**: the chain breaks into a row and out of it by the same amount (the
-//!   row's printed balance disagrees with both neighbours), and the amount is neither one of
+//!   row's printed balance disagrees with both neighbours; beside a group that may have
+//!   started or ended at any of its balances, a Fuliza draw and the payment it funds, the
+//!   break there is of unknown size, and the row's balance moved back by the other break must
+//!   link to that group), and the amount is neither one of
 //!   the next row's amounts nor the undoing of its own (the row prints a neighbour's balance,
 //!   which is how a genuine balance printed out of order looks); `balance_digit_edited` (critical,
 //!   `check::typed_balance`) where the printed balance is one digit from the chain's;
@@ -25,6 +28,8 @@
 //!   SUMMARY difference names the row whose amount was probably edited.
 
 mod chain;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeSet;
 
@@ -68,7 +73,40 @@ fn list(items: &[String]) -> String {
     shown.join(", ")
 }
 
-/// Finds adjacent breaks that cancel out: a balance printed after the next row or before its
+/// The gap of break `a` (into a group) when break `b` (out of it) undoes it: both of known
+/// size and opposite, or one of unknown size (beside a group that may start or end at any of
+/// its balances: a Fuliza draw and the payment it funds, 20.00 in and 20.00 out) where the
+/// group, its balances moved back by the known one, links to that neighbour. `None`: the breaks
+/// do not cancel out.
+fn cancelling<A: Amount>(groups: &Groups<'_>, a: &Break<A>, b: &Break<A>) -> Option<A> {
+    let moved = |gap: A| {
+        let mut g = group::<A>(groups.rows(a.index));
+        for v in g.starts.iter_mut().chain(g.closings.iter_mut()) {
+            *v = v.plus(gap);
+        }
+        g.starts.sort();
+        g.closings.sort();
+        g
+    };
+    match (a.gap, b.gap) {
+        (Some(ga), Some(gb)) => ga.plus(gb).is_zero().then_some(ga),
+        (Some(ga), None) => {
+            let after = group::<A>(groups.rows(b.index));
+            break_between(&moved(A::ZERO.minus(ga)), &after)
+                .is_none()
+                .then_some(ga)
+        }
+        (None, Some(gb)) => {
+            let before = group::<A>(groups.rows(a.index - 1));
+            break_between(&before, &moved(gb))
+                .is_none()
+                .then(|| A::ZERO.minus(gb))
+        }
+        (None, None) => None,
+    }
+}
+
+/// Finds adjacent breaks that cancel out ([`cancelling`]): a balance printed after the next row or before its
 /// own movement when the gap is one of that row's amounts (counted), a balance typed over when
 /// a row alone at its time prints a balance one digit away from the chain's (returned), an
 /// edited balance otherwise (a warning). Returns the indexes of the groups in such pairs, the
@@ -84,12 +122,12 @@ fn edited_balances<A: Amount>(
     let mut typed = Vec::new();
     for pair in breaks.windows(2) {
         let (a, b) = (&pair[0], &pair[1]);
-        let (Some(ga), Some(gb)) = (a.gap, b.gap) else {
-            continue;
-        };
-        if b.index != a.index + 1 || !ga.plus(gb).is_zero() || paired.contains(&a.index) {
+        if b.index != a.index + 1 || paired.contains(&a.index) {
             continue;
         }
+        let Some(ga) = cancelling(groups, a, b) else {
+            continue;
+        };
         paired.insert(a.index);
         paired.insert(b.index);
         // A row printing a neighbour's balance: the next row's (printed after it: the gap is
