@@ -87,11 +87,15 @@ pub enum Forgery {
     /// old string ended, and starts off the hundredths Safaricom's writers write. Declared
     /// last, so that the others keep their seeds.
     WrittenBackRealignedUnrounded,
+    /// [`Forgery::WrittenBack`] with every balance left as printed: the credit and the
+    /// SUMMARY's total credit raised, nothing else (a borrower who makes the totals agree and
+    /// not the running balance). Declared last, so that the others keep their seeds.
+    WrittenBackBalancesAsPrinted,
 }
 
 impl Forgery {
     /// Every forgery, in table order.
-    pub const ALL: [Forgery; 13] = [
+    pub const ALL: [Forgery; 14] = [
         Forgery::NaiveDigit,
         Forgery::NaiveWrittenBack,
         Forgery::NaiveTensWrittenBack,
@@ -104,6 +108,7 @@ impl Forgery {
         Forgery::WrittenBackGlyphsCopied,
         Forgery::WrittenBackRealigned,
         Forgery::WrittenBackRealignedUnrounded,
+        Forgery::WrittenBackBalancesAsPrinted,
         Forgery::Rebuilt,
     ];
 
@@ -122,6 +127,7 @@ impl Forgery {
             Forgery::WrittenBackGlyphsCopied => "written_back_glyphs_copied",
             Forgery::WrittenBackRealigned => "written_back_realigned",
             Forgery::WrittenBackRealignedUnrounded => "written_back_realigned_unrounded",
+            Forgery::WrittenBackBalancesAsPrinted => "written_back_balances_as_printed",
             Forgery::Rebuilt => "rebuilt_info_copied",
         }
     }
@@ -136,6 +142,12 @@ impl Forgery {
                 | Forgery::WrittenBackRealigned
                 | Forgery::WrittenBackRealignedUnrounded
         )
+    }
+
+    /// Whether the careful forger also raises the edited row's and every later balance, and
+    /// the closing balance, to agree with the raised credit.
+    fn balances(self) -> bool {
+        self != Forgery::WrittenBackBalancesAsPrinted
     }
 }
 
@@ -205,7 +217,13 @@ pub fn forge(
         }
         Forgery::NaiveTensWrittenBack => naive(&text, statement, Typed::CreditTens, &mut rng)?,
         Forgery::NaiveBalanceWrittenBack => naive(&text, statement, Typed::Balance, &mut rng)?,
-        _ => careful(&text, statement, forgery.longer(), &mut rng)?,
+        _ => careful(
+            &text,
+            statement,
+            forgery.longer(),
+            forgery.balances(),
+            &mut rng,
+        )?,
     };
     for (run, new) in changes {
         text.replace(run, &new)?;
@@ -219,7 +237,8 @@ pub fn forge(
         | Forgery::WrittenBackGlyphs
         | Forgery::WrittenBackGlyphsCopied
         | Forgery::WrittenBackRealigned
-        | Forgery::WrittenBackRealignedUnrounded => write_back(original, &doc, &text),
+        | Forgery::WrittenBackRealignedUnrounded
+        | Forgery::WrittenBackBalancesAsPrinted => write_back(original, &doc, &text),
         Forgery::Rebuilt => {
             let mut doc = text.apply(doc)?;
             doc.renumber_objects();
@@ -920,11 +939,13 @@ const SAME: [i64; 16] = [
     100, 200, 300, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000, 1, 2, 5, 10, 20, 50,
 ];
 
-/// The careful forger's changes: a credit raised and every figure that must agree.
+/// The careful forger's changes: a credit raised and every figure that must agree (the
+/// balances only where `balances`: else the credit and the SUMMARY's total credit).
 fn careful(
     text: &Text,
     statement: &Statement,
     longer: bool,
+    balances: bool,
     rng: &mut SplitMix64,
 ) -> Result<Vec<(usize, String)>, String> {
     let rows = rows_to_runs(text, statement);
@@ -964,7 +985,7 @@ fn careful(
         let amount_run = amount_run.ok_or("no amount run")?;
         let mut changes = vec![(amount_run, fmt(amount_run, amount + delta))];
         let from = position(row).ok_or("row not in the reading")?;
-        for (i, balance_run, _) in &rows {
+        for (i, balance_run, _) in rows.iter().filter(|_| balances) {
             let t = &statement.transactions[*i];
             if position(t).is_some_and(|p| p >= from) {
                 let b = t.balance.unwrap_or_default();
@@ -983,7 +1004,7 @@ fn careful(
         if let Some(s) = &statement.summary {
             summary(s.total.paid_in, &mut changes);
         }
-        if let Some(b) = &statement.balances {
+        if let Some(b) = statement.balances.as_ref().filter(|_| balances) {
             summary(b.closing, &mut changes);
         }
         let same = changes.iter().all(|(run, new)| {
