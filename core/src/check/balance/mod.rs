@@ -17,10 +17,10 @@
 //!   row's printed balance disagrees with both neighbours; beside a group that may have
 //!   started or ended at any of its balances, a Fuliza draw and the payment it funds, the
 //!   break there is of unknown size, and the row's balance moved back by the other break must
-//!   link to that group), and the amount is neither one of
-//!   the next row's amounts nor the undoing of its own (the row prints a neighbour's balance,
-//!   which is how a genuine balance printed out of order looks); `balance_digit_edited` (critical,
-//!   `check::typed_balance`) where the printed balance is one digit from the chain's;
+//!   link to that group), and the amount is neither one of the next row's amounts nor the
+//!   undoing of its own (the row prints a neighbour's balance, which is how a genuine balance
+//!   printed out of order looks); `balance_digit_edited` (critical, `check::typed_balance`)
+//!   where the printed balance is one digit from the chain's;
 //! - **broken arithmetic inside a group** without a Fuliza row; `balance_digit_edited` where
 //!   one balance typed back makes the group chain and link with its neighbours (a Fuliza
 //!   group too; not a balance another row of the group prints as well);
@@ -106,11 +106,11 @@ fn cancelling<A: Amount>(groups: &Groups<'_>, a: &Break<A>, b: &Break<A>) -> Opt
     }
 }
 
-/// Finds adjacent breaks that cancel out ([`cancelling`]): a balance printed after the next row or before its
-/// own movement when the gap is one of that row's amounts (counted), a balance typed over when
-/// a row alone at its time prints a balance one digit away from the chain's (returned), an
-/// edited balance otherwise (a warning). Returns the indexes of the groups in such pairs, the
-/// count of out-of-order balances and the balances typed over.
+/// Finds adjacent breaks that cancel out ([`cancelling`]): a balance printed after the next
+/// row or before its own movement when the gap is one of that row's amounts (counted), a
+/// balance typed over when a row alone at its time prints a balance one digit away from the
+/// chain's (returned), an edited balance otherwise (a warning). Returns the indexes of the
+/// groups in such pairs, the count of out-of-order balances and the balances typed over.
 fn edited_balances<A: Amount>(
     groups: &Groups<'_>,
     breaks: &[Break<A>],
