@@ -115,11 +115,13 @@ pub(super) fn settle(
         // before a credit that settled first prints the sum of both): the order they settled
         // in is theirs, the sum is the chain's. Where breaks are evidence, in that order each
         // prints the balance it reached: else one of them is a balance typed over.
-        if rows[start..through]
-            .iter()
-            .any(|t| t.balance == Some(expected))
-            && (!rules.breaks_are_evidence
-                || typed_over::in_order(&rows[start..through], balance, None))
+        let window = &rows[start..through];
+        if window.iter().any(|t| t.balance == Some(expected))
+            && (if rules.breaks_are_evidence {
+                typed_over::in_order(window, balance, None)
+            } else {
+                each_reached(window, balance)
+            })
         {
             return Some((expected, through));
         }
@@ -140,6 +142,22 @@ pub(super) fn settle(
         }
     }
     None
+}
+
+/// Whether every moving row of a `window` of rows read together as settled out of order prints
+/// a balance some order of them reaches from the running `balance` (a row printing 0 prints
+/// anything: Vodacom Lesotho's): a row printing a balance no order reaches did not settle
+/// there (Vodacom's own settled rows print the balance after both, or the one they reached
+/// first; an overdraft draw typed from 2.00 to 4.00 beside a paybill of 2.00 printing 0.00,
+/// the statement's last row, read as settled: 0.00 less 2.00 is no balance either prints).
+/// A window of more than six moving rows is not ordered.
+fn each_reached(window: &[&Transaction], balance: Decimal) -> bool {
+    let moving = window.iter().filter(|t| !t.net().is_zero()).count();
+    moving > 6
+        || window.iter().filter(|t| !t.net().is_zero()).all(|t| {
+            t.balance
+                .is_none_or(|b| typed_over::reachable(window, balance, t).contains(&b))
+        })
 }
 
 /// A row of a `group` read from the running `balance` whose own printed balances do not differ

@@ -14,8 +14,9 @@
 //! chain is read together with the rows that follow it within the wallet's `settle_seconds`: rows
 //! completed seconds apart may have settled in the other order (a debit whose printed balance
 //! already holds a credit completed just after it); when they chain together they are one movement
-//! (`settled_out_of_order`, info), unless the group alone leads to the next group and the rows
-//! taken with it do not. The statement's first group, with no balance before it, ends where the
+//! (`settled_out_of_order`, info; each row printing a balance some order of them reaches, where
+//! breaks are no evidence, and in that order, where they are), unless the group alone leads to
+//! the next group and the rows taken with it do not. The statement's first group, with no balance before it, ends where the
 //! next group chains from (or settles from, where its own rows do not lead it), else where its own
 //! rows chain in order; a group completed within `settle_seconds` after it that does not chain from
 //! it and whose rows end on the balance before it settled first (`settled_out_of_order`: its amount

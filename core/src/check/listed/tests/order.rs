@@ -2,7 +2,7 @@
 //! plus its net only by chance, rows that provably came after a receipt, and a credited charge
 //! the chain went on from (Vodacom Lesotho, `breaks_are_evidence: false`).
 
-use super::{edited, of};
+use super::{edited, edited_on_vodacom, listed, of};
 use crate::Category;
 
 #[test]
@@ -54,4 +54,26 @@ fn a_receipt_raised_beside_rows_that_came_after_it_fails_to_the_cent() {
     for raised in ["205", "200.05"] {
         assert!(edited(rows("60", raised)), "deposit {raised}");
     }
+}
+
+#[test]
+fn rows_read_as_settled_must_each_print_a_balance_an_order_of_them_reaches() {
+    // An overdraft draw of 2 and the paybill of 2 it funds eleven seconds later, the statement's
+    // last rows (nothing after them to confirm a reading). The draw typed to 4: together they
+    // end on the 2 the draw prints, but the paybill's 0 is no balance either order reaches
+    // from 0 (4 then 2, or -2 then 2): they did not settle out of order, the draw was typed over.
+    let rows = |draw: &str| {
+        let mut rows = listed(&[
+            (Category::AgentDeposit, 0, "100", "100"),
+            (Category::AirtimeAndBundles, 0, "-100", "0"),
+            (Category::FulizaDraw, 0, draw, "2"),
+            (Category::Paybill, 11, "-2", "0"),
+        ]);
+        for (row, later) in rows.iter_mut().zip([0, 3000, 6000, 6000]) {
+            row.completed_at += chrono::Duration::seconds(later);
+        }
+        rows
+    };
+    assert!(!edited_on_vodacom(rows("2")));
+    assert!(edited_on_vodacom(rows("4")));
 }
