@@ -293,6 +293,19 @@ fn forgery_benchmark() {
                     "{wallet} {source}: a naive edit did not fail ({outcomes:?})"
                 );
             }
+            // Where genuine breaks are not all explained (Vodacom Lesotho), a naive edit of an
+            // amount on the genuine sample fails but for the exceptions docs/integrity.md names
+            // (1 of 80 seeds each for the digit and the tens digit, 0 of 80 written back, on
+            // 2026-12-03): at least 95 %. (Generated statements print withdrawals without their
+            // charge rows, so a units digit there may be a charge taken without one: 75 of 80.)
+            "naive_digit" | "naive_written_back" | "naive_tens_written_back"
+                if *source == "sample" =>
+            {
+                assert!(
+                    of("failed") * 100 >= outcomes.values().sum::<u32>() * 95,
+                    "{wallet} {source}: a naive edit did not fail ({outcomes:?})"
+                );
+            }
             // A longer amount moved left from its old start keeps that start's rounding: on
             // Safaricom's originals it ends a hundredth off its column unless the two roundings
             // cancel (8 of 24 with 12 seeds, docs/integrity.md): at most half is verified.
