@@ -295,7 +295,7 @@ fn forgery_benchmark() {
             }
             // Where genuine breaks are not all explained (Vodacom Lesotho), a naive edit of an
             // amount on the genuine sample fails but for the exceptions docs/integrity.md names
-            // (1 of 80 seeds each for the digit and the tens digit, 0 of 80 written back, on
+            // (1 of 80 seeds for the digit, 0 of 80 for the tens digit and written back, on
             // 2026-12-03): at least 95 %. (Generated statements print withdrawals without their
             // charge rows, so a units digit there may be a charge taken without one: 75 of 80.)
             "naive_digit" | "naive_written_back" | "naive_tens_written_back"

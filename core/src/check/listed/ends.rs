@@ -303,7 +303,11 @@ pub(super) fn gap_read(
 /// balance before its own movement (a gap undoing its amount: Vodacom Lesotho prints money in
 /// as 0 beside the balance before it, its amount landing on the next group), or the balance
 /// after the next group's movement (a gap of that group's net or of one of its rows' amounts,
-/// as Safaricom's 2023 sample prints one balance). Read where breaks are no evidence.
+/// as Safaricom's 2023 sample prints one balance). Read where breaks are no evidence. A
+/// two-part payment's principal (`typed_over::paired_principal`: the payment's amount on a
+/// `Pay Bill Charge` row beside the total, which alone moves the balance) moves nothing, so no
+/// balance is printed after it: a deposit of 30 typed to 50 before a principal of 20.00 is
+/// off by that principal's amount, not printed after it.
 pub(super) fn neighbours_balance(
     rows: &[&Transaction],
     end: usize,
@@ -312,8 +316,12 @@ pub(super) fn neighbours_balance(
     gap: Decimal,
 ) -> bool {
     let next = next_group(rows, end, rules);
-    let next_net: Decimal = next.iter().map(|u| u.net()).sum();
-    gap == -t.net() || gap == next_net || next.iter().any(|u| u.net() == gap)
+    let moving = || {
+        next.iter()
+            .filter(|u| !typed_over::paired_principal(next, u))
+    };
+    let next_net: Decimal = moving().map(|u| u.net()).sum();
+    gap == -t.net() || gap == next_net || moving().any(|u| u.net() == gap)
 }
 
 /// Whether the group `rows[start..end]`, where breaks are no evidence, is one moving row

@@ -24,7 +24,7 @@ pub(super) use order::{
     beside_another_row, broke_last, end_in_order, first_end, in_order, own_balances_disagree,
     reachable,
 };
-pub(super) use principal::{principal, total_off_principal};
+pub(super) use principal::{paired_principal, principal, total_off_principal};
 pub(super) use shape::small_charge;
 use shape::{Before, Reading, Shape, is_send, takes_no_charge, uncharged, wants_charge_row};
 pub(super) use silent::Silent;

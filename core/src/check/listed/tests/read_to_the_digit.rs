@@ -358,3 +358,22 @@ fn a_receipt_raised_by_a_printed_charge_after_a_free_debit_fails() {
     ]);
     assert!(!edited(after_a_withdrawal));
 }
+
+#[test]
+fn a_deposit_typed_over_by_a_two_part_principal_after_it_fails() {
+    // The sample's rows: a send of 200 and its charge, a deposit of 30, then a two-part payment
+    // (total 21.97, principal 20.00 on a charge row, both printing the balance after the total).
+    // Typed to 50, the deposit is off by 20.00, the principal's amount: but the principal moves
+    // nothing, so the deposit prints no balance after it; the tens digit shows.
+    let rows = listed(&[
+        (AgentDeposit, 0, "230", "288.59"),
+        (SendMoney, 20, "-200", "88.59"),
+        (Charges, 20, "-2.60", "85.99"),
+        (AgentDeposit, 40, "30", "115.99"),
+        (Paybill, 50, "-21.97", "94.02"),
+        (Charges, 50, "-20", "94.02"),
+        (AirtimeAndBundles, 58, "-4", "90.02"),
+    ]);
+    assert!(!edited(rows.clone()));
+    assert!(edited(typed(rows, 3, "50")));
+}
